@@ -1,0 +1,42 @@
+"""Mattis: the Norwegian card game, as a rules engine, bots and front ends.
+
+The rules core (:mod:`mattis.core`) is pure Python with no I/O; everything else calls it::
+
+    import mattis
+    game = mattis.Game.new("pagat", players=3, seed=1)
+    game.apply(game.legal_actions()[0])
+"""
+
+from .core import (
+    ALL_ACTIONS,
+    CHANCE,
+    NUM_ACTIONS,
+    PICKUP,
+    PRESET_NAMES,
+    PRESETS,
+    Action,
+    ActionKind,
+    DrawMode,
+    Event,
+    Game,
+    GameResult,
+    IllegalAction,
+    NothingLeft,
+    NothingLeftCounts,
+    Phase1End,
+    Rules,
+    TieMode,
+    TrickMode,
+    TrumpMode,
+    card_code,
+    parse_card,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_ACTIONS", "CHANCE", "NUM_ACTIONS", "PICKUP", "PRESETS", "PRESET_NAMES",
+    "Action", "ActionKind", "DrawMode", "Event", "Game", "GameResult", "IllegalAction",
+    "NothingLeft", "NothingLeftCounts", "Phase1End", "Rules", "TieMode", "TrickMode", "TrumpMode",
+    "__version__", "card_code", "parse_card",
+]

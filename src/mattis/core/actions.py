@@ -1,0 +1,166 @@
+"""Actions: small frozen values with a text form that parses back exactly.
+
+There are four kinds: playing one card (``"7h"``), playing a sequence lowest-highest
+(``"6h-8h"``, phase 2 only), chancing the top of the stock (``"chance"``, *sjansing*) and
+picking up the oldest play on the table (``"pickup"``). Every possible action exists once:
+:func:`Action.parse` and the game's legal-move lists hand out the same interned objects,
+which keeps legal-move generation allocation-free and comparisons cheap.
+
+Each action also has a dense integer :attr:`Action.index` (0-365) for RL adapters.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+from .cards import CARD_CODES, Card, parse_card, rank_of, suit_of
+
+
+class ActionKind(IntEnum):
+    """What an action does. The order is the order of legal-action lists."""
+
+    PLAY = 0
+    CHANCE = 1
+    PICKUP = 2
+
+
+class Action:
+    """One move. Create actions with :meth:`parse`, :meth:`single`, :meth:`sequence`,
+    :data:`CHANCE` or :data:`PICKUP`; never construct them directly."""
+
+    __slots__ = ("kind", "cards", "mask", "low", "high", "suit", "index", "_text")
+
+    kind: ActionKind
+    cards: tuple[Card, ...]
+    """The cards played, lowest first (empty for chance and pick-up)."""
+    mask: int
+    """The played cards as a mask."""
+    low: Card
+    """The lowest played card (-1 for chance and pick-up)."""
+    high: Card
+    """The highest played card (-1 for chance and pick-up)."""
+    suit: int
+    """The suit of the played cards (-1 for chance and pick-up)."""
+    index: int
+    """A dense integer id 0..365, stable across versions, for RL adapters."""
+
+    def __init__(self, kind: ActionKind, cards: tuple[Card, ...], index: int) -> None:
+        self.kind = kind
+        self.cards = cards
+        self.mask = 0
+        for card in cards:
+            self.mask |= 1 << card
+        self.low = cards[0] if cards else -1
+        self.high = cards[-1] if cards else -1
+        self.suit = suit_of(cards[0]) if cards else -1
+        self.index = index
+        if kind is ActionKind.CHANCE:
+            self._text = "chance"
+        elif kind is ActionKind.PICKUP:
+            self._text = "pickup"
+        elif len(cards) == 1:
+            self._text = CARD_CODES[cards[0]]
+        else:
+            self._text = f"{CARD_CODES[cards[0]]}-{CARD_CODES[cards[-1]]}"
+
+    @property
+    def is_sequence(self) -> bool:
+        """True for a play of two or more cards (a *serie*)."""
+        return len(self.cards) > 1
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.index == self.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Action) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Pickling (worker processes) must give back the interned object.
+        return (Action.parse, (self._text,))
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Plays by lowest then highest card, then chance, then pick-up."""
+        return (int(self.kind), self.low, self.high)
+
+    @staticmethod
+    def single(card: Card) -> Action:
+        """The action of playing ``card`` alone."""
+        return SINGLES[card]
+
+    @staticmethod
+    def sequence(low: Card, high: Card) -> Action:
+        """The action of playing ``low`` up to ``high`` (same suit, ``low < high``) at once."""
+        if suit_of(low) != suit_of(high) or low >= high:
+            raise ValueError(
+                f"malformed sequence {CARD_CODES[low]}-{CARD_CODES[high]}: "
+                "a sequence runs from a lower to a higher card of one suit"
+            )
+        return SEQUENCES[low][high]
+
+    @staticmethod
+    def parse(text: str | Action) -> Action:
+        """Parse action text: ``"7h"``, ``"6h-8h"``, ``"chance"`` or ``"pickup"``.
+
+        Raises ``ValueError`` naming what is malformed.
+        """
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"malformed action {text!r}: expected text such as '7h' or 'pickup'")
+        cleaned = text.strip().lower()
+        if cleaned == "chance":
+            return CHANCE
+        if cleaned in ("pickup", "pick-up", "pick up"):
+            return PICKUP
+        if "-" in cleaned:
+            parts = cleaned.split("-")
+            if len(parts) != 2:
+                raise ValueError(f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'")
+            low, high = parse_card(parts[0]), parse_card(parts[1])
+            if suit_of(low) != suit_of(high):
+                raise ValueError(f"malformed action {text!r}: a sequence must be of one suit")
+            if rank_of(low) >= rank_of(high):
+                raise ValueError(f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'")
+            return SEQUENCES[low][high]
+        try:
+            return SINGLES[parse_card(cleaned)]
+        except ValueError as error:
+            raise ValueError(
+                f"malformed action {text!r}: expected a card like '7h', a sequence like '6h-8h', "
+                f"'chance' or 'pickup' ({error})"
+            ) from None
+
+
+def _build_tables() -> tuple[tuple[Action, ...], tuple[dict[Card, Action], ...], list[Action]]:
+    singles = tuple(Action(ActionKind.PLAY, (card,), card) for card in range(52))
+    sequences: list[dict[Card, Action]] = [{} for _ in range(52)]
+    by_index: list[Action] = list(singles)
+    for suit in range(4):
+        for low_rank in range(13):
+            for high_rank in range(low_rank + 1, 13):
+                low, high = suit * 13 + low_rank, suit * 13 + high_rank
+                action = Action(ActionKind.PLAY, tuple(range(low, high + 1)), len(by_index))
+                sequences[low][high] = action
+                by_index.append(action)
+    return singles, tuple(sequences), by_index
+
+
+SINGLES, SEQUENCES, _BY_INDEX = _build_tables()
+CHANCE: Final = Action(ActionKind.CHANCE, (), len(_BY_INDEX))
+_BY_INDEX.append(CHANCE)
+PICKUP: Final = Action(ActionKind.PICKUP, (), len(_BY_INDEX))
+_BY_INDEX.append(PICKUP)
+ALL_ACTIONS: tuple[Action, ...] = tuple(_BY_INDEX)
+"""Every action, indexed by :attr:`Action.index`."""
+NUM_ACTIONS: Final = len(ALL_ACTIONS)

@@ -1,0 +1,960 @@
+"""The Mattis rules engine: one game from the deal to the loser.
+
+Everything about the rules lives here, with no I/O. Rule numbers (C3, P1.5, P2.4 …) refer
+to the project's rules documentation (``docs/rules.en.md``).
+
+The state is a handful of integers, 52-bit card masks and short lists, so :meth:`Game.copy`
+is cheap for searching bots. The game is a pure function of its rules, its deck order and
+its actions: :meth:`Game.record` returns exactly those, and :meth:`Game.from_record`
+replays them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import CHANCE, PICKUP, SEQUENCES, SINGLES, Action, ActionKind
+from .cards import (
+    CARD_CODES,
+    NUM_CARDS,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    card_code,
+    cards_in,
+    codes_of,
+    mask_of,
+    parse_card,
+    parse_suit,
+    rank_of,
+)
+from .rules import (
+    DrawMode,
+    NothingLeft,
+    NothingLeftCounts,
+    Phase1End,
+    Rules,
+    TieMode,
+    TrickMode,
+    TrumpMode,
+)
+
+RECORD_FORMAT = "mattis-record/1"
+HAND_SIZE = 3
+"""Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
+
+_COLLECT, _SHED, _OVER = 0, 1, 2
+_PHASE_NAMES = ("collect", "shed", "over")
+
+# Public event kinds, kept in the game's history for views (what everyone saw happen).
+EV_PLAY = "play"
+EV_CHANCE = "chance"
+EV_PICKUP = "pickup"
+EV_WON = "won"  # a phase-1 trick went to a won pile
+EV_ASIDE = "aside"  # the hidden trump card was put aside by this seat (P1.6)
+EV_DROP = "drop"  # a tied player with nothing to play left the tie (P1.7b)
+EV_BACK = "back"  # an unfinished trick was taken back (P1.8)
+EV_REVEAL = "reveal"  # the trump card was turned (P1.9)
+EV_DRAW_TRUMP = "draw_trump"  # this seat drew the face-up bottom card (P1.6 bottom_up)
+EV_CLEAR = "clear"  # a complete phase-2 trick left the game (P2.6)
+EV_OUT = "out"  # a player went out (P2.8)
+EV_LOSE = "lose"  # a player lost (P1.10, P2.9)
+
+Event = tuple[str, int, int]
+"""A public event: kind, seat (-1 if none), card mask."""
+
+
+class IllegalAction(ValueError):
+    """An action that may not be played now; the message says why. The game is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended."""
+
+    losers: tuple[int, ...]
+    """Who is Mattis (usually one seat; several after a Blåmattis/Blodmattis deal)."""
+    out_order: tuple[int, ...]
+    """The order in which the other players went out in phase 2."""
+    lost_on_empty: bool
+    """True when the losers had nothing after phase 1 (P1.10) rather than losing phase 2."""
+
+
+def _cons_to_list(cell: tuple[Any, Any] | None) -> list[Any]:
+    items = []
+    while cell is not None:
+        items.append(cell[0])
+        cell = cell[1]
+    items.reverse()
+    return items
+
+
+class Game:
+    """One game of Mattis. Create it with :meth:`new`, :meth:`from_hands` or :meth:`from_record`."""
+
+    __slots__ = (
+        "rules", "players", "dealer", "_deck", "_seed", "_start",
+        "_phase", "_to_move", "_hands", "_won", "_stock", "_stock_pos", "_removed", "_discard",
+        "_trump_card", "_trump_known", "_trump_holder", "_last_drawer", "_leader",
+        "_trick", "_queue", "_round", "_tie",
+        "_table", "_trick_size", "_out", "_in_count", "_out_order", "_losers", "_lost_on_empty",
+        "_log", "_events", "_num_actions", "_legal", "_trump_suit", "_min_sequence",
+    )
+
+    rules: Rules
+    """The options this game is played with."""
+    players: int
+    """The number of seats."""
+    dealer: int
+    """The dealer's seat (-1 for positions set up with :meth:`from_hands`)."""
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(), Game.from_hands() or Game.from_record()")
+
+    @classmethod
+    def new(
+        cls,
+        rules: str | Rules = "pagat",
+        players: int = 3,
+        seed: int | None = None,
+        deck: Sequence[str | int] | None = None,
+        dealer: int | None = None,
+    ) -> Game:
+        """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
+        shuffled with ``random.Random(seed)``. The dealer defaults to the last seat."""
+        resolved = _resolve_rules(rules)
+        if not isinstance(players, int) or not resolved.allows_players(players):
+            name = resolved.preset_name or "these rules"
+            raise ValueError(
+                f"players: {name} allows {resolved.min_players}-{resolved.max_players} players, got {players}"
+            )
+        if deck is None:
+            order = list(range(NUM_CARDS))
+            random.Random(seed).shuffle(order)
+        else:
+            order = _parse_deck(deck)
+        if dealer is None:
+            dealer = players - 1
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer}")
+        game = cls.__new__(cls)
+        game._setup(resolved, players, dealer, tuple(order), seed)
+        return game
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: str | Rules = "pagat",
+        hands: Sequence[Sequence[str | int]] = (),
+        trump: str = "s",
+        leader: int = 0,
+    ) -> Game:
+        """Start directly in phase 2 from given hands (for tests, puzzles and teaching).
+
+        Cards in no hand are out of the game. 2-6 hands are allowed whatever the preset's
+        player range. P1.10 (nothing left) applies to the given hands at once.
+        """
+        resolved = _resolve_rules(rules)
+        if not 2 <= len(hands) <= 6:
+            raise ValueError(f"hands: give 2 to 6 hands, got {len(hands)}")
+        masks = []
+        seen = 0
+        for seat, hand in enumerate(hands):
+            mask = 0
+            for item in hand:
+                card = item if isinstance(item, int) else parse_card(item)
+                if (seen | mask) >> card & 1:
+                    raise ValueError(f"hands: {card_code(card)} appears twice")
+                mask |= 1 << card
+            seen |= mask
+            masks.append(mask)
+        trump_suit = parse_suit(trump)
+        if not 0 <= leader < len(hands):
+            raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {leader}")
+        game = cls.__new__(cls)
+        game._init_common(resolved, len(hands), -1, (), None)
+        game._start = {"hands": [codes_of(m) for m in masks], "trump": SUITS[trump_suit], "leader": leader}
+        game._removed = ((1 << NUM_CARDS) - 1) & ~seen
+        game._won = masks  # treated as the phase-1 won piles for P1.10
+        game._trump_card = -1
+        game._trump_suit = trump_suit
+        game._trump_known = True
+        game._leader = leader
+        game._end_phase1()
+        return game
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record made by :meth:`record` to an identical game."""
+        if not isinstance(record, dict):
+            raise ValueError("record: expected a dict (parsed JSON)")
+        try:
+            rules = Rules.from_dict(record["rules"])
+            start = record.get("start")
+            if start is not None:
+                game = cls.from_hands(rules, start["hands"], start["trump"], start["leader"])
+            else:
+                game = cls.new(rules, record["players"], deck=record["deck"], dealer=record["dealer"])
+                game._seed = record.get("seed")
+            actions = record.get("actions", [])
+        except KeyError as missing:
+            raise ValueError(f"record: missing field {missing}") from None
+        for number, text in enumerate(actions):
+            try:
+                game.apply(text)
+            except IllegalAction as error:
+                raise ValueError(f"record: action {number} ({text!r}) is illegal: {error}") from None
+        return game
+
+    def _init_common(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
+                     seed: int | None) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self._deck = deck
+        self._seed = seed
+        self._start: dict[str, Any] | None = None
+        self._phase = _COLLECT
+        self._to_move = -1
+        self._hands = [0] * players
+        self._won = [0] * players
+        self._stock: tuple[int, ...] = ()
+        self._stock_pos = 0
+        self._removed = 0
+        self._discard = 0
+        self._trump_card = -1
+        self._trump_suit = -1
+        self._trump_known = False
+        self._trump_holder = -1
+        self._last_drawer = -1
+        self._leader = 0
+        self._trick: list[tuple[int, int]] = []
+        self._queue: list[int] = []
+        self._round: list[tuple[int, int]] = []
+        self._tie: list[int] = []
+        self._table: list[tuple[int, Action]] = []
+        self._trick_size = 0
+        self._out = [False] * players
+        self._in_count = players
+        self._out_order: list[int] = []
+        self._losers: list[int] = []
+        self._lost_on_empty = False
+        self._log: tuple[Action, Any] | None = None
+        self._events: tuple[Event, Any] | None = None
+        self._num_actions = 0
+        self._legal: list[Action] | None = None
+        self._min_sequence = rules.min_sequence
+
+    def _setup(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
+               seed: int | None) -> None:
+        self._init_common(rules, players, dealer, deck, seed)
+        order = list(deck)
+        if players == 2 and rules.removed_two_player:  # C4
+            self._removed = mask_of(order[: rules.removed_two_player])
+            order = order[rules.removed_two_player:]
+        for round_number in range(HAND_SIZE):  # C3: one at a time, left of the dealer first
+            for offset in range(1, players + 1):
+                seat = (dealer + offset) % players
+                self._hands[seat] |= 1 << order[round_number * players + offset - 1]
+        self._stock = tuple(order[HAND_SIZE * players:])
+        self._trump_card = self._stock[-1]
+        self._trump_suit = self._trump_card // 13
+        self._trump_known = rules.trump is TrumpMode.BOTTOM_UP  # P1.6
+        self._leader = (dealer + 1) % players  # P1.1
+        self._p1_start_trick()
+        self._p1_settle()
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def phase(self) -> str:
+        """``"collect"`` (phase 1), ``"shed"`` (phase 2) or ``"over"``."""
+        return _PHASE_NAMES[self._phase]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+        return None if self._phase == _OVER else self._to_move
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase == _OVER
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock (the reserved trump card included until it is put aside)."""
+        return len(self._stock) - self._stock_pos
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit letter, or ``None`` while no player knows it (P1.6)."""
+        return SUITS[self._trump_suit] if self._trump_known else None
+
+    @property
+    def trump_card(self) -> str | None:
+        """The trump card's code once its face is public (at once with ``bottom_up``,
+        from phase 2 with ``hidden_last``); ``None`` otherwise."""
+        if self._trump_known and self._trump_card >= 0:
+            return CARD_CODES[self._trump_card]
+        return None
+
+    @property
+    def trump_holder(self) -> int | None:
+        """Who put the hidden trump card aside (``hidden_last``), once someone has."""
+        return self._trump_holder if self._trump_holder >= 0 else None
+
+    @property
+    def leader(self) -> int:
+        """Who led the current trick (or will lead the next one)."""
+        return self._leader
+
+    @property
+    def tie(self) -> list[int]:
+        """The seats now playing off a tie or war in phase 1 (empty otherwise)."""
+        return list(self._tie)
+
+    @property
+    def trick_size(self) -> int:
+        """Phase 2: how many plays complete the current trick (P2.6)."""
+        return self._trick_size
+
+    @property
+    def losers(self) -> list[int]:
+        """The losing seats (Mattis), empty until the game is over."""
+        return list(self._losers)
+
+    @property
+    def out_order(self) -> list[int]:
+        """The seats that went out in phase 2, in order (P2.8)."""
+        return list(self._out_order)
+
+    @property
+    def result(self) -> GameResult | None:
+        """The result once the game is over, else ``None``."""
+        if self._phase != _OVER:
+            return None
+        return GameResult(tuple(self._losers), tuple(self._out_order), self._lost_on_empty)
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions have been applied."""
+        return self._num_actions
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied so far, oldest first."""
+        return _cons_to_list(self._log)
+
+    @property
+    def table(self) -> list[tuple[int, list[str]]]:
+        """Phase 1: the current trick, one entry per card in play order (war cards included).
+        Phase 2: the plays on the table, oldest first."""
+        if self._phase == _COLLECT:
+            return [(seat, [CARD_CODES[card]]) for seat, card in self._trick]
+        return [(seat, [CARD_CODES[c] for c in play.cards]) for seat, play in self._table]
+
+    @property
+    def history(self) -> list[Event]:
+        """Every public event so far: ``(kind, seat, card mask)``, oldest first."""
+        return _cons_to_list(self._events)
+
+    def hand(self, seat: int) -> list[str]:
+        """The sorted card codes in ``seat``'s hand."""
+        return codes_of(self._hands[self._check_seat(seat)])
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
+        return self._hands[self._check_seat(seat)].bit_count()
+
+    def won(self, seat: int) -> list[str]:
+        """The sorted codes of ``seat``'s phase-1 won pile (empty once phase 2 begins, when the
+        pile has joined the hand, P1.9)."""
+        return codes_of(self._won[self._check_seat(seat)])
+
+    def won_size(self, seat: int) -> int:
+        """How many cards are in ``seat``'s won pile."""
+        return self._won[self._check_seat(seat)].bit_count()
+
+    def is_out(self, seat: int) -> bool:
+        """Whether ``seat`` has gone out in phase 2."""
+        return self._out[self._check_seat(seat)]
+
+    def card_locations(self) -> dict[str, int]:
+        """How many cards are in each place; they always add up to 52 (used by tests)."""
+        trick_cards = len(self._trick)
+        table_cards = sum(len(play.cards) for _, play in self._table)
+        aside = 1 if self._trump_holder >= 0 and self._phase == _COLLECT else 0
+        return {
+            "hands": sum(h.bit_count() for h in self._hands),
+            "won": sum(w.bit_count() for w in self._won),
+            "stock": self.stock_size,
+            "aside": aside,
+            "trick": trick_cards,
+            "table": table_cards,
+            "discard": self._discard.bit_count(),
+            "removed": self._removed.bit_count(),
+        }
+
+    def _check_seat(self, seat: int) -> int:
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {seat!r}")
+        return seat
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the player to move, sorted (plays by lowest then highest
+        card, then ``chance``, then ``pickup``); empty when the game is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            parsed = Action.parse(action)
+        except ValueError:
+            return False
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return parsed in legal
+
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+        """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
+        ``seat`` if given. Raises :class:`IllegalAction` naming the reason, with the game
+        unchanged. Returns the parsed action."""
+        if self._phase == _OVER:
+            raise IllegalAction("the game is over")
+        if seat is not None and seat != self._to_move:
+            raise IllegalAction(f"not your turn: seat {self._to_move} is to move, not seat {seat}")
+        try:
+            parsed = Action.parse(action)
+        except ValueError as error:
+            raise IllegalAction(str(error)) from None
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if parsed not in legal:
+            raise IllegalAction(self._explain_illegal(parsed))
+        self._do(parsed)
+        return parsed
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply a legal :class:`Action` without checking it: the fast path for search and
+        simulations, which take actions from :meth:`legal_actions`."""
+        self._do(action)
+
+    def copy(self) -> Game:
+        """An independent copy, cheap enough for tree search."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.players = self.players
+        other.dealer = self.dealer
+        other._deck = self._deck
+        other._seed = self._seed
+        other._start = self._start
+        other._phase = self._phase
+        other._to_move = self._to_move
+        other._hands = self._hands[:]
+        other._won = self._won[:]
+        other._stock = self._stock
+        other._stock_pos = self._stock_pos
+        other._removed = self._removed
+        other._discard = self._discard
+        other._trump_card = self._trump_card
+        other._trump_suit = self._trump_suit
+        other._trump_known = self._trump_known
+        other._trump_holder = self._trump_holder
+        other._last_drawer = self._last_drawer
+        other._leader = self._leader
+        other._trick = self._trick[:]
+        other._queue = self._queue[:]
+        other._round = self._round[:]
+        other._tie = self._tie[:]
+        other._table = self._table[:]
+        other._trick_size = self._trick_size
+        other._out = self._out[:]
+        other._in_count = self._in_count
+        other._out_order = self._out_order[:]
+        other._losers = self._losers[:]
+        other._lost_on_empty = self._lost_on_empty
+        other._log = self._log
+        other._events = self._events
+        other._num_actions = self._num_actions
+        other._legal = self._legal
+        other._min_sequence = self._min_sequence
+        return other
+
+    __copy__ = copy
+
+    def _state_key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.players, self.dealer, self._deck, self._start is not None,
+            self._phase, self._to_move, tuple(self._hands), tuple(self._won), self._stock,
+            self._stock_pos, self._removed, self._discard, self._trump_card, self._trump_suit,
+            self._trump_known, self._trump_holder, self._last_drawer, self._leader,
+            tuple(self._trick), tuple(self._queue), tuple(self._round), tuple(self._tie),
+            tuple((s, p.index) for s, p in self._table), self._trick_size, tuple(self._out),
+            tuple(self._out_order), tuple(self._losers), self._lost_on_empty,
+            tuple(a.index for a in self.actions), tuple(self.history),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._state_key() == other._state_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        preset = self.rules.preset_name or "house rules"
+        return (f"<Game {preset}, {self.players} players, {self.phase}, "
+                f"to move: {self.to_move}, {self._num_actions} actions>")
+
+    # ------------------------------------------------------------------ records and views
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-ready record (rules, players, dealer, deck and seed, actions);
+        :meth:`from_record` replays it to an identical game."""
+        record: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "preset": self.rules.preset_name,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+        }
+        if self._start is not None:
+            record["start"] = self._start
+        else:
+            record["dealer"] = self.dealer
+            record["seed"] = self._seed
+            record["deck"] = [CARD_CODES[card] for card in self._deck]
+        record["actions"] = [str(action) for action in self.actions]
+        if self._phase == _OVER:
+            record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
+        return record
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready.
+        Bots and front ends see the game only through this."""
+        from .observation import build_view
+
+        return build_view(self, self._check_seat(seat))
+
+    # ------------------------------------------------------------------ legal moves
+
+    def _compute_legal(self) -> list[Action]:
+        if self._phase == _SHED:
+            return self._p2_legal()
+        if self._phase == _COLLECT:
+            seat = self._to_move
+            legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
+            if self._p1_may_chance():
+                legal.append(CHANCE)
+            return legal
+        return []
+
+    def _p1_may_chance(self) -> bool:
+        """P1.4: chancing needs the option, two or more stock cards, and no any_match battle."""
+        if not self.rules.chance or len(self._stock) - self._stock_pos < 2:
+            return False
+        return not (self._tie and self.rules.tie is TieMode.ANY_MATCH)
+
+    def _p1_can_play(self, seat: int) -> bool:
+        return self._hands[seat] != 0 or self._p1_may_chance()
+
+    def _p2_legal(self) -> list[Action]:
+        hand = self._hands[self._to_move]
+        table = self._table
+        if not table:  # P2.3: lead any play
+            return self._plays(hand, hand)
+        if not hand:  # P1.10 must_pick_up: an empty player must pick up
+            return [PICKUP]
+        target = table[-1][1]
+        target_suit = target.suit
+        trump = self._trump_suit
+        suit_cards = hand & SUIT_MASKS[target_suit]
+        # P2.5: same suit above the target's highest card (for a trump target, higher trump) …
+        starts = suit_cards & ~((2 << target.high) - 1)
+        # … or any trump play, unless follow_suit binds a player holding the led suit.
+        if target_suit != trump and not (suit_cards and self.rules.follow_suit):
+            starts |= hand & SUIT_MASKS[trump]
+        plays = self._plays(hand, starts)
+        if not plays or self.rules.voluntary_pickup:  # P2.4
+            plays.append(PICKUP)
+        return plays
+
+    def _plays(self, hand: int, starts: int) -> list[Action]:
+        """Every single card of ``starts`` and every sequence from it upwards in ``hand`` (P2.2)."""
+        plays: list[Action] = []
+        min_sequence = self._min_sequence
+        while starts:
+            low_bit = starts & -starts
+            starts ^= low_bit
+            low = low_bit.bit_length() - 1
+            plays.append(SINGLES[low])
+            if min_sequence:
+                row = SEQUENCES[low]
+                top = low
+                while top % 13 != 12 and hand >> (top + 1) & 1:
+                    top += 1
+                    if top - low + 1 >= min_sequence:
+                        plays.append(row[top])
+        return plays
+
+    # ------------------------------------------------------------------ applying
+
+    def _do(self, action: Action) -> None:
+        self._log = (action, self._log)
+        self._num_actions += 1
+        self._legal = None
+        if self._phase == _COLLECT:
+            self._p1_do(action)
+        else:
+            self._p2_do(action)
+
+    # Phase 1 ---------------------------------------------------------
+
+    def _p1_do(self, action: Action) -> None:
+        seat = self._to_move
+        if action is CHANCE:  # P1.4: the top of the stock, played at once
+            card = self._stock[self._stock_pos]
+            self._stock_pos += 1
+            self._events = ((EV_CHANCE, seat, 1 << card), self._events)
+        else:
+            card = action.low
+            self._hands[seat] &= ~(1 << card)
+            self._events = ((EV_PLAY, seat, 1 << card), self._events)
+            if self.rules.draw is DrawMode.AFTER_PLAY:  # P1.4a
+                self._draw(seat)
+        self._trick.append((seat, card))
+        self._round.append((seat, card))
+        del self._queue[0]
+        self._p1_settle()
+
+    def _draw(self, seat: int) -> None:
+        """Draw one card from the stock; the reserved hidden trump card is put aside (P1.6)."""
+        remaining = len(self._stock) - self._stock_pos
+        if remaining <= 0:
+            return
+        if remaining == 1 and self.rules.trump is TrumpMode.HIDDEN_LAST:
+            self._stock_pos += 1
+            self._trump_holder = seat
+            self._events = ((EV_ASIDE, seat, 0), self._events)
+            return
+        card = self._stock[self._stock_pos]
+        self._stock_pos += 1
+        self._hands[seat] |= 1 << card
+        if remaining == 1:
+            self._last_drawer = seat
+            if self._trump_known:  # everyone sees who takes the face-up bottom card
+                self._events = ((EV_DRAW_TRUMP, seat, 1 << card), self._events)
+
+    def _p1_settle(self) -> None:
+        """Run the automatic steps until a player must choose or phase 1 ends."""
+        while self._phase == _COLLECT:
+            if not self._queue:
+                self._p1_resolve_round()
+                continue
+            seat = self._queue[0]
+            if self._p1_can_play(seat):
+                self._to_move = seat
+                return
+            if not self._tie:  # the first round of a trick
+                if self.rules.phase1_end is Phase1End.NO_CARD:  # P1.7 no_card
+                    self._end_phase1()
+                    return
+                del self._queue[0]  # P1.7 one_left / stock_empty: skipped
+                continue
+            # A tied player with nothing to play.
+            if self.rules.phase1_end is Phase1End.NO_CARD and self.stock_size == 0:
+                self._end_phase1()  # P1.7 no_card, also in the middle of a tie
+                return
+            self._p1_drop_from_tie(seat)  # P1.7b
+
+    def _p1_drop_from_tie(self, seat: int) -> None:
+        self._tie.remove(seat)
+        self._queue = [s for s in self._queue if s != seat]
+        self._round = [(s, c) for s, c in self._round if s != seat]
+        self._events = ((EV_DROP, seat, 0), self._events)
+        if len(self._tie) == 1:
+            self._p1_win(self._tie[0])
+
+    def _p1_resolve_round(self) -> None:
+        """Everyone due has played: decide the trick or start a tie (P1.3, P1.5)."""
+        played = self._round
+        if not played:  # everyone was skipped
+            self._end_phase1()
+            return
+        best: dict[int, int] = {}
+        for seat, card in played:
+            rank = rank_of(card)
+            if best.get(seat, -1) < rank:
+                best[seat] = rank
+        if self._tie:
+            seats = self._tie
+        else:
+            seats = [seat for seat, _ in played]
+        ranks = [best[seat] for seat in seats]
+        top = max(ranks)
+        if not self._tie and self.rules.tie is TieMode.ANY_MATCH:
+            repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
+            if repeated:  # P1.5 any_match: the highest repeated rank goes to war
+                top = max(repeated)
+        contenders = [seat for seat in seats if best[seat] == top]
+        if len(contenders) == 1:
+            self._p1_win(contenders[0])
+            return
+        leader, players = self._leader, self.players
+        contenders.sort(key=lambda s: (s - leader) % players)
+        self._tie = contenders
+        self._round = []
+        if self.rules.tie is TieMode.TWO_CARDS:
+            self._queue = contenders + contenders  # two cards each, alternately
+        else:
+            self._queue = contenders[:]
+
+    def _p1_win(self, winner: int) -> None:
+        """``winner`` takes every card of the trick into the won pile (P1.1)."""
+        taken = 0
+        for _, card in self._trick:
+            taken |= 1 << card
+        self._won[winner] |= taken
+        self._events = ((EV_WON, winner, taken), self._events)
+        self._trick = []
+        self._round = []
+        self._tie = []
+        self._queue = []
+        self._leader = winner
+        if self.rules.draw is DrawMode.AFTER_TRICK:  # P1.4a: winner first, then clockwise
+            for offset in range(self.players):
+                seat = (winner + offset) % self.players
+                while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:
+                    self._draw(seat)
+        self._p1_start_trick()
+
+    def _p1_start_trick(self) -> None:
+        rules = self.rules
+        players = self.players
+        if rules.phase1_end is Phase1End.STOCK_EMPTY and self.stock_size == 0:
+            self._end_phase1()
+            return
+        able = [self._p1_can_play(seat) for seat in range(players)]
+        if rules.phase1_end is Phase1End.ONE_LEFT and sum(able) < 2:
+            self._end_phase1()
+            return
+        leader = self._leader
+        if rules.phase1_end is not Phase1End.NO_CARD and not able[leader]:
+            # Decision: a leader with nothing to play passes the lead clockwise.
+            for offset in range(1, players):
+                if able[(leader + offset) % players]:
+                    leader = (leader + offset) % players
+                    break
+            else:
+                self._end_phase1()
+                return
+            self._leader = leader
+        if rules.trick is TrickMode.ALL:
+            self._queue = [(leader + offset) % players for offset in range(players)]
+        else:  # P1.2 pair: to the next player on the left who has something to play
+            self._queue = [leader]
+            for offset in range(1, players):
+                if able[(leader + offset) % players]:
+                    self._queue.append((leader + offset) % players)
+                    break
+
+    def _end_phase1(self) -> None:
+        """Take back an unfinished trick, form phase-2 hands, apply P1.10, start phase 2."""
+        if self._trick:  # P1.8
+            returned = 0
+            for seat, card in self._trick:
+                self._hands[seat] |= 1 << card
+                returned |= 1 << card
+            self._events = ((EV_BACK, -1, returned), self._events)
+        self._trick, self._round, self._tie, self._queue = [], [], [], []
+        if self.stock_size > 0:  # P1.7c: the rest of the stock leaves the game unseen
+            self._removed |= mask_of(self._stock[self._stock_pos:])
+            self._stock_pos = len(self._stock)
+        won_pile_sizes = [pile.bit_count() for pile in self._won]
+        for seat in range(self.players):  # P1.9
+            self._hands[seat] |= self._won[seat]
+            self._won[seat] = 0
+        if self._trump_holder >= 0:
+            self._hands[self._trump_holder] |= 1 << self._trump_card
+        if self._trump_card >= 0:
+            self._events = ((EV_REVEAL, self._trump_holder,
+                             (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
+        self._trump_known = True
+        rules = self.rules
+        if rules.nothing_left is NothingLeft.LOSE:  # P1.10 Blåmattis / Blodmattis
+            if rules.nothing_left_counts is NothingLeftCounts.WON_PILE:
+                empty = [seat for seat in range(self.players) if won_pile_sizes[seat] == 0]
+            else:
+                empty = [seat for seat in range(self.players) if self._hands[seat] == 0]
+            if empty:
+                for seat in empty:
+                    self._events = ((EV_LOSE, seat, 0), self._events)
+                self._losers = empty
+                self._lost_on_empty = True
+                self._phase = _OVER
+                self._to_move = -1
+                return
+        self._phase = _SHED
+        if rules.trump is TrumpMode.HIDDEN_LAST and self._trump_holder >= 0:  # P2.1
+            leader = self._trump_holder
+        elif rules.trump is TrumpMode.BOTTOM_UP and self._last_drawer >= 0:
+            leader = self._last_drawer
+        else:  # P1.7c: whoever would have led the next phase-1 trick
+            leader = self._leader
+        self._p2_start_trick(leader)
+
+    # Phase 2 ---------------------------------------------------------
+
+    def _next_in(self, seat: int) -> int:
+        out = self._out
+        players = self.players
+        seat = (seat + 1) % players
+        while out[seat]:
+            seat = (seat + 1) % players
+        return seat
+
+    def _p2_start_trick(self, leader: int) -> None:
+        self._table = []
+        self._trick_size = self._in_count  # P2.6: fixed when the trick begins
+        if self._out[leader]:
+            leader = self._next_in(leader)
+        # P1.10 must_pick_up: with the table empty, an empty player's turn passes on.
+        for _ in range(self.players):
+            if self._hands[leader]:
+                break
+            leader = self._next_in(leader)
+        else:
+            # Decision: nobody still in holds a card and the table is empty, so no one can
+            # ever act; every player still in loses.
+            self._losers = [seat for seat in range(self.players) if not self._out[seat]]
+            self._phase = _OVER
+            self._to_move = -1
+            return
+        self._leader = leader
+        self._to_move = leader
+
+    def _p2_do(self, action: Action) -> None:
+        seat = self._to_move
+        table = self._table
+        if action is PICKUP:  # P2.4: the oldest play comes back into the hand
+            _, oldest = table.pop(0)
+            self._hands[seat] |= oldest.mask
+            self._events = ((EV_PICKUP, seat, oldest.mask), self._events)
+            if not table:  # P2.7
+                self._p2_start_trick(self._next_in(seat))
+            else:
+                self._to_move = self._next_in(seat)
+            return
+        self._hands[seat] &= ~action.mask
+        table.append((seat, action))
+        self._events = ((EV_PLAY, seat, action.mask), self._events)
+        if not self._hands[seat]:  # P2.8
+            self._out[seat] = True
+            self._out_order.append(seat)
+            self._in_count -= 1
+            self._events = ((EV_OUT, seat, 0), self._events)
+            if self._in_count == 1:  # P2.9
+                loser = self._next_in(seat)
+                self._losers = [loser]
+                self._events = ((EV_LOSE, loser, 0), self._events)
+                self._phase = _OVER
+                self._to_move = -1
+                return
+        if len(table) >= self._trick_size:  # P2.6
+            cleared = 0
+            for _, play in table:
+                cleared |= play.mask
+            self._discard |= cleared
+            self._events = ((EV_CLEAR, seat, cleared), self._events)
+            self._p2_start_trick(seat)
+        else:
+            self._to_move = self._next_in(seat)
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now, in words a player understands."""
+        seat = self._to_move
+        hand = self._hands[seat]
+        if self._phase == _COLLECT:
+            if action is PICKUP:
+                return "picking up is only possible in phase 2 (utspilling)"
+            if action.is_sequence:
+                return "sequences are only played in phase 2 (utspilling)"
+            if action is CHANCE:
+                if not self.rules.chance:
+                    return "chancing (sjansing) is not allowed in these rules"
+                if self._tie and self.rules.tie is TieMode.ANY_MATCH:
+                    return "battle cards in a war must come from the hand: you cannot chance"
+                return "you cannot chance: the stock's last card is never chanced"
+            return f"{action} is not in your hand"
+        if action is CHANCE:
+            return "chancing (sjansing) is only possible in phase 1 (innsamling)"
+        if action is PICKUP:
+            if not self._table:
+                return "nothing to pick up: the table is empty"
+            return (f"picking up is not allowed while you can beat {self._table[-1][1]} "
+                    "(you must beat when you can)")
+        missing = action.mask & ~hand
+        if missing:
+            codes = ", ".join(codes_of(missing))
+            return f"{codes} {'is' if missing.bit_count() == 1 else 'are'} not in your hand"
+        if action.is_sequence:
+            if not self._min_sequence:
+                return "sequences are not allowed in these rules"
+            if len(action.cards) < self._min_sequence:
+                return f"a sequence needs at least {self._min_sequence} cards in these rules"
+        if not self._table:
+            return f"{action} is not legal now"
+        target = self._table[-1][1]
+        trump = self._trump_suit
+        if (action.suit == trump and target.suit != trump and self.rules.follow_suit
+                and hand & SUIT_MASKS[target.suit]):
+            return (f"you must follow suit: you hold {_SUIT_WORDS[target.suit]}, "
+                    f"so you may not trump {target}")
+        if action.suit != target.suit and action.suit != trump:
+            return (f"{action} does not beat {target}: play higher {_SUIT_WORDS[target.suit]}"
+                    + (" or trump" if target.suit != trump else "") + ", or pick up")
+        return (f"{action} does not beat {target}: its lowest card must be higher than "
+                f"{CARD_CODES[target.high]}")
+
+
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _resolve_rules(rules: str | Rules) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    raise ValueError(f"rules: expected a preset name or a Rules value, got {rules!r}")
+
+
+def _parse_deck(deck: Sequence[str | int]) -> list[int]:
+    order = [item if isinstance(item, int) else parse_card(item) for item in deck]
+    if len(order) != NUM_CARDS:
+        raise ValueError(f"deck: must hold all 52 cards, got {len(order)}")
+    if len(set(order)) != NUM_CARDS or not all(0 <= card < NUM_CARDS for card in order):
+        seen: set[int] = set()
+        for card in order:
+            if card in seen:
+                raise ValueError(f"deck: {card_code(card)} appears twice")
+            seen.add(card)
+        raise ValueError("deck: must hold each of the 52 cards once")
+    return order
+
+
+def iter_events_json(events: list[Event]) -> Iterator[dict[str, Any]]:
+    """Events in their JSON form ``{"event", "seat", "cards"}``."""
+    for kind, seat, mask in events:
+        yield {"event": kind, "seat": seat, "cards": codes_of(mask)}
