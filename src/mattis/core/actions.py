@@ -29,7 +29,7 @@ class Action:
     """One move. Create actions with :meth:`parse`, :meth:`single`, :meth:`sequence`,
     :data:`CHANCE` or :data:`PICKUP`; never construct them directly."""
 
-    __slots__ = ("kind", "cards", "mask", "low", "high", "suit", "index", "_text")
+    __slots__ = ("_text", "cards", "high", "index", "kind", "low", "mask", "suit")
 
     kind: ActionKind
     cards: tuple[Card, ...]
@@ -126,12 +126,16 @@ class Action:
         if "-" in cleaned:
             parts = cleaned.split("-")
             if len(parts) != 2:
-                raise ValueError(f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'")
+                raise ValueError(
+                f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'"
+            )
             low, high = parse_card(parts[0]), parse_card(parts[1])
             if suit_of(low) != suit_of(high):
                 raise ValueError(f"malformed action {text!r}: a sequence must be of one suit")
             if rank_of(low) >= rank_of(high):
-                raise ValueError(f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'")
+                raise ValueError(
+                    f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'"
+                )
             return SEQUENCES[low][high]
         try:
             return SINGLES[parse_card(cleaned)]

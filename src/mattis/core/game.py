@@ -16,13 +16,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import CHANCE, PICKUP, SEQUENCES, SINGLES, Action, ActionKind
+from .actions import CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
     CARD_CODES,
     NUM_CARDS,
     SUIT_MASKS,
     SUITS,
-    Card,
     card_code,
     cards_in,
     codes_of,
@@ -96,12 +95,42 @@ class Game:
     """One game of Mattis. Create it with :meth:`new`, :meth:`from_hands` or :meth:`from_record`."""
 
     __slots__ = (
-        "rules", "players", "dealer", "_deck", "_seed", "_start",
-        "_phase", "_to_move", "_hands", "_won", "_stock", "_stock_pos", "_removed", "_discard",
-        "_trump_card", "_trump_known", "_trump_holder", "_last_drawer", "_leader",
-        "_trick", "_queue", "_round", "_tie",
-        "_table", "_trick_size", "_out", "_in_count", "_out_order", "_losers", "_lost_on_empty",
-        "_log", "_events", "_num_actions", "_legal", "_trump_suit", "_min_sequence",
+        "_deck",
+        "_discard",
+        "_events",
+        "_hands",
+        "_in_count",
+        "_last_drawer",
+        "_leader",
+        "_legal",
+        "_log",
+        "_losers",
+        "_lost_on_empty",
+        "_min_sequence",
+        "_num_actions",
+        "_out",
+        "_out_order",
+        "_phase",
+        "_queue",
+        "_removed",
+        "_round",
+        "_seed",
+        "_start",
+        "_stock",
+        "_stock_pos",
+        "_table",
+        "_tie",
+        "_to_move",
+        "_trick",
+        "_trick_size",
+        "_trump_card",
+        "_trump_holder",
+        "_trump_known",
+        "_trump_suit",
+        "_won",
+        "dealer",
+        "players",
+        "rules",
     )
 
     rules: Rules
@@ -164,7 +193,7 @@ class Game:
             raise ValueError(f"hands: give 2 to 6 hands, got {len(hands)}")
         masks = []
         seen = 0
-        for seat, hand in enumerate(hands):
+        for hand in hands:
             mask = 0
             for item in hand:
                 card = item if isinstance(item, int) else parse_card(item)
@@ -696,10 +725,7 @@ class Game:
             rank = rank_of(card)
             if best.get(seat, -1) < rank:
                 best[seat] = rank
-        if self._tie:
-            seats = self._tie
-        else:
-            seats = [seat for seat, _ in played]
+        seats = self._tie or [seat for seat, _ in played]
         ranks = [best[seat] for seat in seats]
         top = max(ranks)
         if not self._tie and self.rules.tie is TieMode.ANY_MATCH:
