@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import CHANCE, PICKUP, SEQUENCES, SINGLES, Action
+from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
     CARD_CODES,
     NUM_CARDS,
@@ -30,6 +30,7 @@ from .cards import (
     parse_suit,
     rank_of,
 )
+from .position import Position
 from .rules import (
     DrawMode,
     NothingLeft,
@@ -58,6 +59,7 @@ EV_DROP = "drop"  # a tied player with nothing to play left the tie (P1.7b)
 EV_BACK = "back"  # an unfinished trick was taken back (P1.8)
 EV_REVEAL = "reveal"  # the trump card was turned (P1.9)
 EV_DRAW_TRUMP = "draw_trump"  # this seat drew the face-up bottom card (P1.6 bottom_up)
+EV_SHED = "shed"  # phase 2 began; this seat leads (P2.1)
 EV_CLEAR = "clear"  # a complete phase-2 trick left the game (P2.6)
 EV_OUT = "out"  # a player went out (P2.8)
 EV_LOSE = "lose"  # a player lost (P1.10, P2.9)
@@ -349,6 +351,23 @@ class Game:
         return list(self._tie)
 
     @property
+    def due(self) -> list[int]:
+        """Phase 1: the seats still due to play in the current round of the trick, in order
+        (public: everyone at the table sees whose turn comes next)."""
+        return list(self._queue) if self._phase == _COLLECT else []
+
+    @property
+    def current_round(self) -> list[tuple[int, str]]:
+        """Phase 1: the cards played in the current round (the first round of the trick, or
+        the current round of a tie), in play order."""
+        return [(seat, CARD_CODES[card]) for seat, card in self._round]
+
+    @property
+    def last_drawer(self) -> int | None:
+        """``bottom_up``: who drew the stock's last (face-up) card, once someone has."""
+        return self._last_drawer if self._last_drawer >= 0 else None
+
+    @property
     def trick_size(self) -> int:
         """Phase 2: how many plays complete the current trick (P2.6)."""
         return self._trick_size
@@ -567,6 +586,58 @@ class Game:
         if self._phase == _OVER:
             record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
         return record
+
+    def position(self) -> Position:
+        """The complete state, hidden cards included, as a frozen value (like a chess FEN).
+        For engines, tests and analysis; never hand it to a player or bot."""
+        return Position(
+            rules=self.rules, players=self.players, dealer=self.dealer, phase=self.phase,
+            to_move=self._to_move, leader=self._leader, hands=tuple(self._hands),
+            won=tuple(self._won), stock=self._stock[self._stock_pos:],
+            trump_card=self._trump_card, trump_suit=self._trump_suit,
+            trump_known=self._trump_known, trump_holder=self._trump_holder,
+            last_drawer=self._last_drawer, trick=tuple(self._trick), due=tuple(self._queue),
+            current_round=tuple(self._round), tie=tuple(self._tie),
+            table=tuple((seat, play.index) for seat, play in self._table),
+            trick_size=self._trick_size, out=tuple(self._out), out_order=tuple(self._out_order),
+            losers=tuple(self._losers), lost_on_empty=self._lost_on_empty,
+            removed=self._removed, discard=self._discard,
+        )
+
+    @classmethod
+    def from_position(cls, position: Position) -> Game:
+        """A game continuing from ``position`` (its history starts empty). Searching bots
+        build positions from their own view plus sampled hidden cards."""
+        position.check()
+        game = cls.__new__(cls)
+        game._init_common(position.rules, position.players, position.dealer, (), None)
+        game._start = None
+        game._phase = _PHASE_NAMES.index(position.phase)
+        game._to_move = position.to_move
+        game._leader = position.leader
+        game._hands = list(position.hands)
+        game._won = list(position.won)
+        game._stock = tuple(position.stock)
+        game._stock_pos = 0
+        game._trump_card = position.trump_card
+        game._trump_suit = position.trump_suit
+        game._trump_known = position.trump_known
+        game._trump_holder = position.trump_holder
+        game._last_drawer = position.last_drawer
+        game._trick = list(position.trick)
+        game._queue = list(position.due)
+        game._round = list(position.current_round)
+        game._tie = list(position.tie)
+        game._table = [(seat, ALL_ACTIONS[index]) for seat, index in position.table]
+        game._trick_size = position.trick_size
+        game._out = list(position.out)
+        game._in_count = position.players - sum(position.out)
+        game._out_order = list(position.out_order)
+        game._losers = list(position.losers)
+        game._lost_on_empty = position.lost_on_empty
+        game._removed = position.removed
+        game._discard = position.discard
+        return game
 
     def view(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready.
@@ -838,6 +909,7 @@ class Game:
         else:  # P1.7c: whoever would have led the next phase-1 trick
             leader = self._leader
         self._p2_start_trick(leader)
+        self._events = ((EV_SHED, self._leader, 0), self._events)
 
     # Phase 2 ---------------------------------------------------------
 
