@@ -1,0 +1,292 @@
+"""Random-playout statistics: what happens when everyone plays a random legal move.
+
+Random play is the cheapest way to see a variant's shape — how long games run, how often
+a seat ends up Mattis, how often Blåmattis/Blodmattis ends a game before phase 2 — and to
+shake out engine bugs over thousands of deals.
+
+Every game is reproducible on its own: game ``i`` of a run with ``seed`` draws its deck seed
+and its move choices from ``random.Random(f"{seed}:{i}")``, so its outcome depends on
+nothing but ``(rules, players, seed, i)``; :func:`play_random_game` replays any one of them.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Game, NothingLeft, NothingLeftCounts, Rules
+
+SIMULATION_FORMAT = "mattis-simulation/1"
+DEFAULT_ACTION_CAP = 20000
+
+
+@dataclass(frozen=True, slots=True)
+class LongestGame:
+    """Where to find the longest finished game, so it can be replayed and studied."""
+
+    index: int
+    """The game's number in the run (0-based): ``play_random_game(..., index=index)``."""
+    deck_seed: int
+    """The seed its deck was shuffled with: ``Game.new(rules, players, seed=deck_seed)``."""
+    actions: int
+    """How many actions it took."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationStats:
+    """Figures from a run of random-legal-move games.
+
+    Capped games (those that reached the action cap before ending) are counted in
+    :attr:`capped_games` and left out of every per-game figure, so ``finished_games +
+    capped_games == games`` always holds and no game disappears silently. Timings cover
+    all games.
+    """
+
+    games: int
+    players: int
+    rules: Rules
+    seed: int
+    action_cap: int
+    finished_games: int
+    """Games that ended with a loser within the action cap."""
+    capped_games: int
+    """Games stopped at the action cap (excluded from the figures below)."""
+    seconds: float
+    games_per_second: float
+    actions_per_second: float
+    """All actions applied, capped games included, per second."""
+    actions_mean: float
+    actions_median: float
+    actions_min: int
+    actions_max: int
+    phase1_actions_mean: float
+    """Mean actions taken in phase 1 (collecting) per finished game."""
+    phase2_actions_mean: float
+    """Mean actions taken in phase 2 (shedding) per finished game."""
+    loser_counts: tuple[int, ...]
+    """Per seat: how many games that seat was Mattis (a game may have several losers)."""
+    loser_rates: tuple[float, ...]
+    """Per seat: ``loser_counts / finished_games``."""
+    lost_on_empty_counts: tuple[int, ...]
+    """Per seat: losses with nothing left after phase 1 (Blåmattis/Blodmattis, P1.10)."""
+    lost_on_empty_games: int
+    """Games that ended on P1.10 rather than in phase 2."""
+    lost_on_empty_rate: float
+    multi_loser_games: int
+    """Games with more than one loser (several empty players at once)."""
+    mean_place: tuple[float, ...]
+    """Per seat: average finishing place, 1 = first out; tied seats share the mean place."""
+    longest_game: LongestGame | None
+    """The longest finished game (first one on ties); ``None`` if none finished."""
+
+    @property
+    def lost_on_empty_name(self) -> str:
+        """*Blodmattis* when only won piles count, else *Blåmattis*."""
+        return "Blodmattis" if self.rules.nothing_left_counts is NothingLeftCounts.WON_PILE else "Blåmattis"
+
+    @property
+    def lost_on_empty_possible(self) -> bool:
+        """Whether these rules can end a game on an empty player at all (P1.10 ``lose``)."""
+        return self.rules.nothing_left is NothingLeft.LOSE
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures (the shape ``mattis simulate --json`` prints)."""
+        longest = self.longest_game
+        return {
+            "format": SIMULATION_FORMAT,
+            "preset": self.rules.preset_name,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "action_cap": self.action_cap,
+            "finished_games": self.finished_games,
+            "capped_games": self.capped_games,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "actions_per_second": self.actions_per_second,
+            "actions_per_game": {
+                "mean": self.actions_mean,
+                "median": self.actions_median,
+                "min": self.actions_min,
+                "max": self.actions_max,
+            },
+            "phase_actions_per_game": {
+                "phase1_mean": self.phase1_actions_mean,
+                "phase2_mean": self.phase2_actions_mean,
+            },
+            "losers": {
+                "counts": list(self.loser_counts),
+                "rates": list(self.loser_rates),
+            },
+            "lost_on_empty": {
+                "name": self.lost_on_empty_name,
+                "possible": self.lost_on_empty_possible,
+                "games": self.lost_on_empty_games,
+                "rate": self.lost_on_empty_rate,
+                "counts": list(self.lost_on_empty_counts),
+            },
+            "multi_loser_games": self.multi_loser_games,
+            "mean_place": list(self.mean_place),
+            "longest_game": None if longest is None else {
+                "index": longest.index,
+                "deck_seed": longest.deck_seed,
+                "actions": longest.actions,
+            },
+        }
+
+
+def _game_rng(seed: int, index: int) -> tuple[int, random.Random]:
+    """Deck seed and move generator of game ``index``; depends only on ``(seed, index)``."""
+    rng = random.Random(f"{seed}:{index}")
+    return rng.getrandbits(32), rng
+
+
+def _playout(game: Game, rng: random.Random, action_cap: int) -> int:
+    """Play uniform random legal moves until the game ends or ``action_cap`` actions have been
+    applied in total; return how many were applied in phase 1."""
+    choice = rng.choice
+    done = game.num_actions
+    while done < action_cap and game.phase == "collect":
+        game.apply_unchecked(choice(game.legal_actions()))
+        done += 1
+    phase1 = done
+    while done < action_cap and not game.is_over:
+        game.apply_unchecked(choice(game.legal_actions()))
+        done += 1
+    return phase1
+
+
+def play_random_game(rules: Rules, players: int, seed: int, index: int,
+                     action_cap: int = DEFAULT_ACTION_CAP) -> Game:
+    """Replay game ``index`` of ``simulate(rules, players, ..., seed=seed)`` exactly.
+
+    The returned game is over unless it hit ``action_cap``; its record and history show
+    every move, which is how an odd game from a statistics run gets studied.
+    """
+    deck_seed, rng = _game_rng(seed, index)
+    game = Game.new(rules, players, seed=deck_seed)
+    _playout(game, rng, action_cap)
+    return game
+
+
+def _places(players: int, losers: tuple[int, ...], out_order: tuple[int, ...]) -> list[float]:
+    """Finishing places: seats that went out get 1, 2, …; losers share the last places and
+    seats that neither went out nor lost (a game ended by P1.10) share the places between,
+    each group taking the mean of its places so every game's places sum the same."""
+    places = [0.0] * players
+    for position, seat in enumerate(out_order, start=1):
+        places[seat] = float(position)
+    loser_set = set(losers)
+    out_set = set(out_order)
+    middle = [s for s in range(players) if s not in out_set and s not in loser_set]
+    start = len(out_order) + 1
+    if middle:
+        shared = start + (len(middle) - 1) / 2
+        for seat in middle:
+            places[seat] = shared
+    if losers:
+        first_loser_place = start + len(middle)
+        shared = first_loser_place + (len(losers) - 1) / 2
+        for seat in losers:
+            places[seat] = shared
+    return places
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    action_cap: int = DEFAULT_ACTION_CAP,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationStats:
+    """Play ``games`` random-legal-move games and gather their figures.
+
+    ``progress`` is called with the number of games done after each game (for a progress
+    bar). Raises ``ValueError`` for a player count the rules do not allow, a non-positive
+    game count or action cap.
+    """
+    if games < 1:
+        raise ValueError(f"games: must be at least 1, got {games}")
+    if action_cap < 1:
+        raise ValueError(f"action_cap: must be at least 1, got {action_cap}")
+    if not rules.allows_players(players):
+        name = rules.preset_name or "these rules"
+        raise ValueError(
+            f"players: {name} allows {rules.min_players}-{rules.max_players} players, got {players}"
+        )
+
+    lengths: list[int] = []
+    phase1_lengths: list[int] = []
+    loser_counts = [0] * players
+    empty_counts = [0] * players
+    place_sums = [0.0] * players
+    empty_games = multi_loser_games = capped = total_actions = 0
+    longest: LongestGame | None = None
+
+    started = time.perf_counter()
+    for index in range(games):
+        deck_seed, rng = _game_rng(seed, index)
+        game = Game.new(rules, players, seed=deck_seed)
+        phase1 = _playout(game, rng, action_cap)
+        actions = game.num_actions
+        total_actions += actions
+        result = game.result
+        if result is None:
+            capped += 1
+        else:
+            lengths.append(actions)
+            phase1_lengths.append(phase1)
+            if longest is None or actions > longest.actions:
+                longest = LongestGame(index=index, deck_seed=deck_seed, actions=actions)
+            for seat in result.losers:
+                loser_counts[seat] += 1
+                if result.lost_on_empty:
+                    empty_counts[seat] += 1
+            if result.lost_on_empty:
+                empty_games += 1
+            if len(result.losers) > 1:
+                multi_loser_games += 1
+            for seat, place in enumerate(_places(players, result.losers, result.out_order)):
+                place_sums[seat] += place
+        if progress is not None:
+            progress(index + 1)
+    seconds = time.perf_counter() - started
+
+    finished = len(lengths)
+    per_game = 1 / finished if finished else 0.0
+    rate_base = max(seconds, 1e-9)
+    return SimulationStats(
+        games=games,
+        players=players,
+        rules=rules,
+        seed=seed,
+        action_cap=action_cap,
+        finished_games=finished,
+        capped_games=capped,
+        seconds=seconds,
+        games_per_second=games / rate_base,
+        actions_per_second=total_actions / rate_base,
+        actions_mean=statistics.fmean(lengths) if lengths else 0.0,
+        actions_median=float(statistics.median(lengths)) if lengths else 0.0,
+        actions_min=min(lengths, default=0),
+        actions_max=max(lengths, default=0),
+        phase1_actions_mean=statistics.fmean(phase1_lengths) if lengths else 0.0,
+        phase2_actions_mean=(
+            statistics.fmean(a - p for a, p in zip(lengths, phase1_lengths, strict=True))
+            if lengths else 0.0
+        ),
+        loser_counts=tuple(loser_counts),
+        loser_rates=tuple(count * per_game for count in loser_counts),
+        lost_on_empty_counts=tuple(empty_counts),
+        lost_on_empty_games=empty_games,
+        lost_on_empty_rate=empty_games * per_game,
+        multi_loser_games=multi_loser_games,
+        mean_place=tuple(total * per_game for total in place_sums),
+        longest_game=longest,
+    )
