@@ -1,0 +1,1 @@
+"""Bots: agents that play from one seat's view only."""
