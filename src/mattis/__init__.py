@@ -29,6 +29,7 @@ from .core import (
     TrickMode,
     TrumpMode,
     card_code,
+    next_dealer,
     parse_card,
 )
 
@@ -38,5 +39,5 @@ __all__ = [
     "ALL_ACTIONS", "CHANCE", "NUM_ACTIONS", "PICKUP", "PRESETS", "PRESET_NAMES",
     "Action", "ActionKind", "DrawMode", "Event", "Game", "GameResult", "IllegalAction",
     "NothingLeft", "NothingLeftCounts", "Phase1End", "Rules", "TieMode", "TrickMode", "TrumpMode",
-    "__version__", "card_code", "parse_card",
+    "__version__", "card_code", "next_dealer", "parse_card",
 ]

@@ -1056,3 +1056,11 @@ def iter_events_json(events: list[Event]) -> Iterator[dict[str, Any]]:
     """Events in their JSON form ``{"event", "seat", "cards"}``."""
     for kind, seat, mask in events:
         yield {"event": kind, "seat": seat, "cards": codes_of(mask)}
+
+
+def next_dealer(previous_dealer: int, losers: Sequence[int], players: int) -> int:
+    """Who deals the next game of a match (C2): the loser; with several losers, the first
+    of them clockwise from the previous dealer (section 4 Decision)."""
+    if not losers:
+        raise ValueError("losers: a finished game has at least one loser")
+    return min(losers, key=lambda seat: (seat - previous_dealer - 1) % players)
