@@ -168,6 +168,18 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+def register_messages(messages: dict[str, tuple[str, str]]) -> None:
+    """Add a front end's own ``{key: (bokmål, English)}`` texts to the shared catalogue.
+
+    Each area (terminal play, tournaments, the web) keeps its texts in its own module and
+    registers them on import; a key defined twice with different texts is a bug.
+    """
+    for key, pair in messages.items():
+        if key in _MESSAGES and _MESSAGES[key] != pair:
+            raise ValueError(f"message key {key!r} is defined twice with different texts")
+        _MESSAGES[key] = pair
+
+
 def t(key: str, lang: Lang, **fmt: object) -> str:
     """The message ``key`` in ``lang``, formatted with ``fmt`` (``str.format`` syntax).
 

@@ -13,6 +13,10 @@ from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import CARD_CODES, SUIT_MASKS, rank_of
 
 ACE = 12
+PICKUP_MAX_RANK = 1
+"""Pick up a single card this low (2 or 3) rather than spend a trump …"""
+PICKUP_MIN_TRUMP = 6
+"""… when the cheapest trump that would beat it is an 8 or higher."""
 
 
 def plays_of(legal: Sequence[Action]) -> list[Action]:
@@ -61,10 +65,9 @@ def should_pick_up(
         return False
     if target.suit == trump_suit:
         return False  # beating a trump with a higher trump is the only way to stay in
-    trumps_held = (hand & SUIT_MASKS[trump_suit]).bit_count() if trump_suit >= 0 else 0
     lowest_trump = min(rank_of(play.low) for play in plays)
-    oldest_low = len(oldest.cards) == 1 and rank_of(oldest.low) <= 7
-    return oldest_low or (trumps_held <= 2 and lowest_trump >= 9)
+    oldest_cheap = len(oldest.cards) == 1 and rank_of(oldest.low) <= PICKUP_MAX_RANK
+    return oldest_cheap and lowest_trump >= PICKUP_MIN_TRUMP
 
 
 def phase1_choice(
@@ -98,6 +101,17 @@ def phase1_choice(
 
 
 RANK_WORDS = tuple(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+
+
+def is_looping(history: Sequence[tuple[str, int, int]], window: int = 12, span: int = 120) -> bool:
+    """Whether the last ``window`` phase-2 plays and pick-ups already happened, in the same
+    order, within the last ``span`` events: deterministic play can cycle for ever (forced
+    pick-ups hand the same cards round the table), and people would vary their play."""
+    moves = [event for event in history[-span:] if event[0] in ("play", "pickup")]
+    if len(moves) < 2 * window:
+        return False
+    tail = moves[-window:]
+    return any(moves[start:start + window] == tail for start in range(len(moves) - 2 * window + 1))
 
 
 def describe_target(play: Action) -> str:

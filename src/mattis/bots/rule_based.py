@@ -18,6 +18,7 @@ from .heuristics import (
     boss_cards,
     cheapest_play,
     describe_target,
+    is_looping,
     lead_choice,
     phase1_choice,
     plays_of,
@@ -53,6 +54,9 @@ class RuleBasedAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
+        if view.phase == "shed" and is_looping(view.history):
+            return Decision(rng.choice(list(legal)), "the same plays keep coming round: vary",
+                            "break_loop")
         if self.careless and rng.random() < self.careless:
             return Decision(rng.choice(list(legal)), "a hasty move", "careless")
         if view.phase == "collect":

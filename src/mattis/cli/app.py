@@ -467,6 +467,13 @@ def bench_command(
     console.print(t("bench.copy_apply_note", language), style="dim")
 
 
+# ---------------------------------------------------------------------------- more commands
+# Commands kept in their own modules register themselves on ``app`` when imported here,
+# after everything they share from this module is defined. One import line per module.
+# (registration block: start)
+# (registration block: end)
+
+
 def main() -> None:
     """Run the ``mattis`` command (the console script's entry point)."""
     app()

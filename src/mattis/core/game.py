@@ -328,6 +328,11 @@ class Game:
         return SUITS[self._trump_suit] if self._trump_known else None
 
     @property
+    def trump_suit_index(self) -> int:
+        """The trump suit as 0-3 (clubs … spades) once known, else -1 (fast path for bots)."""
+        return self._trump_suit if self._trump_known else -1
+
+    @property
     def trump_card(self) -> str | None:
         """The trump card's code once its face is public (at once with ``bottom_up``,
         from phase 2 with ``hidden_last``); ``None`` otherwise."""
@@ -605,10 +610,12 @@ class Game:
         )
 
     @classmethod
-    def from_position(cls, position: Position) -> Game:
+    def from_position(cls, position: Position, check: bool = True) -> Game:
         """A game continuing from ``position`` (its history starts empty). Searching bots
-        build positions from their own view plus sampled hidden cards."""
-        position.check()
+        build positions from their own view plus sampled hidden cards; they may skip the
+        consistency check (``check=False``) for speed once their sampler is tested."""
+        if check:
+            position.check()
         game = cls.__new__(cls)
         game._init_common(position.rules, position.players, position.dealer, (), None)
         game._start = None
