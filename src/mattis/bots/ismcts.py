@@ -67,8 +67,12 @@ class IsmctsAgent:
         limit: Limit = DEFAULT_LIMIT,
         exploration: float = 0.7,
         rollout_noise: float = 0.1,
+        early_stop: bool = True,
+        confident_after: int = 1500,
     ) -> None:
         self.limit = limit
+        self.early_stop = early_stop
+        self.confident_after = confident_after
         self.exploration = exploration
         self.rollout_noise = rollout_noise
 
@@ -82,9 +86,16 @@ class IsmctsAgent:
         max_iterations = limit.iterations if limit.iterations is not None else 1 << 62
         root = _Node(None, -1, None)
         iterations = 0
+        started = time.perf_counter()
         while iterations < max_iterations:
-            if iterations & 7 == 0 and time.perf_counter() >= deadline and iterations:
-                break
+            if iterations & 15 == 0 and iterations:
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                time_left = (deadline - now) * iterations / (now - started)
+                if self.early_stop and self._settled(root, iterations, max_iterations, time_left,
+                                                     self.confident_after):
+                    break
             self._iterate(root, view, rng)
             iterations += 1
         legal_indices = {action.index for action in legal}
@@ -98,6 +109,20 @@ class IsmctsAgent:
         return Decision(best.action, text, "search",
                         (("share", f"{share:.0%}"), ("iterations", str(iterations)),
                          ("safe", f"{safe:.0%}")), iterations)
+
+    @staticmethod
+    def _settled(root: _Node, iterations: int, max_iterations: int, time_left: float,
+                 confident_after: int) -> bool:
+        """True when more thinking will not change the choice: the most visited move cannot
+        be overtaken in the budget left, or after ``confident_after`` iterations it has three
+        times the visits of the next best. The budget is a maximum, not a quota."""
+        remaining = min(max_iterations - iterations, time_left)
+        visits = sorted((child.visits for child in root.children.values()), reverse=True)
+        if len(visits) < 2:
+            return False
+        if visits[0] - visits[1] > remaining:
+            return True
+        return iterations >= confident_after and visits[0] >= 3 * visits[1]
 
     def _iterate(self, root: _Node, view: PlayerView, rng: random.Random) -> None:
         game = Game.from_position(sample_position(view, rng), check=False)
