@@ -471,6 +471,9 @@ def bench_command(
 # Commands kept in their own modules register themselves on ``app`` when imported here,
 # after everything they share from this module is defined. One import line per module.
 # (registration block: start)
+from . import play as _play  # noqa: E402, F401
+from . import tournament as _tournament  # noqa: E402, F401
+
 # (registration block: end)
 
 
@@ -480,4 +483,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run as a script this file is ``__main__``, a second copy of the module: hand over to
+    # the imported ``mattis.cli.app``, on whose ``app`` every command registered itself.
+    from mattis.cli.app import main as _main
+
+    _main()

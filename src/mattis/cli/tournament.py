@@ -1,0 +1,297 @@
+"""``mattis tournament``: bots against bots with rotated seats, in one table.
+
+Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
+the options, shows a progress bar on stderr and prints the standings in bokmål or English
+(its texts are registered under ``tournament.*``), or one JSON object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..bots import LEVELS, Limit
+from ..core import Rules
+from ..i18n import Lang, format_number, format_percent, register_messages, t
+from ..tools.tournament import (
+    DEFAULT_ACTION_CAP,
+    DEFAULT_HARD_LIMIT,
+    Standing,
+    TournamentResult,
+    run_tournament,
+)
+from .app import (
+    JsonOption,
+    LangOption,
+    SetOption,
+    UsageFailure,
+    _console,
+    _fail,
+    _lang,
+    _resolve_rules,
+    _rules_label,
+    app,
+)
+
+DEFAULT_BOTS = "hard,normal,easy"
+DEFAULT_WORKERS = os.cpu_count() or 1
+"""Every core: the games do not depend on the worker count, so there is no reason to wait."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "tournament.progress": ("Spiller", "Playing"),
+    "tournament.title": (
+        "Turnering: {preset}, {players} spillere, {games} spill, frø {seed}",
+        "Tournament: {preset}, {players} players, {games} games, seed {seed}",
+    ),
+    "tournament.setup": (
+        "Utdelinger: {deals}, hver spilt {players} ganger med setene rotert, så hver bot får "
+        "hver hånd. Arbeidsprosesser: {workers}.",
+        "Deals: {deals}, each played {players} times with the seats rotated so every bot gets "
+        "every hand. Worker processes: {workers}.",
+    ),
+    "tournament.rounded": (
+        "Rundet opp fra {requested} til {games} spill: hele utdelinger à {players} spill.",
+        "Rounded up from {requested} to {games} games: whole deals of {players} games.",
+    ),
+    "tournament.changed": ("Husregler: {changes}", "House rules: {changes}"),
+    "tournament.hard_iterations": (
+        "hard tenker {iterations} iterasjoner per trekk.",
+        "hard thinks {iterations} iterations per move.",
+    ),
+    "tournament.hard_seconds": (
+        "hard tenker {seconds} s per trekk, så resultatene avhenger av maskinens fart.",
+        "hard thinks {seconds} s per move, so the results depend on machine speed.",
+    ),
+    "tournament.hard_both": (
+        "hard tenker {iterations} iterasjoner eller {seconds} s per trekk, det som kommer først, "
+        "så resultatene kan avhenge av maskinens fart.",
+        "hard thinks {iterations} iterations or {seconds} s per move, whichever ends first, "
+        "so the results may depend on machine speed.",
+    ),
+    "tournament.time": ("Tid {seconds} s · {rate} spill/s", "Time {seconds} s · {rate} games/s"),
+    "tournament.capped": (
+        "Avbrutt ved taket: {count} spill (tak: {cap} handlinger). De er ikke med i andeler, "
+        "plasser eller rating.",
+        "Stopped at the cap: {count} games (cap: {cap} actions). They are left out of rates, "
+        "places and ratings.",
+    ),
+    "tournament.capped_none": ("Avbrutt ved taket: ingen", "Stopped at the cap: none"),
+    "tournament.table": ("Resultater per bot", "Results per bot"),
+    "tournament.levels_table": ("Per nivå", "Per level"),
+    "tournament.bot": ("Bot", "Bot"),
+    "tournament.level": ("Nivå", "Level"),
+    "tournament.games": ("Spill", "Games"),
+    "tournament.mattis": ("Mattis", "Mattis"),
+    "tournament.mattis_rate": ("Andel", "Rate"),
+    "tournament.ci": ("95 % KI", "95% CI"),
+    "tournament.mean_place": ("Plass", "Avg place"),
+    "tournament.rating": ("Rating", "Rating"),
+    "tournament.p95": ("Tid p95", "Think p95"),
+    "tournament.iterations_per_second": ("Iter./s", "Iter./s"),
+    "tournament.legend": (
+        "Andel: ferdige spill som Mattis, med 95 % Wilson-intervall. Plass: snitt, 1 gikk ut først, "
+        "flere tapere deler de siste plassene. Rating: OpenSkill μ − 3σ (μ og σ i --json). "
+        "Tid p95: 95-persentilen av tenketid per valg som ikke var tvunget.",
+        "Rate: finished games as Mattis, with a 95% Wilson interval. Place 1 went out first; "
+        "several losers share the last places. Rating: OpenSkill μ − 3σ (μ and σ in --json). "
+        "Think p95: 95th percentile per decision that was not forced.",
+    ),
+    "tournament.levels_note": (
+        "Et nivå med flere deltakere teller hver deltakers spill; ratingen er snittet av deres.",
+        "A level with several entrants counts each entrant's games; its rating is their mean.",
+    ),
+}
+register_messages(MESSAGES)
+
+
+@app.command("tournament")
+def tournament_command(
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", help="Preset to start from: pagat, kortregler or app.")] = "pagat",
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help="Number of players. Default: the number of bots.",
+        show_default=False)] = None,
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b",
+        help="One level per seat, comma-separated: random, easy, normal or hard. "
+             "A level may repeat (normal#1, normal#2).")] = DEFAULT_BOTS,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", min=1,
+        help="Games to play, rounded up to a multiple of the player count: each deal is played "
+             "once from every seat.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same games.")] = 1,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=1,
+        help="Worker processes. The games are the same for any number (unless hard thinks for a "
+             "time). Default: every CPU core.", show_default=False)] = DEFAULT_WORKERS,
+    sets: SetOption = None,
+    json_output: JsonOption = False,
+    hard_seconds: Annotated[float | None, typer.Option(
+        "--hard-seconds",
+        help="Time budget per hard move, in seconds. Results then depend on machine speed and "
+             "load, and differ from run to run.", show_default=False)] = None,
+    hard_iterations: Annotated[int | None, typer.Option(
+        "--hard-iterations", min=1,
+        help=f"Search iterations per hard move (reproducible on any machine). Default: "
+             f"{DEFAULT_HARD_LIMIT.iterations}, unless --hard-seconds is given.",
+        show_default=False)] = None,
+    action_cap: Annotated[int, typer.Option(
+        "--action-cap", min=1,
+        help="Stop a game after this many actions; such games are counted as capped.")] = DEFAULT_ACTION_CAP,
+    lang: LangOption = None,
+) -> None:
+    """Play bots against each other with rotated seats and compare how often each is Mattis."""
+    language = _lang(lang)
+    try:
+        resolved = _resolve_rules(rules, sets)
+    except (ValueError, UsageFailure) as error:
+        _fail(str(error))
+    levels = [level.strip().lower() for level in bots.split(",")]
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown:
+        _fail(f"--bots: unknown level {unknown[0]!r}; choose from {', '.join(LEVELS)}")
+    seats = players if players is not None else len(levels)
+    if not resolved.allows_players(seats):
+        _fail(f"players: {_rules_label(rules, resolved)} allows "
+              f"{resolved.min_players}-{resolved.max_players} players, got {seats}")
+    if len(levels) != seats:
+        _fail(f"--bots: need one level per seat ({seats}), got {len(levels)} in {bots!r}")
+    if hard_seconds is not None and not hard_seconds > 0:  # `not >` also catches nan
+        _fail(f"--hard-seconds: must be positive, got {hard_seconds}")
+    if hard_seconds is None and hard_iterations is None:
+        limit = DEFAULT_HARD_LIMIT
+    else:
+        limit = Limit(seconds=hard_seconds, iterations=hard_iterations)
+
+    show_progress = not json_output and sys.stderr.isatty()
+    result = _run(resolved, seats, levels, games, seed, workers, limit, action_cap, show_progress, language)
+    base = Rules.preset(rules)
+    if json_output:
+        data = result.to_dict()
+        data["base_preset"] = base.preset_name
+        data["house_rules"] = {field: ours for field, (ours, _) in resolved.differences(base).items()}
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        return
+    console = _console()
+    for part in _summary(result, base, language):
+        console.print(part)
+
+
+def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, workers: int,
+         limit: Limit, action_cap: int, show_progress: bool, lang: Lang) -> TournamentResult:
+    if not show_progress:
+        return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=_console(stderr=True), transient=True) as bar:
+        task = bar.add_task(t("tournament.progress", lang), total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap,
+                              progress=advance)
+
+
+def _milliseconds(seconds: float, lang: Lang) -> str:
+    """Thinking time with as many decimals as its size needs: ``0.03 ms``, ``212 ms``."""
+    value = seconds * 1000
+    decimals = 2 if value < 10 else 1 if value < 100 else 0
+    return f"{format_number(value, lang, decimals)} ms"
+
+
+def _interval(low: float, high: float, lang: Lang) -> str:
+    """``45.5–78.8%``: the percent sign once, so the column stays narrow."""
+    text = f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}"
+    return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
+
+
+def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], result: TournamentResult,
+                     lang: Lang) -> Table:
+    """One row per entrant (or level). Headers may wrap but figures never do, so the table
+    stays readable in an 80-column terminal. Capped games are not a column: every entrant
+    plays every game, so the heading's one count is each entrant's."""
+    searching = any(row.decisions.iterations_per_second is not None for row in rows)
+    columns = [(first_column, "cyan"), (t("tournament.games", lang), ""), (t("tournament.mattis", lang), ""),
+               (t("tournament.mattis_rate", lang), "bold"), (t("tournament.ci", lang), "dim"),
+               (t("tournament.mean_place", lang), ""), (t("tournament.rating", lang), "bold"),
+               (t("tournament.p95", lang), "")]
+    if searching:
+        columns.append((t("tournament.iterations_per_second", lang), "dim"))
+    body: list[list[str]] = []
+    for row in rows:
+        cells = [
+            row.name,
+            format_number(row.games, lang),
+            format_number(row.mattis, lang),
+            format_percent(row.mattis_rate, lang),
+            _interval(row.mattis_low, row.mattis_high, lang),
+            format_number(row.mean_place, lang, 2),
+            format_number(row.rating.ordinal, lang, 1),
+            _milliseconds(row.decisions.seconds_p95, lang),
+        ]
+        if searching:
+            per_second = row.decisions.iterations_per_second
+            cells.append("–" if per_second is None else format_number(per_second, lang))
+        body.append(cells)
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
+    for position, (header, style) in enumerate(columns):
+        widest = max(len(cells[position]) for cells in body)
+        table.add_column(header, style=style, justify="left" if position == 0 else "right",
+                         min_width=widest)
+    for cells in body:
+        table.add_row(*cells)
+    return table
+
+
+def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | Text]:
+    """The heading, the standings and their legend, as rich renderables."""
+    preset = base.preset_name or "?"
+    heading = Text(t("tournament.title", lang, preset=preset, players=result.players,
+                     games=format_number(result.games, lang), seed=result.seed), style="bold")
+    heading.append("\n" + t("tournament.setup", lang, deals=format_number(result.deals, lang),
+                            players=result.players, workers=result.workers), style="dim")
+    if result.games != result.games_requested:
+        heading.append("\n" + t("tournament.rounded", lang, players=result.players,
+                                requested=format_number(result.games_requested, lang),
+                                games=format_number(result.games, lang)), style="yellow")
+    changes = result.rules.differences(base)
+    if changes:
+        listed = ", ".join(f"{field}={ours}" for field, (ours, _) in changes.items())
+        heading.append("\n" + t("tournament.changed", lang, changes=listed), style="yellow")
+    limit = result.hard_limit
+    if "hard" in result.bots and limit is not None:
+        if limit.seconds is None:
+            iterations = format_number(limit.iterations or 0, lang)
+            line = t("tournament.hard_iterations", lang, iterations=iterations)
+        elif limit.iterations is None:
+            line = t("tournament.hard_seconds", lang, seconds=format_number(limit.seconds, lang, 2))
+        else:
+            line = t("tournament.hard_both", lang, iterations=format_number(limit.iterations, lang),
+                     seconds=format_number(limit.seconds, lang, 2))
+        heading.append("\n" + line, style="dim" if limit.seconds is None else "yellow")
+    heading.append("\n" + t("tournament.time", lang, seconds=format_number(result.seconds, lang, 1),
+                            rate=format_number(result.games_per_second, lang, 1)), style="dim")
+    if result.capped_games:
+        heading.append("\n" + t("tournament.capped", lang, count=format_number(result.capped_games, lang),
+                                cap=format_number(result.action_cap, lang)), style="bold red")
+    else:
+        heading.append("\n" + t("tournament.capped_none", lang), style="dim")
+
+    parts: list[Table | Text] = [heading, Text()]
+    parts.append(_standings_table(t("tournament.table", lang), t("tournament.bot", lang),
+                                  result.standings, result, lang))
+    if len(result.levels) < len(result.standings):
+        parts.append(_standings_table(t("tournament.levels_table", lang), t("tournament.level", lang),
+                                      result.levels, result, lang))
+        parts.append(Text(t("tournament.levels_note", lang), style="dim"))
+    parts.append(Text(t("tournament.legend", lang), style="dim"))
+    return parts

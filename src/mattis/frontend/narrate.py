@@ -1,0 +1,139 @@
+"""What just happened, in sentences: "Kari la 7♥", "Ola sjanset og fikk K♠".
+
+Every front end tells players what the others did from the game's public history events
+(kind, seat, cards), which is exactly what everyone at a real table saw. A :class:`Narrator`
+is fed the events in order, from the first, because a few sentences depend on what came
+before: a player who loses before phase 2 is *Blåmattis*, and going out is numbered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..core.cards import cards_in, rank_of, suit_of
+from ..core.game import Event, Game
+from ..core.rules import NothingLeftCounts, Rules, TieMode, TrumpMode
+from ..i18n import Lang, lost_on_empty_name, t
+from .cards import card_label, mask_label, suit_word
+from .seats import Participant, join_names, seat_name
+
+
+class Narrator:
+    """Turns history events into sentences for one language and one table of players."""
+
+    def __init__(self, participants: Sequence[Participant], rules: Rules, lang: Lang) -> None:
+        self.participants = list(participants)
+        self.rules = rules
+        self.lang = lang
+        self._shedding = False
+        self._out_count = 0
+        self._trick: list[tuple[int, int]] = []
+        """Phase 1: the cards of the trick so far, to name the card that won it."""
+
+    def _who(self, seat: int, initial: bool = True) -> str:
+        return seat_name(self.participants[seat], self.lang, initial)
+
+    def _is_you(self, seat: int) -> bool:
+        return 0 <= seat < len(self.participants) and self.participants[seat].human
+
+    def describe(self, events: Iterable[Event]) -> list[str]:
+        """One sentence per event worth telling (every kind is, today), in order."""
+        lines: list[str] = []
+        for event in events:
+            line = self.describe_one(event)
+            if line:
+                lines.append(line)
+        return lines
+
+    def describe_one(self, event: Event) -> str | None:
+        """The sentence for one event; call in history order (see the module docstring)."""
+        kind, seat, mask = event
+        lang = self.lang
+        count = mask.bit_count()
+        if kind in ("play", "chance") and not self._shedding:
+            self._trick.extend((seat, card) for card in cards_in(mask))
+        if kind == "play":
+            return t("play.ev.play", lang, who=self._who(seat), cards=mask_label(mask))
+        if kind == "chance":
+            return t("play.ev.chance", lang, who=self._who(seat), card=mask_label(mask))
+        if kind == "pickup":
+            return t("play.ev.pickup", lang, who=self._who(seat), cards=mask_label(mask))
+        if kind == "won":
+            card = self._winning_card(seat)
+            self._trick = []
+            key = "play.ev.won_one" if count == 1 else "play.ev.won"
+            return t(key, lang, who=self._who(seat), count=count, card=card_label(card) if card >= 0 else "?")
+        if kind == "aside":
+            return t("play.ev.aside", lang, who=self._who(seat))
+        if kind == "drop":
+            return t("play.ev.drop", lang, who=self._who(seat))
+        if kind == "back":
+            self._trick = []
+            return t("play.ev.back", lang, cards=mask_label(mask))
+        if kind == "reveal":
+            return self._reveal(seat, mask)
+        if kind == "draw_trump":
+            return t("play.ev.draw_trump", lang, who=self._who(seat), card=mask_label(mask))
+        if kind == "shed":
+            self._shedding = True
+            return t("play.ev.shed", lang, who=self._who(seat, initial=False))
+        if kind == "clear":
+            return t("play.ev.clear", lang, count=count)
+        if kind == "out":
+            self._out_count += 1
+            return t("play.ev.out", lang, who=self._who(seat), place=self._out_count)
+        if kind == "lose":
+            you = "_you" if self._is_you(seat) else ""
+            if self._shedding:
+                return t("play.ev.lose" + you, lang, who=self._who(seat))
+            name = lost_on_empty_name(self.rules.nothing_left_counts)
+            key = ("play.ev.lose_blod" if self.rules.nothing_left_counts is NothingLeftCounts.WON_PILE
+                   else "play.ev.lose_blaa")
+            return t(key + you, lang, who=self._who(seat), name=name)
+        return None
+
+    def _winning_card(self, winner: int) -> int:
+        """The card that took the trick: the winner's last card, or with a two-card war
+        (P1.5 ``two_cards``) the better of their last two."""
+        cards = [card for seat, card in self._trick if seat == winner]
+        if not cards:
+            return -1
+        if self.rules.tie is TieMode.TWO_CARDS and len(cards) >= 3:
+            return max(cards[-2:], key=rank_of)
+        return cards[-1]
+
+    def _reveal(self, seat: int, mask: int) -> str | None:
+        cards = list(cards_in(mask))
+        if not cards:
+            return None
+        card = cards[0]
+        suit = suit_word(suit_of(card), self.lang)
+        if self.rules.trump is TrumpMode.BOTTOM_UP:
+            return t("play.ev.trump_known", self.lang, card=card_label(card), suit=suit)
+        if seat >= 0:
+            return t("play.ev.reveal", self.lang, who=self._who(seat), card=card_label(card),
+                     suit=suit)
+        return t("play.ev.reveal_unheld", self.lang, card=card_label(card), suit=suit)
+
+
+def result_headline(game: Game, participants: Sequence[Participant], lang: Lang) -> str:
+    """Who is Mattis, as a headline: "Ola er Mattis!", "Du er Blåmattis: ingen kort …"."""
+    result = game.result
+    if result is None:
+        return t("play.replay_unfinished", lang)
+    names = [seat_name(participants[s], lang, initial=index == 0)
+             for index, s in enumerate(result.losers)]
+    you = any(participants[s].human for s in result.losers)
+    number = "many" if len(names) > 1 else ("you" if you else "one")
+    key = "play.result_empty_" if result.lost_on_empty else "play.result_"
+    name = lost_on_empty_name(game.rules.nothing_left_counts)
+    return t(key + number, lang, who=join_names(names, lang), name=name)
+
+
+def out_order_line(game: Game, participants: Sequence[Participant], lang: Lang) -> str | None:
+    """The order in which players went out, "1. Du  2. Kari", or ``None`` if nobody did."""
+    if not game.out_order:
+        return None
+    order = "  ".join(f"{place}. {seat_name(participants[s], lang)}"
+                      for place, s in enumerate(game.out_order, start=1))
+    return t("play.out_order", lang, order=order)

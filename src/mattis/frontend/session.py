@@ -1,0 +1,304 @@
+"""The game loop without the screen: whose turn, bot moves, the human's input, matches.
+
+A :class:`GameSession` owns one game between one person and bots. A front end asks it to
+let the bots move (:meth:`GameSession.step_bot` one at a time, so it can show each move, or
+:meth:`GameSession.run_bots`), collects the sentences for what happened
+(:meth:`GameSession.news`), and hands it each line the person types
+(:meth:`GameSession.handle`), drawing whatever comes back. It never prints and never reads,
+so the terminal and a future web front end share it. A :class:`Match` strings games
+together: it keeps score and lets the loser deal the next game (C2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Agent, Decision, Limit, decide, hint_for, make_agent, seat_rng
+from ..core.actions import Action
+from ..core.game import Game, IllegalAction, next_dealer
+from ..core.rules import Rules
+from ..i18n import Lang, t
+from .cards import action_label, sort_actions
+from .explain import explain_illegal
+from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
+from .narrate import Narrator
+from .record import play_record
+from .seats import Participant
+from .table import TableState, table_state, turn_advice
+
+DEFAULT_HINT_LIMIT = Limit(seconds=0.5)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The move was legal and has been played."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The line was not a legal move; ``message`` says why, in one line."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The line was a command for the front end to carry out."""
+
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class Blank:
+    """An empty line: nothing to do (show the prompt again)."""
+
+
+Reply = Moved | Rejected | Asked | Blank
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """One thing that happened, as a sentence, with its event kind and seat for styling."""
+
+    kind: str
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The strong bot's suggestion and why."""
+
+    action: Action
+    label: str
+    """How the move is shown (``7♥``, ``sjanse``)."""
+    number: int
+    """Its number in the list of legal moves (1-based)."""
+    reason: str
+
+
+class GameSession:
+    """One game between one person (``human`` seat) and bots."""
+
+    def __init__(
+        self,
+        game: Game,
+        participants: Sequence[Participant],
+        lang: Lang,
+        seed: int | str,
+        hint_limit: Limit = DEFAULT_HINT_LIMIT,
+    ) -> None:
+        humans = [p.seat for p in participants if p.human]
+        if len(humans) != 1 or len(participants) != game.players:
+            raise ValueError("participants: one person and one bot for each other seat")
+        self.game = game
+        self.participants = list(participants)
+        self.human = humans[0]
+        self.lang = lang
+        self.hint_limit = hint_limit
+        self.agents: dict[int, Agent] = {
+            p.seat: make_agent(p.level or "normal") for p in participants if not p.human
+        }
+        self.rngs = {seat: seat_rng(seed, seat) for seat in range(game.players)}
+        self.hint_rng = random.Random(f"{seed}/hint")
+        self.narrator = Narrator(participants, game.rules, lang)
+        self._told = 0
+
+    # ---------------------------------------------------------------- turns
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.game.is_over
+
+    @property
+    def human_to_move(self) -> bool:
+        """Whether the game waits for the person."""
+        return not self.game.is_over and self.game.to_move == self.human
+
+    @property
+    def human_out(self) -> bool:
+        """Whether the person has gone out (the bots then play on to find Mattis)."""
+        return self.game.is_out(self.human)
+
+    def step_bot(self) -> Action:
+        """Let the bot to move play one move (a forced move costs no thinking)."""
+        seat = self.game.to_move
+        if seat is None or seat == self.human:
+            raise ValueError("no bot is to move")
+        legal = self.game.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            decision: Decision = decide(self.agents[seat], self.game, self.rngs[seat])
+            action = decision.action
+        self.game.apply(action, seat=seat)
+        return action
+
+    def run_bots(self) -> None:
+        """Let the bots move until the person must act or the game is over."""
+        while not self.game.is_over and self.game.to_move != self.human:
+            self.step_bot()
+
+    def news(self) -> list[News]:
+        """What happened since the last call: one sentence per public event."""
+        history = self.game.history
+        fresh = history[self._told:]
+        self._told = len(history)
+        items = []
+        for event in fresh:
+            line = self.narrator.describe_one(event)
+            if line:
+                items.append(News(event[0], event[1], line))
+        return items
+
+    # ---------------------------------------------------------------- the person's turn
+
+    def view(self) -> dict[str, Any]:
+        """The person's view: all a front end may show during play."""
+        return self.game.view(self.human)
+
+    def state(self) -> TableState:
+        """The table from the person's seat, ready to draw."""
+        return table_state(self.view(), self.participants, self.lang)
+
+    def choices(self) -> list[Action]:
+        """The person's legal moves in display order; their numbers are the list positions + 1."""
+        if not self.human_to_move:
+            return []
+        return sort_actions(self.game.legal_actions(), self.game.phase, self.game.trump)
+
+    def choice_labels(self) -> list[str]:
+        """How each choice is shown, in :meth:`choices` order."""
+        return [action_label(action, self.lang) for action in self.choices()]
+
+    def advice(self) -> str:
+        """One line on what the person can do now."""
+        return turn_advice(self.view(), self.participants, self.game.legal_actions(), self.lang)
+
+    def handle(self, text: str) -> Reply:
+        """Act on one typed line: play a legal move, or say why not, or pass a command on.
+        Nothing here raises for bad input, and a rejected move leaves the game unchanged."""
+        choices = self.choices()
+        parsed = parse_input(text, choices)
+        if parsed is None:
+            if len(choices) == 1:  # Enter plays the only move there is
+                return self._play(choices[0])
+            return Blank()
+        if isinstance(parsed, InputError):
+            return Rejected(parsed.text(self.lang))
+        if isinstance(parsed, CommandInput):
+            return Asked(parsed.command)
+        assert isinstance(parsed, MoveInput)
+        if not self.human_to_move:
+            return Rejected(t("play.err.not_your_turn", self.lang))
+        return self._play(parsed.action)
+
+    def _play(self, action: Action) -> Reply:
+        view = self.view()
+        try:
+            self.game.apply(action, seat=self.human)
+        except IllegalAction as error:
+            try:
+                reason = explain_illegal(view, action, self.lang)
+            except (ValueError, KeyError):  # never lose a turn over an explanation
+                reason = str(error)
+            return Rejected(t("play.err.illegal", self.lang, reason=reason))
+        return Moved(action)
+
+    def hint(self) -> Hint:
+        """What the strong bot would play here, with its reason in the person's language."""
+        decision = hint_for(self.game, self.hint_rng, self.hint_limit)
+        choices = self.choices()
+        number = choices.index(decision.action) + 1 if decision.action in choices else 0
+        return Hint(decision.action, action_label(decision.action, self.lang), number,
+                    hint_reason(decision, self.lang))
+
+    def record(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game record (replayable with ``Game.from_record``) plus who played."""
+        return play_record(self.game, self.participants, self.lang, extra)
+
+
+def hint_reason(decision: Decision, lang: Lang) -> str:
+    """The bot's explanation in ``lang``: translated when its reason key is known, else the
+    bot's own (English) words."""
+    details = dict(decision.detail)
+    if decision.reason == "search" and {"share", "iterations", "safe"} <= details.keys():
+        def percent(text: str) -> str:
+            return text.replace("%", "\u00a0%") if lang == "nb" else text
+
+        return t("play.hint.search", lang, share=percent(details["share"]),
+                 iterations=details["iterations"], safe=percent(details["safe"]))
+    if decision.reason == "forced":
+        return t("play.hint.forced", lang)
+    return decision.explanation
+
+
+# -------------------------------------------------------------------- matches
+
+
+@dataclass
+class Match:
+    """Several games at one table: the score (times each seat was Mattis) and the deal.
+
+    The first game is dealt by the last seat (C2); after that the loser deals, and with
+    several losers the first of them clockwise from the previous dealer (``next_dealer``).
+    """
+
+    rules: Rules
+    participants: list[Participant]
+    games: int
+    seed: int
+    dealer: int = -1
+    played: int = 0
+    scores: list[int] = field(default_factory=list)
+    results: list[tuple[int, ...]] = field(default_factory=list)
+    """The losers of each finished game."""
+
+    def __post_init__(self) -> None:
+        players = len(self.participants)
+        if self.games < 1:
+            raise ValueError(f"games: must be at least 1, got {self.games}")
+        if self.dealer < 0:
+            self.dealer = players - 1
+        if not self.scores:
+            self.scores = [0] * players
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.participants)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every game has been played."""
+        return self.played >= self.games
+
+    def game_seed(self, number: int | None = None) -> int:
+        """The seed of game ``number`` (1-based; default: the next game)."""
+        return self.seed + (self.played if number is None else number - 1)
+
+    def new_game(self) -> Game:
+        """Deal the next game."""
+        return Game.new(self.rules, self.players, seed=self.game_seed(), dealer=self.dealer)
+
+    def finish(self, game: Game) -> None:
+        """Count a finished game: score its losers and pass the deal to the loser."""
+        if not game.is_over:
+            raise ValueError("the game is not over")
+        for loser in game.losers:
+            self.scores[loser] += 1
+        self.results.append(tuple(game.losers))
+        self.dealer = next_dealer(game.dealer, game.losers, self.players)
+        self.played += 1
+
+    def info(self, number: int) -> dict[str, Any]:
+        """Game ``number`` (1-based) within the match and the score so far, for its saved
+        record (the score includes that game once :meth:`finish` has counted it)."""
+        return {"game": number, "games": self.games, "seed": self.seed,
+                "scores": list(self.scores)}

@@ -1,0 +1,209 @@
+"""The table as a player sees it, ready to draw: a front-end-neutral picture of one view.
+
+:func:`table_state` turns ``Game.view(seat)`` (the one place hidden cards are cut away) into
+plain values: rows of players with their counts, the current trick or the phase-2 plays
+with who played them, the hand in display order, the stock and the trump. The terminal
+draws it with rich today; the web front end can send it as JSON tomorrow. :func:`turn_advice`
+says in one line what the player to move can do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.actions import PICKUP, Action
+from ..core.cards import SUITS, parse_card, rank_of
+from ..core.rules import Rules, TieMode, TrickMode, TrumpMode
+from ..i18n import Lang, t
+from .cards import card_label, cards_label, play_label, sort_hand, suit_word
+from .explain import table_play
+from .seats import Participant, join_names, seat_label, seat_name
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One player's public situation."""
+
+    seat: int
+    label: str
+    hand_size: int
+    won_size: int
+    dealer: bool
+    to_move: bool
+    out_place: int | None
+    """1 for the first player out (phase 2), …"""
+    loser: bool
+    in_tie: bool
+    holds_trump_card: bool
+    """Has put the hidden trump card aside (``hidden_last``, phase 1)."""
+    hand: tuple[int, ...] | None = None
+    """The cards, when this seat's hand may be shown (your own; every hand in a replay)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """A card or play on the table and who put it there."""
+
+    seat: int
+    name: str
+    cards: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        """``7♥`` or ``6♥–8♥``."""
+        return cards_label(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything one seat sees, in display form."""
+
+    seat: int
+    phase: str
+    rules: Rules
+    rows: tuple[SeatRow, ...]
+    hand: tuple[int, ...]
+    trick: tuple[TableEntry, ...]
+    """Phase 1: the current trick in play order (tie cards included)."""
+    plays: tuple[TableEntry, ...]
+    """Phase 2: the plays on the table, oldest first."""
+    tie: tuple[int, ...]
+    stock_size: int
+    trump_suit: int
+    """-1 while unknown."""
+    trump_card: int
+    """-1 while its face is hidden."""
+    trump_holder: int | None
+    trick_size: int | None
+    to_move: int | None
+    losers: tuple[int, ...]
+    out_order: tuple[int, ...]
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit letter, if known."""
+        return SUITS[self.trump_suit] if self.trump_suit >= 0 else None
+
+
+def table_state(
+    view: Mapping[str, Any],
+    participants: Sequence[Participant],
+    lang: Lang,
+    show_hands: Mapping[int, Sequence[str]] | None = None,
+) -> TableState:
+    """The display picture of ``view``. ``show_hands`` adds other seats' hands (replays
+    only: a live game shows nobody another player's cards)."""
+    phase = str(view["phase"])
+    trump = view["trump"]
+    seat = int(view["seat"])
+    out_order = [int(s) for s in view["out_order"]]
+    losers = [int(s) for s in view["losers"]]
+    tie = tuple(int(s) for s in view["tie"])
+    rows = []
+    for person in participants:
+        s = person.seat
+        hand: tuple[int, ...] | None = None
+        if show_hands is not None and s in show_hands:
+            hand = tuple(sort_hand(show_hands[s], phase, trump))
+        elif s == seat:
+            hand = tuple(sort_hand(view["hand"], phase, trump))
+        rows.append(SeatRow(
+            seat=s, label=seat_label(person, lang), hand_size=int(view["hand_sizes"][s]),
+            won_size=int(view["won_sizes"][s]), dealer=s == view["dealer"],
+            to_move=s == view["to_move"],
+            out_place=out_order.index(s) + 1 if s in out_order else None,
+            loser=s in losers, in_tie=s in tie,
+            holds_trump_card=phase == "collect" and view["trump_holder"] == s, hand=hand))
+    entries = [
+        TableEntry(int(s), seat_name(participants[int(s)], lang), tuple(parse_card(c) for c in cards))
+        for s, cards in view["table"]
+    ]
+    return TableState(
+        seat=seat, phase=phase, rules=Rules.from_dict(dict(view["rules"])), rows=tuple(rows),
+        hand=tuple(sort_hand(view["hand"], phase, trump)),
+        trick=tuple(entries) if phase == "collect" else (),
+        plays=tuple(entries) if phase != "collect" else (),
+        tie=tie, stock_size=int(view["stock_size"]),
+        trump_suit=SUITS.index(trump) if trump else -1,
+        trump_card=parse_card(view["trump_card"]) if view["trump_card"] else -1,
+        trump_holder=view["trump_holder"], trick_size=view["trick_size"],
+        to_move=view["to_move"], losers=tuple(losers), out_order=tuple(out_order),
+    )
+
+
+def current_best(view: Mapping[str, Any]) -> tuple[int, list[int]] | None:
+    """Phase 1: the highest card of the round being played and the seats holding that rank
+    (more than one means a tie is coming), or ``None`` before the first card."""
+    played = [(int(s), parse_card(c)) for s, c in view["current_round"]]
+    if not played:
+        return None
+    top = max(rank_of(card) for _, card in played)
+    best_card = max((card for _, card in played if rank_of(card) == top))
+    return best_card, [s for s, card in played if rank_of(card) == top]
+
+
+def turn_advice(
+    view: Mapping[str, Any],
+    participants: Sequence[Participant],
+    legal: Sequence[Action],
+    lang: Lang,
+) -> str:
+    """One line telling the player to move what they can do right now."""
+    rules = Rules.from_dict(dict(view["rules"]))
+    if view["phase"] == "collect":
+        tie = [int(s) for s in view["tie"]]
+        if tie:
+            names = join_names([seat_name(participants[s], lang, initial=False) for s in tie], lang)
+            key = {TieMode.REPLAY: "play.advice.tie_replay", TieMode.TWO_CARDS: "play.advice.tie_two",
+                   TieMode.ANY_MATCH: "play.advice.tie_battle"}[rules.tie]
+            return t(key, lang, names=names, count=len(view["table"]))
+        best = current_best(view)
+        if best is None:
+            due = [int(s) for s in view["due"]]
+            if rules.trick is TrickMode.PAIR and len(due) > 1:  # P1.2 pair: a duel
+                opponent = seat_name(participants[due[1]], lang, initial=False)
+                return t("play.advice.lead1_pair", lang, who=opponent)
+            return t("play.advice.lead1", lang)
+        card, seats = best
+        holders = join_names([seat_name(participants[s], lang, initial=False) for s in seats], lang)
+        key = "play.advice.beat1" if len(seats) == 1 else "play.advice.beat1_tied"
+        return t(key, lang, card=card_label(card), who=holders)
+    table = view["table"]
+    if not table:
+        if not view["hand"]:
+            return t("play.advice.empty_hand", lang)
+        return t("play.advice.lead2", lang)
+    target = play_label(table_play(table[-1][1]))
+    oldest = play_label(table_play(table[0][1]))
+    plays = [action for action in legal if action is not PICKUP]
+    if not plays:
+        return t("play.advice.must_pick_up", lang, target=target, oldest=oldest)
+    if PICKUP not in legal:
+        return t("play.advice.must_beat", lang, target=target)
+    return t("play.advice.beat_or_pick_up", lang, target=target, oldest=oldest)
+
+
+def status_line(state: TableState, lang: Lang) -> str:
+    """Phase, stock and trump in one line."""
+    parts = [t("play.phase." + state.phase, lang)]
+    if state.phase == "collect":
+        parts.append(t("play.status.stock", lang, count=state.stock_size))
+    parts.append(trump_text(state, lang))
+    if state.phase == "shed" and state.trick_size:
+        parts.append(t("play.status.trick_size", lang, count=state.trick_size,
+                       played=len(state.plays)))
+    return " · ".join(parts)
+
+
+def trump_text(state: TableState, lang: Lang) -> str:
+    """What is known about trump: the suit and card, or why it is still hidden."""
+    if state.trump_suit >= 0:
+        if state.trump_card >= 0:
+            return t("play.status.trump_card", lang, suit=suit_word(state.trump_suit, lang),
+                     card=card_label(state.trump_card))
+        return t("play.status.trump", lang, suit=suit_word(state.trump_suit, lang))
+    if state.rules.trump is TrumpMode.HIDDEN_LAST and state.trump_holder is not None:
+        return t("play.status.trump_aside", lang)
+    return t("play.status.trump_hidden", lang)

@@ -1,0 +1,259 @@
+"""Playing Mattis in a terminal: one person against bots, one game or a match.
+
+The loop reads a line, hands it to :class:`~mattis.frontend.session.GameSession` and draws
+what comes back; the rules, the bots and the meaning of input all live elsewhere. Input
+comes from a ``read_line(prompt)`` function (``console.input`` by default) so tests can
+drive the real program through a terminal. Whatever happens (a finished game, ``quit``,
+Ctrl-D, Ctrl-C), the game is saved: after each of the person's moves and once more at the
+end, to a file whose path is printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from ..bots import Limit
+from ..core.rules import NothingLeft, NothingLeftCounts
+from ..frontend.inputs import Command
+from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.record import match_save_path, save_record
+from ..frontend.seats import join_names, seat_label, seat_name
+from ..frontend.session import (
+    Asked,
+    Blank,
+    GameSession,
+    Match,
+    Moved,
+    News,
+    Rejected,
+)
+from ..i18n import Lang, t
+from .render import board, choices_text, help_text, news_text, rules_summary, score_table
+
+ReadLine = Callable[[str], str]
+"""Shows a prompt and returns the line typed (raises ``EOFError`` at end of input)."""
+
+EXIT_OK = 0
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C, as shells report a program stopped by SIGINT."""
+BLODMATTIS_WARNING_PLAYERS = 5
+"""From this many players most won-pile games end in Blodmattis (rules Decision 21)."""
+QUIET_AFTER = 14
+"""Once you are out, show this many of the bots' moves, then only who goes out."""
+
+
+class Ending(Enum):
+    """How a game in the terminal came to an end."""
+
+    OVER = "over"
+    QUIT = "quit"
+    EOF = "eof"
+    INTERRUPT = "interrupt"
+
+
+@dataclass
+class TerminalPlay:
+    """A match (one game or several) in a terminal."""
+
+    match: Match
+    preset: str
+    """The preset the rules start from (named in the ``rules`` command)."""
+    lang: Lang
+    console: Console
+    save_base: Path
+    hint_limit: Limit
+    read_line: ReadLine | None = None
+
+    def _read(self, prompt: str) -> str:
+        if self.read_line is not None:
+            return self.read_line(prompt)
+        return self.console.input(Text(prompt, style="bold"))
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    # ---------------------------------------------------------------- the match
+
+    def run(self) -> int:
+        """Play every game of the match; returns the exit code. Each game is saved before
+        anything else can go wrong, so an interrupt at any point loses nothing."""
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.console.print()
+            return EXIT_INTERRUPTED
+
+    def _run(self) -> int:
+        lang, match = self.lang, self.match
+        self._welcome()
+        while not match.finished:
+            number = match.played + 1
+            game = match.new_game()
+            session = GameSession(game, match.participants, lang, seed=match.game_seed(),
+                                  hint_limit=self.hint_limit)
+            path = match_save_path(self.save_base, number, match.games)
+            self.console.print()
+            title = (t("play.game_n", lang, number=number, games=match.games) if match.games > 1
+                     else t("play.game_one", lang))
+            dealer = seat_name(match.participants[game.dealer], lang, initial=False)
+            self.console.print(Rule(Text(f"{title} · {t('play.dealer_is', lang, who=dealer)}")))
+            self._say(t("play.saving_to", lang, path=str(path)), "dim")
+            ending = self._play_game(session, path, number)
+            if ending is not Ending.OVER:
+                self._save(session, path, number)
+                self.console.print()
+                self._say(t("play.stopped", lang), "bold")
+                self._say(t("play.saved", lang, path=str(path)), "bold green")
+                return EXIT_INTERRUPTED if ending is Ending.INTERRUPT else EXIT_OK
+            match.finish(game)
+            self._save(session, path, number)
+            self._result(session)
+            self._say(t("play.saved", lang, path=str(path)), "bold green")
+            if match.games > 1:
+                self._scores()
+                if not match.finished and not self._wait_next():
+                    return EXIT_OK
+        return EXIT_OK
+
+    def _welcome(self) -> None:
+        lang, match = self.lang, self.match
+        rules_name = match.rules.preset_name or t("play.house_rules_of", lang, preset=self.preset)
+        self.console.print(Rule(Text(t("play.welcome", lang, rules=rules_name, players=match.players),
+                                     style="bold")))
+        others = [seat_label(p, lang) for p in match.participants if not p.human]
+        human = next(p.seat for p in match.participants if p.human)
+        self._say(t("play.seating", lang, seat=human, others=join_names(others, lang)))
+        if match.games > 1:
+            self._say(t("play.match_intro", lang, games=match.games))
+        rules = match.rules
+        if (match.players >= BLODMATTIS_WARNING_PLAYERS and rules.nothing_left is NothingLeft.LOSE
+                and rules.nothing_left_counts is NothingLeftCounts.WON_PILE):
+            self._say(t("play.blodmattis_warning", lang), "yellow")  # rules Decision 21
+        self._say(t("play.how_to", lang), "dim")
+
+    def _wait_next(self) -> bool:
+        try:
+            answer = self._read(t("play.next_game", self.lang))
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return False
+        return answer.strip().lower() not in ("quit", "avslutt", "slutt", "exit", "q")
+
+    def _save(self, session: GameSession, path: Path, number: int) -> None:
+        match = self.match
+        extra: dict[str, object] | None = None
+        if match.games > 1:
+            extra = {"match": match.info(number)}
+        try:
+            save_record(session.record(extra), path)
+        except OSError as error:  # a full disk must not cost the game on screen
+            self._say(t("play.save_failed", self.lang, path=str(path), error=str(error)), "bold red")
+
+    # ---------------------------------------------------------------- one game
+
+    def _play_game(self, session: GameSession, path: Path, number: int) -> Ending:
+        shown_while_out = 0
+        try:
+            while True:
+                while not session.over and not session.human_to_move:
+                    session.step_bot()
+                    shown_while_out = self._show_news(session, session.news(), shown_while_out)
+                shown_while_out = self._show_news(session, session.news(), shown_while_out)
+                if session.over:
+                    return Ending.OVER
+                self._save(session, path, number)
+                self._draw_turn(session)
+                ending = self._ask(session)
+                if ending is not None:
+                    return ending
+        except EOFError:
+            return Ending.EOF
+        except KeyboardInterrupt:
+            return Ending.INTERRUPT
+
+    def _show_news(self, session: GameSession, items: list[News], shown_while_out: int) -> int:
+        for item in items:
+            if session.human_out and item.kind not in ("out", "lose"):
+                shown_while_out += 1
+                if shown_while_out > QUIET_AFTER:
+                    if shown_while_out == QUIET_AFTER + 1:
+                        self._say("  " + t("play.others_play_on", self.lang), "dim")
+                    continue
+            self.console.print(news_text(item.kind, item.text, item.seat == session.human))
+        return shown_while_out
+
+    def _draw_turn(self, session: GameSession) -> None:
+        lang = self.lang
+        state = session.state()
+        self.console.print()
+        self.console.print(board(state, lang))
+        self.console.print(Text(session.advice(), style="yellow"))
+        width = max(40, min(self.console.width, 100))
+        self.console.print(choices_text(session.choices(), session.choice_labels(),
+                                        state.trump_suit, lang, width))
+
+    def _ask(self, session: GameSession) -> Ending | None:
+        """Read lines until one is a legal move (``None``) or the person stops."""
+        lang = self.lang
+        while True:
+            reply = session.handle(self._read(t("play.prompt", lang)))
+            if isinstance(reply, Moved):
+                return None
+            if isinstance(reply, Rejected):
+                self._say(reply.message, "bold red")
+            elif isinstance(reply, Blank):
+                continue
+            elif isinstance(reply, Asked):
+                if reply.command is Command.QUIT:
+                    return Ending.QUIT
+                self._command(session, reply.command)
+
+    def _command(self, session: GameSession, command: Command) -> None:
+        lang = self.lang
+        if command is Command.HINT:
+            self._say(t("play.thinking", lang), "dim")
+            hint = session.hint()
+            self._say(t("play.hint", lang, move=hint.label, number=hint.number), "bold green")
+            self._say("  " + t("play.hint_why", lang, reason=hint.reason), "green")
+        elif command is Command.HELP:
+            self.console.print(help_text(lang))
+        elif command is Command.RULES:
+            self.console.print(rules_summary(session.game.rules, self.preset, lang))
+        elif command is Command.SHOW:
+            self._draw_turn(session)
+
+    # ---------------------------------------------------------------- results
+
+    def _result(self, session: GameSession) -> None:
+        lang, game = self.lang, session.game
+        you_lost = session.human in game.losers
+        self.console.print()
+        self.console.print(Rule(Text(result_headline(game, session.participants, lang),
+                                     style="bold magenta" if you_lost else "bold green")))
+        order = out_order_line(game, session.participants, lang)
+        if order:
+            self._say(order)
+        self._say(t("play.you_lost" if you_lost else "play.you_escaped", lang),
+                  "bold magenta" if you_lost else "bold green")
+
+    def _scores(self) -> None:
+        lang, match = self.lang, self.match
+        title = (t("play.score_final", lang, games=match.games) if match.finished
+                 else t("play.score_after", lang, played=match.played, games=match.games))
+        self.console.print()
+        self.console.print(score_table(match.participants, match.scores, title, lang))
+        if not match.finished:
+            dealer = seat_name(match.participants[match.dealer], lang, initial=False)
+            self._say(t("play.loser_deals", lang, who=dealer))
+        else:
+            fewest = min(match.scores)
+            best = [seat_name(match.participants[s], lang, initial=False)
+                    for s, score in enumerate(match.scores) if score == fewest]
+            self._say(t("play.match_best", lang, who=join_names(best, lang), count=fewest), "bold")

@@ -1,0 +1,533 @@
+"""Bot tournaments: which level loses least, measured so that luck and seating cancel out.
+
+A tournament seats one entrant per seat (``bots`` lists a level per entrant; a level may
+appear more than once, each copy its own entrant, ``normal#1``, ``normal#2``). Games are
+played in *deals*: each deal is one shuffled deck, played once per rotation of the
+entrants round the table, so every entrant holds every seat's hand of every deal
+(duplicate style: a lucky deal favours a seat, not a bot). Who sits next to whom matters
+too (the left neighbour is the phase-1 opponent in some variants), so each pair of deals
+takes a seeded order round the table and reads it one way on the even deal and the other
+way on the odd one: every entrant has each of its neighbours on its left as often as on
+its right, with three players every seating order comes up equally, and with more players
+the neighbours vary from pair to pair. Asked-for game counts are rounded *up* to whole
+deals (:attr:`TournamentResult.games_requested` keeps the number asked for).
+
+Game ``index`` is fully determined by ``(rules, players, bots, seed, index, limits)``: its
+deck seed comes from ``(seed, index // players)`` and its agents' generators from
+``(seed, index)``, so a run gives the same games whatever the number of worker processes
+— for rule-based bots and iteration-limited ``hard`` bots. A time-limited ``hard`` bot
+searches as far as the machine gets in its time, so its games depend on machine speed
+and load. :func:`play_tournament_game` replays any one game for study.
+
+Finishing places: seats that went out get 1, 2, … in the order they went out; the loser
+(Mattis) comes last. Several losers (a Blåmattis/Blodmattis deal) share the last places,
+each getting their mean, so the places of every game sum to the same total and an
+average place compares fairly across games (the convention of :mod:`.simulate`).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from ..bots import LEVELS, Limit, PlayedGame, make_agent, play_game
+from ..core import Game, Rules
+from .simulate import _places  # one finishing-place convention for every tool
+
+TOURNAMENT_FORMAT = "mattis-tournament/1"
+DEFAULT_ACTION_CAP = 20_000
+DEFAULT_HARD_LIMIT = Limit(iterations=1000)
+"""The ``hard`` budget the command line uses unless told otherwise: an iteration count,
+so results are the same on every machine (about 0.2 s a move on a laptop core, where the
+interactive default of 1 s reaches roughly 5000 iterations)."""
+WILSON_Z = 1.959963984540054
+"""The normal quantile for a two-sided 95 % interval."""
+
+
+# ---------------------------------------------------------------------------- value types
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """An OpenSkill (Plackett–Luce) rating; ``ordinal = mu - 3 sigma`` is the cautious
+    estimate to rank by, because a bot with few games has a wide ``sigma``."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON-ready figures."""
+        return {"mu": self.mu, "sigma": self.sigma, "ordinal": self.ordinal}
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionFigures:
+    """How long an entrant thought per non-forced decision (forced moves cost nothing and
+    are not counted). Wall-clock figures: they vary from run to run."""
+
+    decisions: int
+    seconds_total: float
+    seconds_median: float
+    seconds_p95: float
+    iterations: int
+    """Search iterations over all decisions (0 for rule-based bots)."""
+    iterations_per_second: float | None
+    """``iterations / seconds_total`` for a searching bot, else ``None``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "decisions": self.decisions,
+            "seconds_total": self.seconds_total,
+            "seconds_median": self.seconds_median,
+            "seconds_p95": self.seconds_p95,
+            "iterations": self.iterations,
+            "iterations_per_second": self.iterations_per_second,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """The figures of one entrant, or of every entrant of one level together.
+
+    For a level with several entrants the counts are over entrant-games (two ``normal``
+    entrants in 300 games make 600), and the rating is the mean of its entrants' ratings.
+    Rates and places are over finished games only; capped games are counted apart.
+    """
+
+    name: str
+    """``"normal"``, or ``"normal#2"`` for a repeated level's second entrant."""
+    level: str
+    games: int
+    finished_games: int
+    capped_games: int
+    """Games stopped at the action cap; left out of every rate, place and rating."""
+    mattis: int
+    """Finished games this entrant lost."""
+    mattis_rate: float
+    mattis_low: float
+    """Lower end of the 95 % Wilson interval of :attr:`mattis_rate`."""
+    mattis_high: float
+    mean_place: float
+    seat_games: tuple[int, ...]
+    """Games played from each seat (equal for every seat: the rotation's promise)."""
+    rating: Rating
+    decisions: DecisionFigures
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "name": self.name,
+            "level": self.level,
+            "games": self.games,
+            "finished_games": self.finished_games,
+            "capped_games": self.capped_games,
+            "mattis": self.mattis,
+            "mattis_rate": self.mattis_rate,
+            "mattis_ci95": [self.mattis_low, self.mattis_high],
+            "mean_place": self.mean_place,
+            "seat_games": list(self.seat_games),
+            "rating": self.rating.to_dict(),
+            "decisions": self.decisions.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """One tournament game as the worker played it: small and picklable."""
+
+    index: int
+    deal: int
+    deck_seed: int
+    seating: tuple[int, ...]
+    """The entrant (index into :attr:`TournamentResult.entrants`) at each seat."""
+    capped: bool
+    losers: tuple[int, ...]
+    """Losing seats; empty when capped."""
+    places: tuple[float, ...]
+    """Finishing place of each seat; empty when capped."""
+    actions: int
+    decisions: tuple[tuple[int, float, int], ...]
+    """``(seat, seconds, iterations)`` per non-forced decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """A finished tournament: per-entrant and per-level standings plus every game's outcome."""
+
+    rules: Rules
+    players: int
+    bots: tuple[str, ...]
+    """The level of each entrant, in the order given."""
+    entrants: tuple[str, ...]
+    """Each entrant's name (``normal#2`` when a level repeats)."""
+    seed: int
+    games_requested: int
+    games: int
+    """Games played: :attr:`games_requested` rounded up to whole deals."""
+    deals: int
+    workers: int
+    hard_limit: Limit | None
+    action_cap: int
+    finished_games: int
+    capped_games: int
+    seconds: float
+    games_per_second: float
+    standings: tuple[Standing, ...]
+    """One per entrant, in :attr:`entrants` order."""
+    levels: tuple[Standing, ...]
+    """One per distinct level, in order of first appearance."""
+    outcomes: tuple[GameOutcome, ...]
+    """Every game, in index order."""
+
+    @property
+    def reproducible(self) -> bool:
+        """Whether the games depend only on the seed: false with a time-limited ``hard`` bot."""
+        return "hard" not in self.bots or (self.hard_limit is not None and self.hard_limit.seconds is None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures (the shape ``mattis tournament --json`` prints), without the
+        per-game outcomes."""
+        limit = self.hard_limit
+        return {
+            "format": TOURNAMENT_FORMAT,
+            "preset": self.rules.preset_name,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "bots": list(self.bots),
+            "entrants": list(self.entrants),
+            "seed": self.seed,
+            "games_requested": self.games_requested,
+            "games": self.games,
+            "deals": self.deals,
+            "workers": self.workers,
+            "hard_limit": None if limit is None else {"seconds": limit.seconds,
+                                                      "iterations": limit.iterations},
+            "reproducible": self.reproducible,
+            "action_cap": self.action_cap,
+            "finished_games": self.finished_games,
+            "capped_games": self.capped_games,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "standings": [standing.to_dict() for standing in self.standings],
+            "levels": [standing.to_dict() for standing in self.levels],
+        }
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+def wilson_interval(successes: int, trials: int, z: float = WILSON_Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: unlike ``p ± z·se`` it stays inside
+    [0, 1] and is honest for rates near 0 or 1 and for small samples. ``(0, 1)`` for no trials."""
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"wilson_interval: need 0 <= successes <= trials, got {successes}/{trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends, no rounding dust
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0-1) by linear interpolation between order statistics (NumPy's
+    default); 0.0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+# ---------------------------------------------------------------------------- playing
+
+
+def entrant_names(bots: Sequence[str]) -> tuple[str, ...]:
+    """``("hard", "normal#1", "normal#2")`` for ``hard,normal,normal``: a repeated level is
+    numbered so every entrant has its own row."""
+    counts = Counter(bots)
+    seen: Counter[str] = Counter()
+    names = []
+    for level in bots:
+        seen[level] += 1
+        names.append(f"{level}#{seen[level]}" if counts[level] > 1 else level)
+    return tuple(names)
+
+
+def seating(players: int, index: int, seed: int) -> tuple[int, ...]:
+    """The entrant at each seat in game ``index``: rotation ``index % players`` of deal
+    ``index // players``. Each pair of deals shares a seeded order round the table, read one
+    way on the even deal and the other way on the odd one."""
+    deal, turn = divmod(index, players)
+    order = list(range(players))
+    random.Random(f"{seed}:order{deal // 2}").shuffle(order)
+    step = 1 if deal % 2 == 0 else -1
+    return tuple(order[(turn + step * seat) % players] for seat in range(players))
+
+
+def deck_seed(seed: int, deal: int) -> int:
+    """The deck seed of ``deal``; every rotation of the deal shuffles the same deck."""
+    return random.Random(f"{seed}:deal{deal}").getrandbits(32)
+
+
+def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers: int,
+           action_cap: int) -> tuple[str, ...]:
+    """Normalised levels, or ``ValueError`` naming the bad argument."""
+    if not rules.allows_players(players):
+        name = rules.preset_name or "these rules"
+        raise ValueError(
+            f"players: {name} allows {rules.min_players}-{rules.max_players} players, got {players}"
+        )
+    levels = tuple(level.strip().lower() for level in bots)
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"bots: unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    if len(levels) != players:
+        raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
+    if games < 1:
+        raise ValueError(f"games: must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers: must be at least 1, got {workers}")
+    if action_cap < 1:
+        raise ValueError(f"action_cap: must be at least 1, got {action_cap}")
+    return levels
+
+
+def play_tournament_game(
+    rules: Rules,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    index: int,
+    hard_limit: Limit | None = None,
+    action_cap: int = DEFAULT_ACTION_CAP,
+) -> PlayedGame:
+    """Play (or replay) game ``index`` of a tournament exactly: fresh agents, the deal's
+    deck and the game's own generators, so nothing else in the run can influence it."""
+    levels = _check(rules, players, bots, 1, 1, action_cap)
+    seats = seating(players, index, seed)
+    game = Game.new(rules, players, seed=deck_seed(seed, index // players))
+    agents = [make_agent(levels[entrant], hard_limit) for entrant in seats]
+    return play_game(game, agents, seed=f"{seed}:{index}", action_cap=action_cap)
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """Everything a worker needs to play one game (picklable)."""
+
+    rules: Rules
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    index: int
+    hard_limit: Limit | None
+    action_cap: int
+
+
+def _play(task: _Task) -> GameOutcome:
+    """Play one game and boil it down to an outcome (runs in a worker process)."""
+    played = play_tournament_game(task.rules, task.players, task.bots, task.seed, task.index,
+                                  task.hard_limit, task.action_cap)
+    game = played.game
+    result = game.result
+    capped = played.capped or result is None
+    places: tuple[float, ...] = ()
+    losers: tuple[int, ...] = ()
+    if not capped and result is not None:
+        losers = result.losers
+        places = tuple(_places(task.players, result.losers, result.out_order))
+    deal = task.index // task.players
+    return GameOutcome(
+        index=task.index,
+        deal=deal,
+        deck_seed=deck_seed(task.seed, deal),
+        seating=seating(task.players, task.index, task.seed),
+        capped=capped,
+        losers=losers,
+        places=places,
+        actions=game.num_actions,
+        decisions=tuple((d.seat, d.seconds, d.iterations) for d in played.decisions),
+    )
+
+
+def _play_all(tasks: list[_Task], workers: int,
+              progress: Callable[[int, int], None] | None) -> list[GameOutcome]:
+    """Play every task, in this process or a pool, and return outcomes in index order."""
+    total = len(tasks)
+    outcomes: list[GameOutcome | None] = [None] * total
+    if workers == 1:
+        for position, task in enumerate(tasks):
+            outcomes[position] = _play(task)
+            if progress is not None:
+                progress(position + 1, total)
+    else:
+        # spawn: workers start clean (no forked locks from a progress bar's thread) and
+        # behave the same on every platform.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures: dict[Future[GameOutcome], int] = {
+                pool.submit(_play, task): position for position, task in enumerate(tasks)
+            }
+            try:
+                for done, future in enumerate(as_completed(futures), start=1):
+                    outcomes[futures[future]] = future.result()
+                    if progress is not None:
+                        progress(done, total)
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+    assert all(outcome is not None for outcome in outcomes)
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def run_tournament(
+    rules: Rules,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    hard_limit: Limit | None = None,
+    action_cap: int = DEFAULT_ACTION_CAP,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` (rounded up to a multiple of ``players``) with rotated seats and
+    gather the standings.
+
+    ``hard_limit`` is the ``hard`` bot's budget (``None``: its interactive default, 1 s).
+    ``workers`` > 1 plays games in that many processes; the games are the same either way.
+    ``progress(done, total)`` is called after each game. Raises ``ValueError`` for an
+    unknown level, a bot count other than ``players``, a player count the rules do not
+    allow, or a non-positive ``games``, ``workers`` or ``action_cap``.
+    """
+    levels = _check(rules, players, bots, games, workers, action_cap)
+    deals = -(-games // players)
+    total = deals * players
+    tasks = [_Task(rules, players, levels, seed, index, hard_limit, action_cap) for index in range(total)]
+    workers = min(workers, total)
+    started = time.perf_counter()
+    outcomes = _play_all(tasks, workers, progress)
+    seconds = time.perf_counter() - started
+
+    names = entrant_names(levels)
+    ratings = _ratings(len(levels), outcomes)
+    standings = tuple(
+        _standing(names[entrant], levels[entrant], players, outcomes, {entrant}, [ratings[entrant]])
+        for entrant in range(len(levels))
+    )
+    level_rows = []
+    for level in dict.fromkeys(levels):
+        members = {entrant for entrant, name in enumerate(levels) if name == level}
+        level_rows.append(_standing(level, level, players, outcomes, members,
+                                    [ratings[entrant] for entrant in sorted(members)]))
+    capped = sum(outcome.capped for outcome in outcomes)
+    return TournamentResult(
+        rules=rules,
+        players=players,
+        bots=levels,
+        entrants=names,
+        seed=seed,
+        games_requested=games,
+        games=total,
+        deals=deals,
+        workers=workers,
+        hard_limit=hard_limit,
+        action_cap=action_cap,
+        finished_games=total - capped,
+        capped_games=capped,
+        seconds=seconds,
+        games_per_second=total / max(seconds, 1e-9),
+        standings=standings,
+        levels=tuple(level_rows),
+        outcomes=tuple(outcomes),
+    )
+
+
+# ---------------------------------------------------------------------------- aggregation
+
+
+def _ratings(entrants: int, outcomes: Sequence[GameOutcome]) -> list[PlackettLuceRating]:
+    """Rate every finished game in index order by finishing place (ties share a rank), so
+    the ratings are as reproducible as the games."""
+    model = PlackettLuce()
+    ratings = [model.rating(name=str(entrant)) for entrant in range(entrants)]
+    for outcome in outcomes:
+        if outcome.capped:
+            continue
+        teams = [[ratings[entrant]] for entrant in outcome.seating]
+        rated = model.rate(teams, ranks=list(outcome.places))
+        for seat, entrant in enumerate(outcome.seating):
+            ratings[entrant] = rated[seat][0]
+    return ratings
+
+
+def _standing(name: str, level: str, players: int, outcomes: Sequence[GameOutcome],
+              members: set[int], ratings: Sequence[PlackettLuceRating]) -> Standing:
+    """Figures for the entrants in ``members`` over all ``outcomes``."""
+    games = finished = capped = mattis = 0
+    place_sum = 0.0
+    seat_games = [0] * players
+    seconds: list[float] = []
+    iterations = 0
+    for outcome in outcomes:
+        for seat, entrant in enumerate(outcome.seating):
+            if entrant not in members:
+                continue
+            games += 1
+            seat_games[seat] += 1
+            if outcome.capped:
+                capped += 1
+            else:
+                finished += 1
+                mattis += seat in outcome.losers
+                place_sum += outcome.places[seat]
+            for decision_seat, spent, searched in outcome.decisions:
+                if decision_seat == seat:
+                    seconds.append(spent)
+                    iterations += searched
+    low, high = wilson_interval(mattis, finished)
+    total_seconds = math.fsum(seconds)
+    return Standing(
+        name=name,
+        level=level,
+        games=games,
+        finished_games=finished,
+        capped_games=capped,
+        mattis=mattis,
+        mattis_rate=mattis / finished if finished else 0.0,
+        mattis_low=low,
+        mattis_high=high,
+        mean_place=place_sum / finished if finished else 0.0,
+        seat_games=tuple(seat_games),
+        rating=Rating(
+            mu=statistics.fmean(rating.mu for rating in ratings),
+            sigma=statistics.fmean(rating.sigma for rating in ratings),
+            ordinal=statistics.fmean(rating.ordinal() for rating in ratings),
+        ),
+        decisions=DecisionFigures(
+            decisions=len(seconds),
+            seconds_total=total_seconds,
+            seconds_median=float(statistics.median(seconds)) if seconds else 0.0,
+            seconds_p95=percentile(seconds, 0.95),
+            iterations=iterations,
+            iterations_per_second=iterations / total_seconds if iterations and total_seconds > 0 else None,
+        ),
+    )

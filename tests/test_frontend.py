@@ -1,0 +1,368 @@
+"""The presentation layer every front end shares (:mod:`mattis.frontend`): what a player
+types (both languages), how cards and hands are shown, the sentences for what just happened,
+why a move is not allowed (the English text is the rules core's own, rules section 7), the
+play texts in both languages, and the game loop without a screen (sessions and matches, C2).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, Game, IllegalAction, Rules
+from mattis.bots import Limit
+from mattis.core.cards import CARD_CODES, parse_card
+from mattis.frontend import (
+    Asked,
+    Blank,
+    Command,
+    CommandInput,
+    GameSession,
+    InputError,
+    Match,
+    Moved,
+    MoveInput,
+    Narrator,
+    RecordError,
+    Rejected,
+    card_label,
+    card_name,
+    cards_label,
+    explain_illegal,
+    load_record,
+    make_participants,
+    parse_input,
+    play_record,
+    save_record,
+    sort_actions,
+    sort_hand,
+    turn_advice,
+)
+from mattis.frontend.messages import PLAY_MESSAGES
+from mattis.frontend.record import default_save_path
+from mattis.i18n import LANGS, Lang, message_template, t
+
+CHOICES = [Action.parse(text) for text in ("4c", "7h", "Ks", "chance")]
+PEOPLE = make_participants(3, 0, ["normal", "easy"])  # Du, Kari, Ola
+
+
+def move(text: str) -> Action:
+    parsed = parse_input(text, CHOICES)
+    assert isinstance(parsed, MoveInput), (text, parsed)
+    return parsed.action
+
+
+def error_key(text: str) -> str:
+    parsed = parse_input(text, CHOICES)
+    assert isinstance(parsed, InputError), (text, parsed)
+    for lang in LANGS:
+        assert parsed.text(lang)  # every error reads in both languages
+    return parsed.key
+
+
+# ---------------------------------------------------------------------------- input
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("7h", "7h"), ("7H", "7h"), ("10h", "Th"), ("Th", "Th"), ("7♥", "7h"), ("10♠", "Ts"),
+     ("Qd", "Qd"), ("Dr", "Qd"), ("kk", "Kc"), ("Es", "As"), ("Kns", "Js"), ("h7", "7h"),
+     ("♥7", "7h"), (" 7 h ", "7h"), ("As", "As")],
+)
+def test_input_reads_cards_in_english_and_norwegian_letters(text: str, code: str) -> None:
+    assert move(text) == Action.parse(code)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("6h-8h", "6h-8h"), ("6-8h", "6h-8h"), ("8h-6h", "6h-8h"), ("6h–8h", "6h-8h"),
+     ("10s-Qs", "Ts-Qs"), ("6h-6h", "6h")],
+)
+def test_input_reads_sequences_p2_2(text: str, code: str) -> None:
+    assert move(text) == Action.parse(code)
+
+
+@pytest.mark.parametrize("text", ["chance", "sjanse", "sjans", "SJANSE", "sjanse!"])
+def test_input_reads_chance_in_both_languages_p1_4(text: str) -> None:
+    assert move(text) is CHANCE
+
+
+@pytest.mark.parametrize("text", ["pickup", "pick up", "ta opp", "Ta  Opp", "opp", "ta inn"])
+def test_input_reads_pick_up_in_both_languages_p2_4(text: str) -> None:
+    assert move(text) is PICKUP
+
+
+def test_input_numbers_choose_from_the_displayed_list() -> None:
+    assert [move(str(number)) for number in (1, 2, 3, 4)] == CHOICES
+    assert error_key("0") == "play.err.number_range"
+    assert error_key("5") == "play.err.number_range"
+    assert "1" in t("play.err.number_range", "en", number=5, max=4)
+    assert isinstance(parse_input("1", []), InputError)
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [("hint", Command.HINT), ("tips", Command.HINT), ("help", Command.HELP), ("hjelp", Command.HELP),
+     ("?", Command.HELP), ("rules", Command.RULES), ("regler", Command.RULES),
+     ("quit", Command.QUIT), ("avslutt", Command.QUIT), ("vis", Command.SHOW)],
+)
+def test_input_reads_commands_in_both_languages(text: str, command: Command) -> None:
+    assert parse_input(text, CHOICES) == CommandInput(command)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("7x", "play.err.bad_suit"), ("Kx", "play.err.bad_suit"), ("1h", "play.err.bad_rank"),
+     ("Zh", "play.err.bad_rank"), ("h1", "play.err.bad_rank"),
+     ("6h-8s", "play.err.sequence_suits"), ("6h-", "play.err.bad_sequence"),
+     ("frobnicate", "play.err.unknown"), ("ta", "play.err.unknown")],
+)
+def test_input_errors_say_what_is_wrong(text: str, key: str) -> None:
+    assert error_key(text) == key
+
+
+def test_input_blank_line_is_nothing() -> None:
+    assert parse_input("   ", CHOICES) is None
+
+
+# ---------------------------------------------------------------------------- cards
+
+
+def test_cards_read_as_on_the_card_face() -> None:
+    assert card_label("Th") == "10♥"
+    assert card_label("As") == "A♠"
+    assert cards_label(["6h", "7h", "8h"]) == "6♥–8♥"
+    assert cards_label(["4c", "7h"]) == "4♣ 7♥"
+    assert card_name("Ah", "nb") == "hjerter ess"
+    assert card_name("Qs", "en") == "queen of spades"
+
+
+def test_hand_sorts_by_rank_in_phase_1_p1_3_and_by_suit_with_trump_last_in_phase_2() -> None:
+    hand = ["Ks", "2h", "9c", "3s", "Ah"]
+    assert [CARD_CODES[c] for c in sort_hand(hand, "collect")] == ["2h", "3s", "9c", "Ks", "Ah"]
+    shed = [CARD_CODES[c] for c in sort_hand(hand, "shed", trump="h")]
+    assert shed == ["9c", "3s", "Ks", "2h", "Ah"]  # clubs, spades, then trump hearts
+    actions = sort_actions([PICKUP, Action.parse("Ah"), Action.parse("2h"), Action.parse("9c")],
+                           "shed", "h")
+    assert actions[-1] is PICKUP and actions[0] == Action.parse("9c")
+
+
+# ---------------------------------------------------------------------------- narration
+
+
+def bits(*codes: str) -> int:
+    return sum(1 << parse_card(code) for code in codes)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("nb", ["Kari la 7♥", "Ola sjanset og fikk K♠", "Du la 9♣", "Ola vant stikket med K♠ (3 kort)"]),
+     ("en", ["Kari played 7♥", "Ola chanced and turned up K♠", "You played 9♣",
+             "Ola won the trick with K♠ (3 cards)"])],
+)
+def test_narrator_tells_phase_1_moves(lang: Lang, expected: list[str]) -> None:
+    narrator = Narrator(PEOPLE, Rules.preset("pagat"), lang)
+    events = [("play", 1, bits("7h")), ("chance", 2, bits("Ks")), ("play", 0, bits("9c")),
+              ("won", 2, bits("7h", "Ks", "9c"))]
+    assert narrator.describe(events) == expected
+
+
+def test_narrator_tells_phase_2_and_the_end() -> None:
+    narrator = Narrator(PEOPLE, Rules.preset("pagat"), "nb")
+    events = [("reveal", 1, bits("9d")), ("shed", 1, 0), ("play", 1, bits("6h", "7h", "8h")),
+              ("pickup", 2, bits("6h", "7h", "8h")), ("out", 0, 0), ("out", 1, 0), ("lose", 2, 0)]
+    assert narrator.describe(events) == [
+        "Kari snudde trumfkortet: 9♦, så ruter er trumf!",
+        "Innsamlingen er over, og utspillingen begynner. Først ut: Kari",
+        "Kari la 6♥–8♥",
+        "Ola tok opp 6♥–8♥",
+        "Du gikk ut som nummer 1!",
+        "Kari gikk ut som nummer 2!",
+        "Ola er Mattis!",
+    ]
+
+
+def test_narrator_names_blaamattis_before_phase_2_p1_10() -> None:
+    en = Narrator(PEOPLE, Rules.preset("pagat"), "en")
+    assert en.describe([("lose", 0, 0)]) == ["You have no cards after collecting and are Blåmattis!"]
+    app = Narrator(PEOPLE, Rules.preset("app"), "nb")
+    assert app.describe([("lose", 1, 0)]) == [
+        "Kari har tom stikkbunke etter innsamlingen og er Blodmattis!"]
+
+
+def test_narrator_describes_every_event_of_real_games() -> None:
+    for preset in ("pagat", "kortregler", "app"):
+        for seed in range(4):
+            game = Game.new(preset, 3, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over and game.num_actions < 3000:
+                game.apply(rng.choice(game.legal_actions()))
+            for lang in LANGS:
+                lines = Narrator(PEOPLE, game.rules, lang).describe(game.history)
+                assert len(lines) == len(game.history)
+                assert all("{" not in line for line in lines)
+
+
+# ---------------------------------------------------------------------------- explanations
+
+
+def test_english_explanations_are_the_rules_cores_own_words_section_7() -> None:
+    """The bokmål reasons are translations of templates whose English must equal the core's
+    ``IllegalAction`` message; any drift in the core shows up here."""
+    checked = 0
+    for preset, extra in (("pagat", {}), ("kortregler", {}), ("app", {}),
+                          ("kortregler", {"min_sequence": 3}), ("pagat", {"chance": False})):
+        rules = Rules.preset(preset).with_options(**extra)
+        for seed in range(3):
+            game = Game.new(rules, 3, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                seat = game.to_move
+                assert seat is not None
+                view = game.view(seat)
+                legal = set(game.legal_actions())
+                for action in [*rng.sample(ALL_ACTIONS, 12), CHANCE, PICKUP]:
+                    if action in legal:
+                        continue
+                    with pytest.raises(IllegalAction) as error:
+                        game.apply(action)
+                    mine = explain_illegal(view, action, "en", play_text=str,
+                                           card_text=lambda card: CARD_CODES[card])
+                    assert mine == str(error.value), (preset, seed, action)
+                    assert explain_illegal(view, action, "nb")
+                    checked += 1
+                game.apply(rng.choice(sorted(legal)))
+    assert checked > 1000
+
+
+# ---------------------------------------------------------------------------- texts
+
+
+def test_play_texts_have_both_languages_and_the_same_placeholders() -> None:
+    def placeholders(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for key in PLAY_MESSAGES:
+        assert key.startswith("play.")
+        nb, en = message_template(key, "nb"), message_template(key, "en")
+        assert nb and en, key
+        assert placeholders(nb) == placeholders(en), key
+
+
+# ---------------------------------------------------------------------------- sessions
+
+
+def session(seed: int = 1, levels: tuple[str, str] = ("random", "random"), lang: Lang = "en"
+            ) -> GameSession:
+    people = make_participants(3, 0, list(levels))
+    return GameSession(Game.new("pagat", 3, seed=seed), people, lang, seed=seed)
+
+
+def test_session_rejects_bad_input_without_changing_the_game() -> None:
+    play = session()
+    play.run_bots()
+    assert play.human_to_move
+    before = play.game.copy()
+    hand = set(play.game.hand(0))
+    missing = next(code for code in CARD_CODES if code not in hand)
+    for text in ("7x", missing, "pickup", "42", "frobnicate"):
+        reply = play.handle(text)
+        assert isinstance(reply, Rejected), text
+        assert "\n" not in reply.message
+    assert play.handle(missing) == Rejected(
+        f"Not allowed: {card_label(missing)} is not in your hand.")
+    assert isinstance(play.handle(""), Blank)
+    assert play.handle("hint") == Asked(Command.HINT)
+    assert play.game == before
+    assert isinstance(play.handle("1"), Moved)
+    assert play.game.num_actions == before.num_actions + 1
+
+
+def test_session_plays_a_whole_game_and_the_record_replays(tmp_path: Path) -> None:
+    play = session(seed=4, lang="nb")
+    news: list[str] = []
+    while True:
+        play.run_bots()
+        news += [item.text for item in play.news()]
+        if play.over:
+            break
+        assert isinstance(play.handle("1"), Moved)
+    assert any("Mattis!" in line for line in news)
+    path = tmp_path / "game.json"
+    save_record(play.record(), path)
+    loaded = load_record(path)
+    assert loaded.game.losers == play.game.losers
+    assert loaded.human_seat == 0
+    assert [p.name for p in loaded.participants] == ["", "Kari", "Ola"]
+
+
+def test_session_hint_names_a_legal_move_with_a_reason() -> None:
+    play = session(seed=2, lang="nb")
+    play.hint_limit = Limit(iterations=30)
+    play.run_bots()
+    hint = play.hint()
+    assert hint.action in play.game.legal_actions()
+    assert 1 <= hint.number <= len(play.choices())
+    assert hint.reason
+
+
+def test_match_scores_and_the_loser_deals_next_c2() -> None:
+    people = make_participants(3, 1, ["random", "random"])
+    match = Match(Rules.preset("pagat"), people, games=3, seed=10)
+    assert match.dealer == 2  # the last seat deals the first game
+    for _ in range(3):
+        game = match.new_game()
+        assert game.dealer == match.dealer
+        rng = random.Random(game.dealer)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        match.finish(game)
+        assert match.dealer in game.losers
+    assert sum(match.scores) == sum(len(losers) for losers in match.results)
+    assert match.finished
+
+
+def test_load_record_refuses_what_is_not_a_game(tmp_path: Path) -> None:
+    game = Game.new("pagat", 3, seed=1)
+    game.apply(game.legal_actions()[0])
+    good = play_record(game, PEOPLE, "en")
+    cases = {
+        "missing.json": None,
+        "text.json": "not json at all",
+        "list.json": "[1, 2]",
+        "other.json": '{"format": "something-else"}',
+        "illegal.json": {**good, "actions": ["pickup"]},
+        "norules.json": {key: value for key, value in good.items() if key != "rules"},
+    }
+    for name, content in cases.items():
+        path = tmp_path / name
+        if isinstance(content, str):
+            path.write_text(content)
+        elif isinstance(content, dict):
+            path.write_text(json.dumps(content))
+        with pytest.raises(RecordError) as error:
+            load_record(path)
+        assert "\n" not in str(error.value)
+    path = tmp_path / "good.json"
+    save_record(good, path)
+    assert load_record(path).game == game
+
+
+def test_advice_names_the_opponent_of_a_pair_trick_p1_2() -> None:
+    game = Game.new("kortregler", 3, seed=4)
+    assert game.to_move == 0
+    advice = turn_advice(game.view(0), PEOPLE, game.legal_actions(), "en")
+    assert advice.startswith("You lead against Kari.")
+
+
+def test_default_save_path_never_overwrites_a_saved_game(tmp_path: Path) -> None:
+    now = datetime.datetime(2025, 1, 2, 3, 4, 5)
+    first = default_save_path(now, tmp_path)
+    assert first.name == "mattis-20250102-030405.json"
+    first.write_text("{}")
+    assert default_save_path(now, tmp_path).name == "mattis-20250102-030405-b.json"

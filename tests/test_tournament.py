@@ -1,0 +1,328 @@
+"""Bot tournaments: fair seating, the same games for any worker count, honest statistics,
+capped games in plain sight, and the ``mattis tournament`` command's output and errors."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from mattis import Rules
+from mattis.bots import Limit
+from mattis.cli.app import app
+from mattis.i18n import message_keys, message_template
+from mattis.tools.tournament import (
+    GameOutcome,
+    TournamentResult,
+    entrant_names,
+    percentile,
+    play_tournament_game,
+    run_tournament,
+    seating,
+    wilson_interval,
+)
+
+PAGAT = Rules.preset("pagat")
+WIDE = {"COLUMNS": "250"}
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, ["tournament", *args], env=WIDE)
+
+
+def tournament_json(*args: str) -> dict[str, Any]:
+    result = run("--json", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1, "--json prints exactly one line: one JSON object"
+    data = json.loads(lines[0])
+    assert isinstance(data, dict)
+    return data
+
+
+def game_facts(outcomes: tuple[GameOutcome, ...]) -> list[tuple[Any, ...]]:
+    """Everything about the games except the wall-clock timings."""
+    return [(o.index, o.deal, o.deck_seed, o.seating, o.capped, o.losers, o.places, o.actions,
+             [(seat, iterations) for seat, _, iterations in o.decisions]) for o in outcomes]
+
+
+def standing_facts(result: TournamentResult) -> list[dict[str, Any]]:
+    rows = []
+    for row in (*result.standings, *result.levels):
+        data = row.to_dict()
+        decisions = data.pop("decisions")
+        rows.append({**data, "decisions": decisions["decisions"], "iterations": decisions["iterations"]})
+    return rows
+
+
+# ---------------------------------------------------------------------------- seating
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_every_entrant_sits_at_every_seat_equally(players: int) -> None:
+    deals = 4
+    counts = Counter((seat, entrant) for index in range(deals * players)
+                     for seat, entrant in enumerate(seating(players, index, seed=1)))
+    assert counts == {(seat, entrant): deals for seat in range(players) for entrant in range(players)}
+    for index in range(deals * players):
+        assert sorted(seating(players, index, seed=1)) == list(range(players)), "one entrant per seat"
+
+
+def left_neighbours(players: int, deals: range, seed: int) -> Counter[tuple[int, int]]:
+    """How often entrant ``a`` had entrant ``b`` on its left (the next seat)."""
+    return Counter((seats[seat], seats[(seat + 1) % players])
+                   for index in range(deals.start * players, deals.stop * players)
+                   for seats in [seating(players, index, seed)] for seat in range(players))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_with_three_players_two_deals_cover_every_seating_order(seed: int) -> None:
+    orders = {seating(3, index, seed) for index in range(6)}
+    assert len(orders) == 6
+    assert set(left_neighbours(3, range(2), seed).values()) == {3}
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_neighbours_sit_left_as_often_as_right_and_vary_between_deal_pairs(players: int) -> None:
+    for pair in range(5):
+        left = left_neighbours(players, range(2 * pair, 2 * pair + 2), seed=1)
+        assert all(left[a, b] == left[b, a] for a, b in left), "each neighbour on either side equally"
+    everyone = left_neighbours(players, range(40), seed=1)
+    assert len(everyone) == players * (players - 1), "over many deals everyone sits next to everyone"
+
+
+def test_every_rotation_of_a_deal_gets_the_same_deck() -> None:
+    result = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=6, seed=7)
+    seeds = [outcome.deck_seed for outcome in result.outcomes]
+    assert seeds[0] == seeds[1] == seeds[2] != seeds[3] == seeds[4] == seeds[5]
+    assert all(row.seat_games == (2, 2, 2) for row in result.standings)
+
+
+def test_games_round_up_to_whole_deals() -> None:
+    result = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=4, seed=1)
+    assert (result.games_requested, result.games, result.deals) == (4, 6, 2)
+    assert len(result.outcomes) == 6
+    assert [outcome.index for outcome in result.outcomes] == list(range(6))
+
+
+def test_repeated_levels_are_separate_entrants_and_add_up_per_level() -> None:
+    assert entrant_names(["normal", "random", "random"]) == ("normal", "random#1", "random#2")
+    result = run_tournament(PAGAT, 3, ["normal", "random", "random"], games=9, seed=3)
+    assert result.entrants == ("normal", "random#1", "random#2")
+    assert [row.name for row in result.levels] == ["normal", "random"]
+    normal, random_level = result.levels
+    assert normal.games == 9 and random_level.games == 18
+    assert random_level.mattis == result.standings[1].mattis + result.standings[2].mattis
+    assert random_level.seat_games == (6, 6, 6)
+    assert random_level.rating.mu == pytest.approx(
+        (result.standings[1].rating.mu + result.standings[2].rating.mu) / 2)
+
+
+# ---------------------------------------------------------------------------- determinism
+
+
+def test_rule_based_results_are_identical_for_one_or_two_workers() -> None:
+    bots = ["normal", "easy", "random"]
+    one = run_tournament(PAGAT, 3, bots, games=9, seed=11, workers=1)
+    two = run_tournament(PAGAT, 3, bots, games=9, seed=11, workers=2)
+    assert two.workers == 2
+    assert game_facts(one.outcomes) == game_facts(two.outcomes)
+    assert standing_facts(one) == standing_facts(two)
+
+
+def test_iteration_limited_hard_is_identical_for_one_or_two_workers() -> None:
+    bots = ["hard", "normal", "easy"]
+    limit = Limit(iterations=20)
+    one = run_tournament(PAGAT, 3, bots, games=3, seed=5, workers=1, hard_limit=limit)
+    two = run_tournament(PAGAT, 3, bots, games=3, seed=5, workers=2, hard_limit=limit)
+    assert game_facts(one.outcomes) == game_facts(two.outcomes)
+    assert standing_facts(one) == standing_facts(two)
+    assert one.reproducible
+    hard = one.standings[0].decisions
+    assert hard.iterations > 0 and hard.iterations_per_second is not None
+    assert one.standings[1].decisions.iterations_per_second is None
+
+
+def test_time_limited_hard_is_flagged_as_not_reproducible() -> None:
+    timed = Limit(seconds=0.001)
+    assert run_tournament(PAGAT, 3, ["random"] * 3, games=3, seed=1, hard_limit=timed).reproducible, \
+        "no hard bot plays, so its time limit does not matter"
+    assert not run_tournament(PAGAT, 3, ["hard", "random", "random"], games=3, seed=1,
+                              hard_limit=timed).reproducible
+
+
+def test_a_game_replays_from_its_index() -> None:
+    result = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=6, seed=2)
+    outcome = result.outcomes[4]
+    played = play_tournament_game(PAGAT, 3, ["normal", "easy", "random"], seed=2, index=4)
+    assert played.game.result is not None
+    assert tuple(played.game.result.losers) == outcome.losers
+    assert played.game.num_actions == outcome.actions
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        (5, 10, 0.2366, 0.7634),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 3, 0.0615, 0.7923),
+        (50, 300, 0.1288, 0.2130),
+    ],
+)
+def test_wilson_interval_matches_known_values(successes: int, trials: int, low: float, high: float) -> None:
+    assert wilson_interval(successes, trials) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_without_trials_is_everything_and_rejects_nonsense() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="successes"):
+        wilson_interval(4, 3)
+
+
+def test_percentile_interpolates_like_numpy() -> None:
+    values = [float(v) for v in range(1, 21)]  # 1..20
+    assert percentile(values, 0.5) == pytest.approx(10.5)
+    assert percentile(values, 0.95) == pytest.approx(19.05)
+    assert percentile([3.0], 0.95) == 3.0
+    assert percentile([], 0.95) == 0.0
+
+
+def test_places_and_mattis_counts_add_up() -> None:
+    result = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=12, seed=4)
+    assert result.capped_games == 0
+    losers = sum(len(outcome.losers) for outcome in result.outcomes)
+    assert sum(row.mattis for row in result.standings) == losers
+    mean_places = sum(row.mean_place for row in result.standings)
+    assert mean_places == pytest.approx(1 + 2 + 3), "places of a game always sum to 1+2+3"
+    for row in result.standings:
+        assert row.mattis_low <= row.mattis_rate <= row.mattis_high
+
+
+# ---------------------------------------------------------------------------- capped games
+
+
+def test_capped_games_are_counted_not_dropped() -> None:
+    result = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=3, seed=1, action_cap=10)
+    assert result.capped_games == 3 and result.finished_games == 0
+    assert len(result.outcomes) == 3
+    for row in result.standings:
+        assert (row.games, row.capped_games, row.finished_games, row.mattis) == (3, 3, 0, 0)
+        assert (row.mattis_low, row.mattis_high) == (0.0, 1.0)
+        assert row.rating.mu == pytest.approx(25.0), "capped games are not rated"
+
+
+def test_cli_reports_capped_games() -> None:
+    data = tournament_json("--bots", "normal,easy,random", "--games", "3", "--workers", "1",
+                           "--action-cap", "10")
+    assert data["capped_games"] == 3
+    assert all(row["capped_games"] == 3 for row in data["standings"])
+    text = run("--bots", "normal,easy,random", "--games", "3", "--workers", "1", "--action-cap", "10",
+               "--lang", "en")
+    assert "Stopped at the cap: 3 games" in text.stdout
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def test_cli_json_counts_add_up() -> None:
+    data = tournament_json("--bots", "normal,random,random", "--games", "7", "--seed", "3",
+                           "--workers", "2")
+    assert data["format"] == "mattis-tournament/1"
+    assert (data["games_requested"], data["games"], data["deals"]) == (7, 9, 3)
+    assert data["entrants"] == ["normal", "random#1", "random#2"]
+    assert data["finished_games"] + data["capped_games"] == data["games"]
+    for row in data["standings"]:
+        assert row["games"] == data["games"]
+        assert row["finished_games"] + row["capped_games"] == row["games"]
+        assert sum(row["seat_games"]) == row["games"]
+        low, high = row["mattis_ci95"]
+        assert low <= row["mattis_rate"] <= high
+        assert set(row["rating"]) == {"mu", "sigma", "ordinal"}
+    assert sum(row["mattis"] for row in data["standings"]) >= data["finished_games"]
+    levels = {row["name"]: row for row in data["levels"]}
+    assert levels["random"]["games"] == 2 * data["games"]
+    assert sum(row["mattis"] for row in data["levels"]) == sum(row["mattis"] for row in data["standings"])
+    assert data["hard_limit"] == {"seconds": None, "iterations": 1000}
+
+
+def test_cli_json_is_the_same_for_any_worker_count() -> None:
+    args = ("--bots", "hard,normal,easy", "--games", "3", "--hard-iterations", "20")
+    one = tournament_json(*args, "--workers", "1")
+    two = tournament_json(*args, "--workers", "2")
+    for data in (one, two):
+        for key in ("seconds", "games_per_second", "workers"):
+            data.pop(key)
+        for row in (*data["standings"], *data["levels"]):
+            row["decisions"] = {key: row["decisions"][key] for key in ("decisions", "iterations")}
+    assert one == two
+
+
+def test_cli_table_in_norwegian_and_english() -> None:
+    args = ("--bots", "normal,random,random", "--games", "3", "--workers", "1")
+    nb = run(*args, "--lang", "nb")
+    assert nb.exit_code == 0, nb.stderr
+    for header in ("Turnering", "Resultater per bot", "Spill", "Andel", "95 % KI", "Plass", "Per nivå"):
+        assert header in nb.stdout
+    assert "Results per bot" not in nb.stdout
+    en = run(*args, "--lang", "en")
+    for header in ("Tournament", "Results per bot", "Games", "Rate", "95% CI", "Avg place", "Per level"):
+        assert header in en.stdout
+    assert "random#2" in en.stdout
+
+
+def test_cli_says_when_it_rounds_up_and_how_hard_thinks() -> None:
+    result = run("--games", "4", "--workers", "1", "--hard-iterations", "10", "--lang", "en")
+    assert result.exit_code == 0, result.stderr
+    assert "Rounded up from 4 to 6 games" in result.stdout
+    assert "hard thinks 10 iterations per move" in result.stdout
+
+
+def test_tournament_messages_exist_in_both_languages() -> None:
+    keys = [key for key in message_keys() if key.startswith("tournament.")]
+    assert keys
+    for key in keys:
+        assert message_template(key, "nb") and message_template(key, "en")
+
+
+BAD_INPUT = [
+    (["--bots", "hard,normal,clever"], "unknown level 'clever'"),
+    (["--bots", "hard,normal"], "players: pagat allows 3-6 players, got 2"),
+    (["--bots", "hard,normal,easy", "--players", "4"], "need one level per seat (4), got 3"),
+    (["--bots", "hard,normal,easy,easy,easy,easy,easy"], "players: pagat allows 3-6 players, got 7"),
+    (["--rules", "kortregler", "--bots", "hard"], "players: kortregler allows 2-6 players, got 1"),
+    (["--set", "bogus=1"], "unknown option 'bogus'"),
+    (["--set", "min_sequence"], "expected field=value"),
+    (["--games", "0"], "--games"),
+    (["--workers", "0"], "--workers"),
+    (["--hard-seconds", "0"], "--hard-seconds"),
+    (["--hard-iterations", "0"], "--hard-iterations"),
+    (["--action-cap", "0"], "--action-cap"),
+]
+
+
+@pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert fragment in lines[0]
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+
+
+def test_library_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="unknown level"):
+        run_tournament(PAGAT, 3, ["hard", "normal", "clever"], games=3, seed=1)
+    with pytest.raises(ValueError, match="one per seat"):
+        run_tournament(PAGAT, 4, ["hard", "normal", "easy"], games=3, seed=1)
+    with pytest.raises(ValueError, match="workers"):
+        run_tournament(PAGAT, 3, ["hard", "normal", "easy"], games=3, seed=1, workers=0)
