@@ -1,10 +1,12 @@
 """Determinization: one full position consistent with everything a seat has seen.
 
 The hidden cards (other players' unknown hand cards, the stock, the reserved trump card,
-removed cards) are exchangeable from the seat's point of view: nothing it saw tells which
-unseen card lies where, except the known facts tracked by :class:`PlayerView` (cards picked
-up, taken back, won, the revealed trump card). So a uniform shuffle of the unseen cards into
-the hidden places is a correct sample.
+removed cards) are placed at random, subject to every fact the seat knows: cards known to be
+in a hand (picked up, taken back, won, the revealed trump card, tracked by
+:class:`PlayerView`), and cards a hand cannot hold because of how its owner played (a forced
+pick-up shows nothing could beat, P2.4; trumping under ``follow_suit`` shows a void, P2.5).
+Seats with such exclusions choose first among the cards they may hold; the rest is a
+uniform shuffle.
 """
 
 from __future__ import annotations
@@ -20,18 +22,8 @@ from .view import PlayerView
 
 def sample_position(view: PlayerView, rng: random.Random) -> Position:
     """A random full position consistent with ``view``."""
-    unseen = list(cards_in(view.unseen))
-    rng.shuffle(unseen)
+    unseen, hands = _deal_hidden_hands(view, rng)
     players = view.players
-    hands = list(view.known_hands)
-    for seat in range(players):
-        if seat == view.seat:
-            continue
-        missing = view.hand_sizes[seat] - hands[seat].bit_count()
-        if missing:
-            for card in unseen[:missing]:
-                hands[seat] |= 1 << card
-            del unseen[:missing]
     phase1 = view.phase == "collect"
     bottom_known = phase1 and view.rules.trump is TrumpMode.BOTTOM_UP and view.last_drawer < 0
     hidden_stock = view.stock_size - (1 if bottom_known and view.stock_size else 0)
@@ -80,6 +72,41 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
         removed=removed,
         discard=view.gone,
     )
+
+
+def _deal_hidden_hands(view: PlayerView, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Give each other seat its unknown hand cards, respecting what its play excluded
+    (:attr:`PlayerView.excluded`). Returns the cards left for the stock and removed
+    places, shuffled, and the hands."""
+    pool_mask = view.unseen
+    needs = {
+        seat: view.hand_sizes[seat] - view.known_hands[seat].bit_count()
+        for seat in range(view.players)
+        if seat != view.seat
+    }
+    constrained = [seat for seat in needs if needs[seat] and view.excluded[seat] & pool_mask]
+    for _ in range(100):
+        hands = list(view.known_hands)
+        remaining = pool_mask
+        order = constrained[:]
+        rng.shuffle(order)
+        for seat in order:  # seats with exclusions choose first, among the cards they may hold
+            allowed = list(cards_in(remaining & ~view.excluded[seat]))
+            if len(allowed) < needs[seat]:
+                break
+            for card in rng.sample(allowed, needs[seat]):
+                hands[seat] |= 1 << card
+                remaining &= ~(1 << card)
+        else:
+            rest = list(cards_in(remaining))
+            rng.shuffle(rest)
+            for seat, need in needs.items():
+                if need and seat not in constrained:
+                    for card in rest[:need]:
+                        hands[seat] |= 1 << card
+                    del rest[:need]
+            return rest, hands
+    raise ValueError("inconsistent view: no deal of the unseen cards fits what the players showed")
 
 
 def sample_game(view: PlayerView, rng: random.Random) -> Game:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import Action
-from ..core.cards import FULL_DECK_MASK, SUITS, mask_of, parse_card
+from ..core.cards import FULL_DECK_MASK, SUIT_MASKS, SUITS, mask_of, parse_card
 from ..core.rules import Rules
 
 
@@ -55,6 +55,10 @@ class PlayerView:
     """Cards seen leaving the game (cleared phase-2 tricks)."""
     played_by: tuple[int, ...]
     """Cards each seat has been seen to play or chance in this game."""
+    excluded: tuple[int, ...]
+    """Cards each seat's unknown hand cards cannot be, as shown by its play: a forced
+    pick-up (P2.4) shows it held nothing that beats; trumping under ``follow_suit`` (P2.5)
+    shows a void. Phase-2 hands only lose unknown cards, so this stays true."""
     raw: dict[str, Any]
 
     @staticmethod
@@ -67,7 +71,8 @@ class PlayerView:
             (str(event["event"]), int(event["seat"]), mask_of(parse_card(c) for c in event["cards"]))
             for event in view["history"]
         )
-        known_hands, known_won, gone, played_by = _track(players, history)
+        trump_suit = SUITS.index(view["trump"]) if view["trump"] else -1
+        known_hands, known_won, gone, played_by, excluded = _track(players, history, rules, trump_suit)
         hand = mask_of(parse_card(c) for c in view["hand"])
         known_hands[seat] = hand
         in_phase1 = view["phase"] == "collect"
@@ -85,7 +90,7 @@ class PlayerView:
             won_sizes=tuple(view["won_sizes"]),
             stock_size=int(view["stock_size"]),
             removed_count=int(view["removed_count"]),
-            trump_suit=SUITS.index(view["trump"]) if view["trump"] else -1,
+            trump_suit=trump_suit,
             trump_card=parse_card(view["trump_card"]) if view["trump_card"] else -1,
             trump_holder=-1 if view["trump_holder"] is None else int(view["trump_holder"]),
             last_drawer=-1 if view["last_drawer"] is None else int(view["last_drawer"]),
@@ -101,6 +106,7 @@ class PlayerView:
             known_won=tuple(known_won),
             gone=gone,
             played_by=tuple(played_by),
+            excluded=tuple(excluded),
             raw=view,
         )
 
@@ -140,13 +146,15 @@ def _play_of(cards: list[str]) -> Action:
 
 
 def _track(
-    players: int, history: tuple[tuple[str, int, int], ...]
-) -> tuple[list[int], list[int], int, list[int]]:
+    players: int, history: tuple[tuple[str, int, int], ...], rules: Rules, trump_suit: int
+) -> tuple[list[int], list[int], int, list[int], list[int]]:
     """Follow the public events as a player with a perfect memory would."""
     known_hands = [0] * players
     known_won = [0] * players
     played_by = [0] * players
+    excluded = [0] * players
     trick_owner: dict[int, int] = {}
+    table: list[int] = []  # phase-2 plays on the table, as masks, oldest first
     gone = 0
     phase1 = True
     for kind, seat, mask in history:
@@ -156,6 +164,10 @@ def _track(
             if phase1:
                 for card in _cards(mask):
                     trick_owner[card] = seat
+            else:
+                if table and rules.follow_suit:
+                    excluded[seat] |= _void_shown(table[-1], mask, trump_suit)
+                table.append(mask)
         elif kind == "won":
             known_won[seat] |= mask
             trick_owner.clear()
@@ -168,16 +180,52 @@ def _track(
         elif kind == "reveal":
             if seat >= 0:
                 known_hands[seat] |= mask
+            if mask:
+                trump_suit = (mask.bit_length() - 1) // 13
         elif kind == "shed":  # P1.9: won piles join the hands
             phase1 = False
+            table = []
             for s in range(players):
                 known_hands[s] |= known_won[s]
                 known_won[s] = 0
-        elif kind in ("draw_trump", "pickup"):
+        elif kind == "draw_trump":
+            known_hands[seat] |= mask
+        elif kind == "pickup":
+            if table and not rules.voluntary_pickup:
+                excluded[seat] |= _beaters(table[-1], trump_suit, rules.follow_suit, excluded[seat])
+            if table:
+                del table[0]
             known_hands[seat] |= mask
         elif kind == "clear":
             gone |= mask
-    return known_hands, known_won, gone, played_by
+            table = []
+    return known_hands, known_won, gone, played_by, excluded
+
+
+def _suit_above(target: int) -> int:
+    """Cards of ``target``'s suit above its highest card."""
+    high = target.bit_length() - 1
+    return SUIT_MASKS[high // 13] & ~((2 << high) - 1)
+
+
+def _void_shown(target: int, play: int, trump_suit: int) -> int:
+    """Under ``follow_suit``, trumping a non-trump play shows a void in its suit."""
+    target_suit = (target.bit_length() - 1) // 13
+    play_suit = (play.bit_length() - 1) // 13
+    if trump_suit >= 0 and play_suit == trump_suit and target_suit != trump_suit:
+        return SUIT_MASKS[target_suit]
+    return 0
+
+
+def _beaters(target: int, trump_suit: int, follow_suit: bool, excluded: int) -> int:
+    """Cards a player forced to pick up cannot have held: anything that beats ``target``."""
+    cannot = _suit_above(target)
+    target_suit = (target.bit_length() - 1) // 13
+    if trump_suit >= 0 and target_suit != trump_suit:
+        void_in_suit = excluded & SUIT_MASKS[target_suit] == SUIT_MASKS[target_suit]
+        if not follow_suit or void_in_suit:
+            cannot |= SUIT_MASKS[trump_suit]
+    return cannot
 
 
 def _cards(mask: int) -> list[int]:
