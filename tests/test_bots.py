@@ -49,20 +49,8 @@ from mattis.bots import (
 from mattis.core.cards import CARD_CODES, FULL_DECK_MASK, NUM_CARDS, mask_of
 from mattis.core.position import Position
 
-VARIANTS: dict[str, Rules] = {
-    "pagat": Rules.preset("pagat"),
-    "kortregler": Rules.preset("kortregler"),
-    "app": Rules.preset("app"),
-    "pagat+nothing_left=must_pick_up": Rules.preset("pagat").with_options(nothing_left="must_pick_up"),
-    "pagat+min_sequence=3": Rules.preset("pagat").with_options(min_sequence=3),
-    "kortregler+min_sequence=2": Rules.preset("kortregler").with_options(min_sequence=2),
-    "app+phase1_end=stock_empty": Rules.preset("app").with_options(phase1_end="stock_empty"),
-}
-CONFIGS: list[tuple[str, int]] = [
-    (name, players)
-    for name, rules in VARIANTS.items()
-    for players in range(rules.min_players, rules.max_players + 1)
-]
+from .variants import CONFIGS, VARIANTS
+
 HARD_ITERATIONS = 30
 """A small, fixed search budget: reproducible for a seed and quick enough for tests."""
 HARD_LIMIT = Limit(iterations=HARD_ITERATIONS)

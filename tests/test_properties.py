@@ -23,7 +23,6 @@ player count, dealer, seeds and action number needed to replay them: replay with
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import re
@@ -34,8 +33,10 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import mattis
-from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, ActionKind, Game, IllegalAction, Rules
+from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, ActionKind, Game, IllegalAction
 from mattis.core.cards import codes_of
+
+from .variants import CONFIGS, VARIANTS
 
 ACTION_CAP = 5000
 """No random game may need this many actions (property 3)."""
@@ -44,22 +45,6 @@ ALL_CODES: frozenset[str] = frozenset(mattis.card_code(card) for card in range(5
 CARD_IN_JSON = re.compile(r'"([2-9TJQKA][cdhs])"')
 """A card code as a JSON string, e.g. ``"7h"`` (property 5)."""
 
-VARIANTS: dict[str, Rules] = {
-    "pagat": Rules.preset("pagat"),
-    "kortregler": Rules.preset("kortregler"),
-    "app": Rules.preset("app"),
-    "pagat+nothing_left=must_pick_up": dataclasses.replace(
-        Rules.preset("pagat"), nothing_left=mattis.NothingLeft.MUST_PICK_UP),
-    "pagat+min_sequence=3": dataclasses.replace(Rules.preset("pagat"), min_sequence=3),
-    "kortregler+min_sequence=2": dataclasses.replace(Rules.preset("kortregler"), min_sequence=2),
-    "app+phase1_end=stock_empty": dataclasses.replace(
-        Rules.preset("app"), phase1_end=mattis.Phase1End.STOCK_EMPTY),
-}
-CONFIGS: list[tuple[str, int]] = [
-    (name, players)
-    for name, rules in VARIANTS.items()
-    for players in range(rules.min_players, rules.max_players + 1)
-]
 VARIANT_NAMES = list(VARIANTS)
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -125,6 +125,9 @@ SetOption = Annotated[
         show_default=False,
     ),
 ]
+ActionCapOption = Annotated[int, typer.Option(
+    "--action-cap", min=1,
+    help="Stop a game after this many actions; such games are counted as capped.")]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object on stdout instead of tables.")
 ]
@@ -165,6 +168,14 @@ def _resolve_rules(preset: str, sets: Sequence[str] | None) -> Rules:
             options = ", ".join(Rules.option_names())
             raise UsageFailure(f"--set: unknown option {field!r}; options are: {options}")
     return rules.with_options(**changes)
+
+
+def _rules_or_exit(preset: str, sets: Sequence[str] | None) -> Rules:
+    """:func:`_resolve_rules`, ending the command with one error line on bad input."""
+    try:
+        return _resolve_rules(preset, sets)
+    except (ValueError, UsageFailure) as error:
+        _fail(str(error))
 
 
 def _rules_label(preset: str, rules: Rules) -> str:
@@ -240,10 +251,7 @@ def rules_command(
             _fail("--set cannot be combined with --all")
         console.print(_compare_table(language))
         return
-    try:
-        rules = _resolve_rules(preset, sets)
-    except (ValueError, UsageFailure) as error:
-        _fail(str(error))
+    rules = _rules_or_exit(preset, sets)
     console.print(_rules_table(preset.strip().lower(), rules, language))
     console.print(t("rules.footer", language), style="dim")
 
@@ -339,17 +347,12 @@ def simulate_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same games.")] = 1,
     sets: SetOption = None,
     json_output: JsonOption = False,
-    action_cap: Annotated[int, typer.Option(
-        "--action-cap", min=1,
-        help="Stop a game after this many actions; such games are counted as capped.")] = DEFAULT_ACTION_CAP,
+    action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
     lang: LangOption = None,
 ) -> None:
     """Play random-legal-move games and report how they went."""
     language = _lang(lang)
-    try:
-        resolved = _resolve_rules(rules, sets)
-    except (ValueError, UsageFailure) as error:
-        _fail(str(error))
+    resolved = _rules_or_exit(rules, sets)
     base = Rules.preset(rules)
     seats = players if players is not None else min(max(3, resolved.min_players), resolved.max_players)
     if not resolved.allows_players(seats):

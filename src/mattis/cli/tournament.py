@@ -21,23 +21,23 @@ from rich.text import Text
 from ..bots import LEVELS, Limit
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, register_messages, t
+from ..tools.simulate import DEFAULT_ACTION_CAP
 from ..tools.tournament import (
-    DEFAULT_ACTION_CAP,
     DEFAULT_HARD_LIMIT,
     Standing,
     TournamentResult,
     run_tournament,
 )
 from .app import (
+    ActionCapOption,
     JsonOption,
     LangOption,
     SetOption,
-    UsageFailure,
     _console,
     _fail,
     _lang,
-    _resolve_rules,
     _rules_label,
+    _rules_or_exit,
     app,
 )
 
@@ -143,17 +143,12 @@ def tournament_command(
         help=f"Search iterations per hard move (reproducible on any machine). Default: "
              f"{DEFAULT_HARD_LIMIT.iterations}, unless --hard-seconds is given.",
         show_default=False)] = None,
-    action_cap: Annotated[int, typer.Option(
-        "--action-cap", min=1,
-        help="Stop a game after this many actions; such games are counted as capped.")] = DEFAULT_ACTION_CAP,
+    action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
     lang: LangOption = None,
 ) -> None:
     """Play bots against each other with rotated seats and compare how often each is Mattis."""
     language = _lang(lang)
-    try:
-        resolved = _resolve_rules(rules, sets)
-    except (ValueError, UsageFailure) as error:
-        _fail(str(error))
+    resolved = _rules_or_exit(rules, sets)
     levels = [level.strip().lower() for level in bots.split(",")]
     unknown = [level for level in levels if level not in LEVELS]
     if unknown:

@@ -42,10 +42,9 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..bots import LEVELS, Limit, PlayedGame, make_agent, play_game
 from ..core import Game, Rules
-from .simulate import _places  # one finishing-place convention for every tool
+from .simulate import DEFAULT_ACTION_CAP, _places  # one cap and one place convention
 
 TOURNAMENT_FORMAT = "mattis-tournament/1"
-DEFAULT_ACTION_CAP = 20_000
 DEFAULT_HARD_LIMIT = Limit(iterations=1000)
 """The ``hard`` budget the command line uses unless told otherwise: an iteration count,
 so results are the same on every machine (about 0.2 s a move on a laptop core, where the
