@@ -32,6 +32,8 @@ from mattis.i18n import (
     t,
 )
 
+from .cli_checks import assert_one_error_line
+
 WIDE = {"COLUMNS": "250"}  # wide enough that rich never wraps a table cell
 TIMING_KEYS = {"seconds", "games_per_second", "actions_per_second"}
 
@@ -316,14 +318,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
-    result = run(*args)
-    assert result.exit_code == 2
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert fragment in lines[0]
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
+    assert_one_error_line(run(*args), fragment)
 
 
 def test_help_on_every_command() -> None:

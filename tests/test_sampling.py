@@ -31,20 +31,8 @@ from mattis.bots.sampling import sample_game, sample_position
 from mattis.core.cards import FULL_DECK_MASK, SUIT_MASKS, cards_in, mask_of
 from mattis.core.position import Position
 
-VARIANTS: dict[str, Rules] = {
-    "pagat": Rules.preset("pagat"),
-    "kortregler": Rules.preset("kortregler"),
-    "app": Rules.preset("app"),
-    "pagat+nothing_left=must_pick_up": Rules.preset("pagat").with_options(nothing_left="must_pick_up"),
-    "pagat+min_sequence=3": Rules.preset("pagat").with_options(min_sequence=3),
-    "kortregler+min_sequence=2": Rules.preset("kortregler").with_options(min_sequence=2),
-    "app+phase1_end=stock_empty": Rules.preset("app").with_options(phase1_end="stock_empty"),
-}
-CONFIGS: list[tuple[str, int]] = [
-    (name, players)
-    for name, rules in VARIANTS.items()
-    for players in range(rules.min_players, rules.max_players + 1)
-]
+from .variants import CONFIGS, VARIANTS
+
 PUBLIC_VIEW_FIELDS = (
     "seat", "players", "rules", "dealer", "phase", "to_move", "leader", "hand", "hand_sizes",
     "won_sizes", "stock_size", "removed_count", "trump", "trump_card", "trump_holder", "table",

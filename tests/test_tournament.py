@@ -25,6 +25,8 @@ from mattis.tools.tournament import (
     wilson_interval,
 )
 
+from .cli_checks import assert_one_error_line
+
 PAGAT = Rules.preset("pagat")
 WIDE = {"COLUMNS": "250"}
 
@@ -309,14 +311,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
-    result = run(*args)
-    assert result.exit_code == 2
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert fragment in lines[0]
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
+    assert_one_error_line(run(*args), fragment)
 
 
 def test_library_rejects_bad_arguments() -> None:
