@@ -49,7 +49,7 @@ from mattis.bots import (
 from mattis.core.cards import CARD_CODES, FULL_DECK_MASK, NUM_CARDS, mask_of
 from mattis.core.position import Position
 
-from .variants import CONFIGS, VARIANTS
+from .variants import CONFIGS, VARIANTS, events
 
 HARD_ITERATIONS = 30
 """A small, fixed search budget: reproducible for a seed and quick enough for tests."""
@@ -119,7 +119,7 @@ def truly_hidden(game: Game, seat: int) -> int:
     code): cards that were never face up, are not in the seat's hand and are not the public
     trump card."""
     face_up = 0
-    for _, _, mask in game.history:
+    for _, _, mask in events(game):
         face_up |= mask
     if game.trump_card is not None:
         face_up |= 1 << parse_card(game.trump_card)
@@ -156,7 +156,7 @@ def assert_no_leak(game: Game, seat: int, view: PlayerView, legal: list[Action],
             assert sorted(obj) not in hidden_hand_codes, f"{where}: another seat's hand is reachable"
         elif isinstance(obj, (list, tuple)) and len(obj) > 1 and all(isinstance(x, int) for x in obj):
             assert tuple(obj) != stock, f"{where}: the stock order is reachable"
-    from_json = PlayerView.from_dict(json.loads(json.dumps(view.raw)))
+    from_json = PlayerView.from_dict(json.loads(json.dumps(game.view(seat))))
     assert from_json.excluded == view.excluded, f"{where}: exclusions not derived from the view"
 
 

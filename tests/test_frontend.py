@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, Game, IllegalAction, Rules
+import mattis
+from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, Event, EventKind, Game, IllegalAction, Reason, Rules
 from mattis.bots import Limit
 from mattis.core.cards import CARD_CODES, parse_card
 from mattis.frontend import (
@@ -43,6 +44,7 @@ from mattis.frontend import (
     sort_hand,
     turn_advice,
 )
+from mattis.frontend.cards import play_label
 from mattis.frontend.messages import PLAY_MESSAGES
 from mattis.frontend.record import default_save_path
 from mattis.i18n import LANGS, Lang, message_template, t
@@ -159,6 +161,12 @@ def bits(*codes: str) -> int:
     return sum(1 << parse_card(code) for code in codes)
 
 
+def typed(events: list[tuple[str, int, int]]) -> list[Event]:
+    """Events written compactly as ``(kind, seat, card mask)``."""
+    return [Event(EventKind(kind), seat, tuple(mattis.card_code(c) for c in range(52) if mask >> c & 1))
+            for kind, seat, mask in events]
+
+
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [("nb", ["Kari la 7♥", "Ola sjanset og fikk K♠", "Du la 9♣", "Ola vant stikket med K♠ (3 kort)"]),
@@ -169,14 +177,14 @@ def test_narrator_tells_phase_1_moves(lang: Lang, expected: list[str]) -> None:
     narrator = Narrator(PEOPLE, Rules.preset("pagat"), lang)
     events = [("play", 1, bits("7h")), ("chance", 2, bits("Ks")), ("play", 0, bits("9c")),
               ("won", 2, bits("7h", "Ks", "9c"))]
-    assert narrator.describe(events) == expected
+    assert narrator.describe(typed(events)) == expected
 
 
 def test_narrator_tells_phase_2_and_the_end() -> None:
     narrator = Narrator(PEOPLE, Rules.preset("pagat"), "nb")
     events = [("reveal", 1, bits("9d")), ("shed", 1, 0), ("play", 1, bits("6h", "7h", "8h")),
               ("pickup", 2, bits("6h", "7h", "8h")), ("out", 0, 0), ("out", 1, 0), ("lose", 2, 0)]
-    assert narrator.describe(events) == [
+    assert narrator.describe(typed(events)) == [
         "Kari snudde trumfkortet: 9♦, så ruter er trumf!",
         "Innsamlingen er over, og utspillingen begynner. Først ut: Kari",
         "Kari la 6♥–8♥",
@@ -189,9 +197,9 @@ def test_narrator_tells_phase_2_and_the_end() -> None:
 
 def test_narrator_names_blaamattis_before_phase_2_p1_10() -> None:
     en = Narrator(PEOPLE, Rules.preset("pagat"), "en")
-    assert en.describe([("lose", 0, 0)]) == ["You have no cards after collecting and are Blåmattis!"]
+    assert en.describe(typed([("lose", 0, 0)])) == ["You have no cards after collecting and are Blåmattis!"]
     app = Narrator(PEOPLE, Rules.preset("app"), "nb")
-    assert app.describe([("lose", 1, 0)]) == [
+    assert app.describe(typed([("lose", 1, 0)])) == [
         "Kari har tom stikkbunke etter innsamlingen og er Blodmattis!"]
 
 
@@ -211,10 +219,17 @@ def test_narrator_describes_every_event_of_real_games() -> None:
 # ---------------------------------------------------------------------------- explanations
 
 
-def test_english_explanations_are_the_rules_cores_own_words_section_7() -> None:
-    """The bokmål reasons are translations of templates whose English must equal the core's
-    ``IllegalAction`` message; any drift in the core shows up here."""
-    checked = 0
+def test_every_refusal_reason_is_translated_in_both_languages() -> None:
+    """Each reason code of the core has a ``play.why.<reason>`` text in both languages."""
+    for reason in Reason:
+        for lang in LANGS:
+            assert message_template(f"play.why.{reason.value}", lang), (reason, lang)
+
+
+def test_refusals_are_explained_from_the_cores_reason_codes_section_7() -> None:
+    """Every refused move, over random games of several rule sets, comes with a reason code
+    whose bokmål and English texts name the cards the core named (as players read them)."""
+    checked: set[Reason] = set()
     for preset, extra in (("pagat", {}), ("kortregler", {}), ("app", {}),
                           ("kortregler", {"min_sequence": 3}), ("pagat", {"chance": False})):
         rules = Rules.preset(preset).with_options(**extra)
@@ -222,22 +237,26 @@ def test_english_explanations_are_the_rules_cores_own_words_section_7() -> None:
             game = Game.new(rules, 3, seed=seed)
             rng = random.Random(seed)
             while not game.is_over:
-                seat = game.to_move
-                assert seat is not None
-                view = game.view(seat)
                 legal = set(game.legal_actions())
                 for action in [*rng.sample(ALL_ACTIONS, 12), CHANCE, PICKUP]:
                     if action in legal:
                         continue
-                    with pytest.raises(IllegalAction) as error:
+                    refusal = game.check(action)
+                    assert refusal is not None
+                    with pytest.raises(IllegalAction) as raised:
                         game.apply(action)
-                    mine = explain_illegal(view, action, "en", play_text=str,
-                                           card_text=lambda card: CARD_CODES[card])
-                    assert mine == str(error.value), (preset, seed, action)
-                    assert explain_illegal(view, action, "nb")
-                    checked += 1
+                    assert (raised.value.reason, raised.value.params) == (refusal.reason, refusal.params)
+                    for lang in LANGS:
+                        text = explain_illegal(refusal, lang)
+                        assert text and "{" not in text, (refusal.reason, lang)
+                        for name in ("play", "target"):  # the cards each message names
+                            if "{" + name + "}" in message_template(f"play.why.{refusal.reason}", lang):
+                                shown = play_label(Action.parse(str(refusal.params[name])))
+                                assert shown in text, (refusal.reason, lang, text)
+                    checked.add(refusal.reason)
                 game.apply(rng.choice(sorted(legal)))
-    assert checked > 1000
+    assert {Reason.NOT_IN_HAND, Reason.TOO_LOW, Reason.WRONG_SUIT, Reason.PICKUP_IN_PHASE1,
+            Reason.CHANCE_IN_PHASE2, Reason.MUST_BEAT, Reason.SEQUENCE_IN_PHASE1} <= checked
 
 
 # ---------------------------------------------------------------------------- texts

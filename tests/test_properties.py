@@ -36,7 +36,7 @@ import mattis
 from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, ActionKind, Game, IllegalAction
 from mattis.core.cards import codes_of
 
-from .variants import CONFIGS, VARIANTS
+from .variants import CONFIGS, VARIANTS, events
 
 ACTION_CAP = 5000
 """No random game may need this many actions (property 3)."""
@@ -97,7 +97,7 @@ def public_regions(game: Game, deck: tuple[str, ...], discard: set[str] | None =
 def discard_from_history(game: Game) -> set[str]:
     """The cards of every cleared phase-2 trick (P2.6), from the public history."""
     discard: set[str] = set()
-    for kind, _, mask in game.history:
+    for kind, _, mask in events(game):
         if kind == "clear":
             discard.update(codes_of(mask))
     return discard
@@ -369,7 +369,7 @@ def check_result(game: Game, context: str) -> None:
         if game.rules.nothing_left_counts is mattis.NothingLeftCounts.ALL_CARDS:
             empty = {seat for seat in range(game.players) if game.hand_size(seat) == 0}
         else:
-            winners = {seat for kind, seat, mask in game.history if kind == "won" and mask}
+            winners = {seat for kind, seat, mask in events(game) if kind == "won" and mask}
             empty = set(range(game.players)) - winners
         assert losers == empty, f"{context} losers {sorted(losers)} but empty seats {sorted(empty)}"
     else:

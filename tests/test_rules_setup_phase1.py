@@ -16,6 +16,8 @@ import pytest
 import mattis
 from mattis import Game, IllegalAction, Rules
 
+from .variants import events
+
 RANKS = "23456789TJQKA"
 ALL_CARDS = [rank + suit for suit in "cdhs" for rank in RANKS]
 """Every card code in the engine's card order (clubs 2 … spades ace)."""
@@ -135,17 +137,17 @@ def play_drawn_until(game: Game, keep: Sequence[Sequence[str]], stock_size: int)
 
 
 def kinds(game: Game) -> list[str]:
-    return [kind for kind, _, _ in game.history]
+    return [kind for kind, _, _ in events(game)]
 
 
 def assert_52(game: Game) -> None:
     assert sum(game.card_locations().values()) == 52
 
 
-def has_events(game: Game, *events: tuple[str, int, int]) -> bool:
-    """Whether ``events`` happened one right after the other."""
-    history = game.history
-    return any(history[i:i + len(events)] == list(events) for i in range(len(history)))
+def has_events(game: Game, *expected: tuple[str, int | None, int]) -> bool:
+    """Whether ``expected`` happened one right after the other."""
+    history = events(game)
+    return any(history[i:i + len(expected)] == list(expected) for i in range(len(history)))
 
 
 # ---------------------------------------------------------------------- C1 cards
@@ -262,7 +264,7 @@ def test_c3_stock_keeps_deck_order_top_drawn_first(preset: str) -> None:
     game.apply("8c")  # seat 0 plays, then draws the stock's top card, the jack of clubs
     assert game.hand(0) == ["2c", "5c", "Jc"]
     game.apply("chance")  # seat 1 turns the next card, the queen of clubs
-    assert game.history[1] == ("chance", 1, mask("Qc"))
+    assert events(game)[1] == ("chance", 1, mask("Qc"))
     if preset == "pagat":
         assert game.table == [(0, ["8c"]), (1, ["Qc"])]
     else:  # the pair trick is over: the queen beats the eight
@@ -300,7 +302,7 @@ def test_c4_two_players_remove_ten_cards() -> None:
     while game.phase == "collect":
         game.apply(game.legal_actions()[0])
     assert game.card_locations()["removed"] == 10
-    assert all(seen & mask(*removed) == 0 for _, _, seen in game.history)
+    assert all(seen & mask(*removed) == 0 for _, _, seen in events(game))
     for seat in range(2):
         assert not set(game.hand(seat)) & set(removed)
     assert_52(game)
@@ -355,7 +357,7 @@ def test_p1_1_winner_takes_trick_into_won_pile_and_leads_next(preset: str) -> No
     assert game.won(0) == [] and game.won(2) == []
     assert game.leader == 1 and game.to_move == 1
     assert game.table == []
-    assert game.history == [("play", 0, mask("5c")), ("play", 1, mask("Kd")),
+    assert events(game) == [("play", 0, mask("5c")), ("play", 1, mask("Kd")),
                             ("play", 2, mask("9h")), ("won", 1, mask("5c", "9h", "Kd"))]
     # The won cards are not played again in phase 1: nobody holds them.
     for seat in range(3):
@@ -486,7 +488,7 @@ def test_p1_4_chance_turns_top_of_stock_and_plays_it(preset: str) -> None:
     assert game.table == [(0, ["Ah"])]
     assert game.hand(0) == ["2c", "3c", "4c"]  # no draw after a chance (P1.4a)
     assert game.stock_size == 42
-    assert game.history == [("chance", 0, mask("Ah"))]
+    assert events(game) == [("chance", 0, mask("Ah"))]
     game.apply("2d")
     if preset == "pagat":
         game.apply("2h")
@@ -502,7 +504,7 @@ def test_p1_4_app_does_not_allow_chancing() -> None:
     with pytest.raises(IllegalAction, match="not allowed"):
         game.apply("chance")
     assert game.hand(0) == ["2c", "3c", "4c"]
-    assert game.stock_size == 43 and game.history == [] and game.to_move == 0
+    assert game.stock_size == 43 and events(game) == [] and game.to_move == 0
 
 
 def test_p1_4_chance_allowed_in_a_replay_tie() -> None:
@@ -555,10 +557,10 @@ def test_p1_4_stock_last_card_is_never_chanced(game_rules: str | Rules, size: in
     assert game.stock_size == 1
     assert game.phase == "collect" and game.table == [] and game.leader == 0
     assert "chance" not in texts(game.legal_actions())
-    before = (game.hand(0), game.stock_size, len(game.history))
+    before = (game.hand(0), game.stock_size, len(events(game)))
     with pytest.raises(IllegalAction, match="last card"):
         game.apply("chance")
-    assert (game.hand(0), game.stock_size, len(game.history)) == before
+    assert (game.hand(0), game.stock_size, len(events(game))) == before
 
 
 # ---------------------------------------------------------------------- P1.4a drawing
@@ -684,7 +686,7 @@ def test_p1_5_two_cards_alternately_leader_first_higher_new_card_wins() -> None:
     assert game.won(0) == cards("Kc", "Ac", "2c", "Kd", "Jd", "Qd")
     assert game.won(1) == []
     assert "5h" in game.hand(2)
-    assert all(seat != 2 for _, seat, _ in game.history)  # seat 2 took no part
+    assert all(seat != 2 for _, seat, _ in events(game))  # seat 2 took no part
     assert game.leader == 0
 
 
@@ -849,7 +851,7 @@ def test_unusual_pair_trick_with_no_one_to_play_to_is_won_by_its_one_card(phase1
     assert game.hand(0) == [] and game.hand(1) == [] and game.hand(2) == ["Qh"]
     assert game.phase == "collect" and game.leader == 2 and game.to_move == 2
     game.apply("Qh")
-    won = [event for event in game.history if event[0] == "won"]
+    won = [event for event in events(game) if event[0] == "won"]
     assert won[-1] == ("won", 2, mask("Qh"))
     assert game.phase == "shed"  # seat 2 must lead again with nothing (P1.7 no_card)
     assert "back" not in kinds(game)
@@ -883,7 +885,7 @@ def test_p1_6_hidden_last_reserved_card_put_aside_unseen(preset: str) -> None:
     assert game.trump is None and game.trump_card is None and game.trump_holder is None
     assert game.card_locations()["stock"] == 1
     game.apply("2c")
-    assert game.history[-2:] == [("play", 0, mask("2c")), ("aside", 0, 0)]
+    assert events(game)[-2:] == [("play", 0, mask("2c")), ("aside", 0, 0)]
     assert game.trump_holder == 0
     assert game.stock_size == 0
     assert game.hand(0) == ["5c", "7c"]
@@ -909,7 +911,7 @@ def test_p1_6_hidden_trump_revealed_when_phase_2_begins_and_joins_holder() -> No
     play(game, "Kd", "4h", "5c", "Qd", "6h", "7c")  # seat 1 wins everything
     assert game.phase == "shed"  # seat 1 would lead, with nothing to play
     assert "back" not in kinds(game)
-    assert ("reveal", 0, mask("Js")) in game.history
+    assert ("reveal", 0, mask("Js")) in events(game)
     assert game.trump == "s" and game.trump_card == "Js"
     assert game.hand(0) == cards(*won_before[0], "Js")
     assert game.hand(1) == cards(*won_before[1], *hands[0], *hands[1], *hands[2])
@@ -949,7 +951,7 @@ def test_p1_6_bottom_up_last_card_drawn_normally_by_the_trick_winner(phase1_end:
     """P1.6 bottom_up / P1.4a: the face-up last card is drawn normally, by the winner who
     draws first; the others get nothing more; everyone sees who took it."""
     game = app_endgame(phase1_end)
-    draws = [event for event in game.history if event[0] == "draw_trump"]
+    draws = [event for event in events(game) if event[0] == "draw_trump"]
     assert draws == [("draw_trump", 0, mask("2s"))]
     public = {"event": "draw_trump", "seat": 0, "cards": ["2s"]}
     assert all(public in game.view(seat)["history"] for seat in range(3))
@@ -983,7 +985,7 @@ def test_p1_7_no_card_ends_phase_1_at_once_mid_trick_p1_8_taken_back() -> None:
     assert game.leader == 0
     game.apply("2c")  # seat 1 must play next and has nothing
     assert game.phase == "shed"
-    assert has_events(game, ("back", -1, mask("2c")), ("reveal", 0, mask("As")))
+    assert has_events(game, ("back", None, mask("2c")), ("reveal", 0, mask("As")))
     assert game.hand(0) == cards(*won_before[0], "5h", "Tc", "6d", "2c", "As")
     assert game.hand(1) == won_before[1]
     assert game.hand(2) == cards(*won_before[2], "3c", "Qd", "Qh", "4d", "8h")
@@ -1006,7 +1008,7 @@ def test_p1_8_unfinished_tie_taken_back_chanced_cards_included_p1_7_no_card() ->
     assert game.trump_holder == 0
     assert game.phase == "shed"  # seat 0 must replay again and has nothing
     returned = mask("Kc", "Kd", "5h", "9c", "9d", "7c", "7d", "3c", "3d")
-    assert ("back", -1, returned) in game.history
+    assert ("back", None, returned) in events(game)
     assert game.hand(0) == cards(*won_before[0], "Kc", *hands[0], "Jh")
     assert game.hand(1) == cards(*won_before[1], "Kd", *hands[1])
     assert game.hand(2) == cards(*won_before[2], "5h", *hands[2])
@@ -1041,7 +1043,7 @@ def test_p1_7_stock_empty_app_alternative_ends_after_the_emptying_draw() -> None
     game = app_endgame("stock_empty")
     assert game.phase == "shed"
     # Nothing happens between the emptying draw and the turn of phase (P1.7 stock_empty).
-    assert has_events(game, ("draw_trump", 0, mask("2s")), ("reveal", -1, mask("2s")))
+    assert has_events(game, ("draw_trump", 0, mask("2s")), ("reveal", None, mask("2s")))
     for seat, keep in enumerate(APP_KEEP):
         assert set(keep) <= set(game.hand(seat))
     assert "2s" in game.hand(0)
@@ -1151,7 +1153,7 @@ def test_p1_7b_war_empties_a_hand_while_stock_remains(phase1_end: str) -> None:
                 stock=["2s", "3s", "4s", "5s", "6s", "7s", "8s"])
     play(game, "5c", "5d", "Ah", "7c", "7d", "9c", "9d")
     taken = mask("5c", "7c", "9c", "5d", "7d", "9d", "Ah")
-    assert game.history[-2:] == [("drop", 0, 0), ("won", 1, taken)]
+    assert events(game)[-2:] == [("drop", 0, 0), ("won", 1, taken)]
     assert game.won(1) == cards("5c", "7c", "9c", "5d", "7d", "9d", "Ah")
     assert game.phase == "collect"
     assert game.hand(1) == cards("2s", "3s", "4s")
@@ -1167,7 +1169,7 @@ def test_p1_7b_players_drop_one_at_a_time_in_playing_order() -> None:
                         ["As", "2s", "3s"]])
     play(game, "5c", "5d", "5h", "As", "7c", "7d", "7h", "9c", "9d", "9h")
     taken = mask("5c", "7c", "9c", "5d", "7d", "9d", "5h", "7h", "9h", "As")
-    assert game.history[-3:] == [("drop", 0, 0), ("drop", 1, 0), ("won", 2, taken)]
+    assert events(game)[-3:] == [("drop", 0, 0), ("drop", 1, 0), ("won", 2, taken)]
     assert game.leader == 2 and game.to_move == 2
 
 
@@ -1226,7 +1228,7 @@ def test_p1_7c_stock_left_at_a_trick_start_next_leader_leads_phase_2() -> None:
     game = Game.from_position(emptied)
     assert game.stock_size == 43
     game.apply("5d")  # wins alone; seat 1 draws, then is the only one who can play
-    assert ("won", 1, mask("5d")) in game.history
+    assert ("won", 1, mask("5d")) in events(game)
     assert game.phase == "shed"
     assert game.card_locations()["removed"] == 42
     assert game.trump == "d" and game.trump_card == "Td"

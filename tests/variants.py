@@ -3,7 +3,7 @@ documented house-rule alternatives (rules section 4), with every allowed player 
 
 from __future__ import annotations
 
-from mattis import Rules
+from mattis import Game, Rules
 
 VARIANTS: dict[str, Rules] = {
     "pagat": Rules.preset("pagat"),
@@ -19,3 +19,9 @@ CONFIGS: list[tuple[str, int]] = [
     for name, rules in VARIANTS.items()
     for players in range(rules.min_players, rules.max_players + 1)
 ]
+
+
+def events(game: Game) -> list[tuple[str, int | None, int]]:
+    """The public history as ``(kind, seat, card mask)`` triples, for compact assertions
+    (``kind`` is an :class:`~mattis.EventKind`, which equals its string)."""
+    return [(event.kind, event.seat, event.mask) for event in game.history]

@@ -15,23 +15,31 @@ from ..core.game import Game
 from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
-from .runner import PlayedGame, decide, play_game, seat_rng
-from .view import PlayerView
+from .runner import PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
+from .view import CardTracker, PlayerView
 
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """Bot levels from weakest to strongest."""
 
 
+def parse_level(text: object) -> str:
+    """A bot level from text (any case, surrounding spaces ignored). The one place that
+    says what an unknown level is: ``ValueError`` quoting what was given."""
+    key = text.strip().lower() if isinstance(text, str) else None
+    if key not in LEVELS:
+        shown = repr(text) if not isinstance(text, str) or text.strip() else "(empty)"
+        raise ValueError(f"bot: unknown level {shown}; choose one of {', '.join(LEVELS)}")
+    return key
+
+
 def make_agent(level: str, limit: Limit | None = None) -> Agent:
     """A new agent of ``level``; ``limit`` sets the ``hard`` bot's thinking budget."""
-    key = level.strip().lower()
+    key = parse_level(level)
     if key == "random":
         return RandomAgent()
     if key in ("easy", "normal"):
         return RuleBasedAgent(key)
-    if key == "hard":
-        return IsmctsAgent(limit or DEFAULT_LIMIT)
-    raise ValueError(f"bot: unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return IsmctsAgent(limit or DEFAULT_LIMIT)
 
 
 def hint(
@@ -54,7 +62,7 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 
 __all__ = [
-    "DEFAULT_LIMIT", "LEVELS", "Agent", "Decision", "IsmctsAgent", "Limit", "PlayedGame",
-    "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "hint", "hint_for", "make_agent",
-    "play_game", "seat_rng",
+    "DEFAULT_LIMIT", "LEVELS", "Agent", "CardTracker", "Decision", "IsmctsAgent", "Limit",
+    "PlayedGame", "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "derived_rng", "hint",
+    "hint_for", "make_agent", "parse_level", "play_game", "seat_rng", "seat_view",
 ]

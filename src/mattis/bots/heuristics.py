@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.actions import CHANCE, PICKUP, Action
-from ..core.cards import CARD_CODES, SUIT_MASKS, rank_of
+from ..core.cards import SUIT_MASKS, rank_of
+from ..core.events import EventKind
 
 ACE = 12
 PICKUP_MAX_RANK = 1
@@ -24,7 +25,7 @@ def plays_of(legal: Sequence[Action]) -> list[Action]:
     return [action for action in legal if action is not CHANCE and action is not PICKUP]
 
 
-def play_cost(play: Action, trump_suit: int) -> float:
+def play_cost(play: Action, trump_suit: int | None) -> float:
     """How much a phase-2 play spends: high cards and trumps are worth keeping for beating
     later; every card shed is progress. Lower is cheaper."""
     value = 0.0
@@ -34,12 +35,12 @@ def play_cost(play: Action, trump_suit: int) -> float:
     return value / len(play.cards) - 1.5 * (len(play.cards) - 1)
 
 
-def cheapest_play(plays: Sequence[Action], trump_suit: int) -> Action:
+def cheapest_play(plays: Sequence[Action], trump_suit: int | None) -> Action:
     """The play that spends least (see :func:`play_cost`); ties go to the lower card."""
     return min(plays, key=lambda play: (play_cost(play, trump_suit), play.low))
 
 
-def lead_choice(plays: Sequence[Action], trump_suit: int, boss: int = 0) -> Action:
+def lead_choice(plays: Sequence[Action], trump_suit: int | None, boss: int = 0) -> Action:
     """What to lead on an empty table: low and long, not trump, keeping boss cards
     (cards no one can beat in suit) for beating later."""
     def key(play: Action) -> tuple[float, int]:
@@ -52,7 +53,7 @@ def lead_choice(plays: Sequence[Action], trump_suit: int, boss: int = 0) -> Acti
 
 
 def should_pick_up(
-    legal: Sequence[Action], target: Action, oldest: Action, trump_suit: int, hand: int
+    legal: Sequence[Action], target: Action, oldest: Action, trump_suit: int | None, hand: int
 ) -> bool:
     """Whether picking up beats spending a trump: only trumps beat ``target`` and the oldest
     play (what we would take) is cheap, or our trumps are too few to waste."""
@@ -103,11 +104,13 @@ def phase1_choice(
 RANK_WORDS = tuple(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
 
 
-def is_looping(history: Sequence[tuple[str, int, int]], window: int = 12, span: int = 120) -> bool:
+def is_looping(history: Sequence[tuple[EventKind, int | None, int]], window: int = 12,
+               span: int = 120) -> bool:
     """Whether the last ``window`` phase-2 plays and pick-ups already happened, in the same
     order, within the last ``span`` events: deterministic play can cycle for ever (forced
     pick-ups hand the same cards round the table), and people would vary their play."""
-    moves = [event for event in history[-span:] if event[0] in ("play", "pickup")]
+    moves = [event for event in history[-span:]
+             if event[0] is EventKind.PLAY or event[0] is EventKind.PICKUP]
     if len(moves) < 2 * window:
         return False
     tail = moves[-window:]
@@ -142,8 +145,3 @@ def boss_cards(hand: int, unseen_or_opponent: int) -> int:
             else:
                 break
     return boss
-
-
-def card_text(card: int) -> str:
-    """The code of ``card`` (for explanations)."""
-    return CARD_CODES[card]

@@ -3,11 +3,15 @@
 Each agent sees only ``PlayerView.from_dict(game.view(seat))``; the runner owns the game.
 Forced moves (a single legal action) are applied without asking the agent, so they cost
 nothing. Every seat gets its own generator derived from the game seed, so a game is
-reproducible from its seed whatever else runs.
+reproducible from its seed whatever else runs; the derivation is one-way (SHA-256), so a
+bot that reads its generator's state learns nothing about the seed, and so nothing about
+the deal. Each seat's memory of the public events (:class:`CardTracker`) is fed only the
+events since its last turn, so a long game costs time in proportion to its length.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..core.game import Game
 from .protocol import Agent, Decision, Limit
-from .view import PlayerView
+from .view import CardTracker, PlayerView
 
 
 @dataclass(slots=True)
@@ -36,19 +40,42 @@ class PlayedGame:
     decisions: list[DecisionStat] = field(default_factory=list)
 
 
+def derived_rng(seed: int | str, purpose: str) -> random.Random:
+    """A generator for ``purpose`` (``"seat2"``, ``"hint"`` …) derived one-way from the game
+    seed: its state reveals nothing that leads back to the seed."""
+    digest = hashlib.sha256(f"mattis/{purpose}/{_seed_text(seed)}".encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def _seed_text(seed: int | str) -> str:
+    """The seed as text, also for integers too long for ``str()`` (Python's digit limit)."""
+    if isinstance(seed, int):
+        return seed.to_bytes((seed.bit_length() + 8) // 8, "big", signed=True).hex()
+    return seed
+
+
 def seat_rng(seed: int | str, seat: int) -> random.Random:
     """The generator of ``seat`` in the game of ``seed``."""
-    return random.Random(f"{seed}/seat{seat}")
+    return derived_rng(seed, f"seat{seat}")
 
 
-def decide(agent: Agent, game: Game, rng: random.Random, limit: Limit | None = None) -> Decision:
-    """Ask ``agent`` for the move of the player to move, showing it only that seat's view."""
+def seat_view(game: Game, seat: int, tracker: CardTracker | None = None) -> PlayerView:
+    """The :class:`PlayerView` of ``seat``; with a ``tracker`` that followed the game so far,
+    only the events since its last call are read."""
+    if tracker is None:
+        return PlayerView.from_dict(game.view(seat))
+    return PlayerView.from_dict(game.view(seat, since=tracker.count), tracker)
+
+
+def decide(agent: Agent, game: Game, rng: random.Random, limit: Limit | None = None,
+           tracker: CardTracker | None = None) -> Decision:
+    """Ask ``agent`` for the move of the player to move, showing it only that seat's view
+    (read incrementally when the caller keeps the seat's ``tracker``)."""
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over")
     legal = game.legal_actions()
-    view = PlayerView.from_dict(game.view(seat))
-    return agent.choose(view, legal, rng, limit)
+    return agent.choose(seat_view(game, seat, tracker), legal, rng, limit)
 
 
 def play_game(
@@ -63,6 +90,7 @@ def play_game(
     if len(agents) != game.players:
         raise ValueError(f"agents: need one per seat ({game.players}), got {len(agents)}")
     rngs = [seat_rng(seed, seat) for seat in range(game.players)]
+    trackers = [CardTracker(game.players, game.rules) for _ in range(game.players)]
     played = PlayedGame(game, capped=False)
     while not game.is_over:
         if game.num_actions >= action_cap:
@@ -74,7 +102,7 @@ def play_game(
         if len(legal) == 1:
             game.apply_unchecked(legal[0])
             continue
-        view = PlayerView.from_dict(game.view(seat))
+        view = seat_view(game, seat, trackers[seat])
         started = time.perf_counter()
         decision = agents[seat].choose(view, legal, rngs[seat], limits[seat] if limits else None)
         played.decisions.append(DecisionStat(seat, time.perf_counter() - started, decision.iterations))

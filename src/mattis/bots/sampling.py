@@ -25,15 +25,16 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
     unseen, hands = _deal_hidden_hands(view, rng)
     players = view.players
     phase1 = view.phase == "collect"
-    bottom_known = phase1 and view.rules.trump is TrumpMode.BOTTOM_UP and view.last_drawer < 0
+    bottom_card = view.trump_card if phase1 and view.rules.trump is TrumpMode.BOTTOM_UP else None
+    bottom_known = bottom_card is not None and view.last_drawer is None
     hidden_stock = view.stock_size - (1 if bottom_known and view.stock_size else 0)
     stock = unseen[:hidden_stock]
     del unseen[:hidden_stock]
-    if bottom_known and view.stock_size:
-        stock.append(view.trump_card)
-    trump_card = view.trump_card
+    if bottom_known and bottom_card is not None and view.stock_size:
+        stock.append(bottom_card)
+    trump_card = -1 if view.trump_card is None else view.trump_card
     if phase1 and view.rules.trump is TrumpMode.HIDDEN_LAST:
-        if view.trump_holder >= 0:
+        if view.trump_holder is not None:
             trump_card = unseen.pop()  # the reserved card, put aside unseen
         elif stock:
             trump_card = stock[-1]
@@ -44,11 +45,10 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
         )
     for card in unseen:
         removed |= 1 << card
-    raw = view.raw
     return Position(
         rules=view.rules,
         players=players,
-        dealer=int(raw["dealer"]),
+        dealer=-1 if view.dealer is None else view.dealer,
         phase=view.phase,
         to_move=view.to_move if view.to_move is not None else -1,
         leader=view.leader,
@@ -56,10 +56,10 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
         won=view.known_won if phase1 else (0,) * players,
         stock=tuple(stock),
         trump_card=trump_card,
-        trump_suit=trump_card // 13 if trump_card >= 0 else view.trump_suit,
-        trump_known=view.trump_suit >= 0,
-        trump_holder=view.trump_holder,
-        last_drawer=view.last_drawer,
+        trump_suit=trump_card // 13 if trump_card >= 0 else _or_none(view.trump_suit),
+        trump_known=view.trump_suit is not None,
+        trump_holder=_or_none(view.trump_holder),
+        last_drawer=_or_none(view.last_drawer),
         trick=view.trick,
         due=view.due,
         current_round=view.current_round,
@@ -67,11 +67,16 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
         table=tuple((seat, play.index) for seat, play in view.table),
         trick_size=view.trick_size,
         out=view.out,
-        out_order=tuple(raw["out_order"]),
-        losers=tuple(raw["losers"]),
+        out_order=view.out_order,
+        losers=view.losers,
         removed=removed,
         discard=view.gone,
     )
+
+
+def _or_none(value: int | None) -> int:
+    """The engine's ``-1`` for "nobody" or "not known"."""
+    return -1 if value is None else value
 
 
 def _deal_hidden_hands(view: PlayerView, rng: random.Random) -> tuple[list[int], list[int]]:

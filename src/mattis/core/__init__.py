@@ -2,7 +2,11 @@
 
 from .actions import ALL_ACTIONS, CHANCE, NUM_ACTIONS, PICKUP, Action, ActionKind
 from .cards import RANKS, SUITS, card_code, parse_card
-from .game import Event, Game, GameResult, IllegalAction, next_dealer
+from .errors import IllegalAction, InvalidAction, Reason
+from .events import Event, EventKind
+from .game import Game, GameResult, next_dealer
+from .observation import VIEW_FORMAT, VIEW_SCHEMA, SeatView
+from .position import Position
 from .rules import (
     PRESET_NAMES,
     PRESETS,
@@ -18,7 +22,8 @@ from .rules import (
 
 __all__ = [
     "ALL_ACTIONS", "CHANCE", "NUM_ACTIONS", "PICKUP", "PRESETS", "PRESET_NAMES", "RANKS", "SUITS",
-    "Action", "ActionKind", "DrawMode", "Event", "Game", "GameResult", "IllegalAction",
-    "NothingLeft", "NothingLeftCounts", "Phase1End", "Rules", "TieMode", "TrickMode", "TrumpMode",
-    "card_code", "next_dealer", "parse_card",
+    "VIEW_FORMAT", "VIEW_SCHEMA", "Action", "ActionKind", "DrawMode", "Event", "EventKind", "Game",
+    "GameResult", "IllegalAction", "InvalidAction", "NothingLeft", "NothingLeftCounts", "Phase1End",
+    "Position", "Reason", "Rules", "SeatView", "TieMode", "TrickMode", "TrumpMode", "card_code",
+    "next_dealer", "parse_card",
 ]

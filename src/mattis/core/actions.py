@@ -15,6 +15,7 @@ from enum import IntEnum
 from typing import Final
 
 from .cards import CARD_CODES, Card, parse_card, rank_of, suit_of
+from .errors import InvalidAction, Reason
 
 
 class ActionKind(IntEnum):
@@ -112,12 +113,23 @@ class Action:
     def parse(text: str | Action) -> Action:
         """Parse action text: ``"7h"``, ``"6h-8h"``, ``"chance"`` or ``"pickup"``.
 
-        Raises ``ValueError`` naming what is malformed.
+        Raises :class:`~mattis.core.errors.InvalidAction` (a ``ValueError``) naming what is
+        malformed. An :class:`Action` is returned as it is only if it is one of the engine's
+        own interned actions: a hand-built object is refused, so what is checked is what runs.
         """
         if isinstance(text, Action):
-            return text
+            index = text.index
+            if (isinstance(index, int) and 0 <= index < len(_BY_INDEX)
+                    and _BY_INDEX[index] is text):
+                return text
+            raise InvalidAction(Reason.MALFORMED, {
+                "text": _short(repr(text)), "problem": "not one of the engine's actions (use Action.parse)"})
         if not isinstance(text, str):
-            raise ValueError(f"malformed action {text!r}: expected text such as '7h' or 'pickup'")
+            raise InvalidAction(Reason.MALFORMED, {
+                "text": _short(repr(text)), "problem": "expected text such as '7h' or 'pickup'"})
+        if len(text) > MAX_ACTION_TEXT:
+            raise InvalidAction(Reason.MALFORMED, {
+                "text": _short(text), "problem": "far too long for an action"})
         cleaned = text.strip().lower()
         if cleaned == "chance":
             return CHANCE
@@ -126,24 +138,35 @@ class Action:
         if "-" in cleaned:
             parts = cleaned.split("-")
             if len(parts) != 2:
-                raise ValueError(
-                f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'"
-            )
-            low, high = parse_card(parts[0]), parse_card(parts[1])
+                raise _not_sequence(text, "a sequence is written lowest-highest, like '6h-8h'")
+            try:
+                low, high = parse_card(parts[0]), parse_card(parts[1])
+            except ValueError as error:
+                raise _not_sequence(text, f"a sequence is written like '6h-8h' ({error})") from None
             if suit_of(low) != suit_of(high):
-                raise ValueError(f"malformed action {text!r}: a sequence must be of one suit")
+                raise _not_sequence(text, "a sequence must be of one suit")
             if rank_of(low) >= rank_of(high):
-                raise ValueError(
-                    f"malformed action {text!r}: a sequence is written lowest-highest, like '6h-8h'"
-                )
+                raise _not_sequence(text, "a sequence is written lowest-highest, like '6h-8h'")
             return SEQUENCES[low][high]
         try:
             return SINGLES[parse_card(cleaned)]
         except ValueError as error:
-            raise ValueError(
-                f"malformed action {text!r}: expected a card like '7h', a sequence like '6h-8h', "
-                f"'chance' or 'pickup' ({error})"
-            ) from None
+            raise InvalidAction(Reason.MALFORMED, {
+                "text": text,
+                "problem": f"expected a card like '7h', a sequence like '6h-8h', 'chance' or 'pickup' "
+                           f"({error})"}) from None
+
+
+MAX_ACTION_TEXT = 64
+"""Longer text is refused before any parsing (hostile input stays cheap)."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _not_sequence(text: str, problem: str) -> InvalidAction:
+    return InvalidAction(Reason.NOT_A_SEQUENCE, {"text": text, "problem": problem})
 
 
 def _build_tables() -> tuple[tuple[Action, ...], tuple[dict[Card, Action], ...], list[Action]]:

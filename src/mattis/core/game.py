@@ -12,7 +12,7 @@ replays them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,8 @@ from .cards import (
     parse_suit,
     rank_of,
 )
+from .errors import IllegalAction, InvalidAction, Reason
+from .events import Event, EventKind, RawEvent
 from .position import Position
 from .rules import (
     DrawMode,
@@ -49,27 +51,19 @@ HAND_SIZE = 3
 _COLLECT, _SHED, _OVER = 0, 1, 2
 _PHASE_NAMES = ("collect", "shed", "over")
 
-# Public event kinds, kept in the game's history for views (what everyone saw happen).
-EV_PLAY = "play"
-EV_CHANCE = "chance"
-EV_PICKUP = "pickup"
-EV_WON = "won"  # a phase-1 trick went to a won pile
-EV_ASIDE = "aside"  # the hidden trump card was put aside by this seat (P1.6)
-EV_DROP = "drop"  # a tied player with nothing to play left the tie (P1.7b)
-EV_BACK = "back"  # an unfinished trick was taken back (P1.8)
-EV_REVEAL = "reveal"  # the trump card was turned (P1.9)
-EV_DRAW_TRUMP = "draw_trump"  # this seat drew the face-up bottom card (P1.6 bottom_up)
-EV_SHED = "shed"  # phase 2 began; this seat leads (P2.1)
-EV_CLEAR = "clear"  # a complete phase-2 trick left the game (P2.6)
-EV_OUT = "out"  # a player went out (P2.8)
-EV_LOSE = "lose"  # a player lost (P1.10, P2.9)
-
-Event = tuple[str, int, int]
-"""A public event: kind, seat (-1 if none), card mask."""
-
-
-class IllegalAction(ValueError):
-    """An action that may not be played now; the message says why. The game is unchanged."""
+EV_PLAY = EventKind.PLAY
+EV_CHANCE = EventKind.CHANCE
+EV_PICKUP = EventKind.PICKUP
+EV_WON = EventKind.WON
+EV_ASIDE = EventKind.ASIDE
+EV_DROP = EventKind.DROP
+EV_BACK = EventKind.BACK
+EV_REVEAL = EventKind.REVEAL
+EV_DRAW_TRUMP = EventKind.DRAW_TRUMP
+EV_SHED = EventKind.SHED
+EV_CLEAR = EventKind.CLEAR
+EV_OUT = EventKind.OUT
+EV_LOSE = EventKind.LOSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +104,7 @@ class Game:
         "_lost_on_empty",
         "_min_sequence",
         "_num_actions",
+        "_num_events",
         "_out",
         "_out_order",
         "_phase",
@@ -276,8 +271,9 @@ class Game:
         self._losers: list[int] = []
         self._lost_on_empty = False
         self._log: tuple[Action, Any] | None = None
-        self._events: tuple[Event, Any] | None = None
+        self._events: tuple[RawEvent, Any] | None = None
         self._num_actions = 0
+        self._num_events = 0
         self._legal: list[Action] | None = None
         self._min_sequence = rules.min_sequence
 
@@ -414,8 +410,32 @@ class Game:
 
     @property
     def history(self) -> list[Event]:
-        """Every public event so far: ``(kind, seat, card mask)``, oldest first."""
-        return _cons_to_list(self._events)
+        """Every public event so far, oldest first."""
+        return [Event.from_raw(raw) for raw in _cons_to_list(self._events)]
+
+    @property
+    def num_events(self) -> int:
+        """How many public events have happened (the length of :attr:`history`)."""
+        return self._num_events
+
+    def events_since(self, start: int) -> list[Event]:
+        """The public events from number ``start`` (0-based) on, oldest first. Costs time in
+        proportion to the events returned, not to the whole history, so a front end that
+        remembers how many it has seen stays fast in games of any length."""
+        return [Event.from_raw(raw) for raw in self.raw_events_since(start)]
+
+    def raw_events_since(self, start: int) -> list[RawEvent]:
+        """:meth:`events_since` in the engine's internal ``(kind, seat, mask)`` form."""
+        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+            raise ValueError(f"since: must be a whole number from 0, got {start!r}")
+        items: list[RawEvent] = []
+        cell = self._events
+        for _ in range(self._num_events - start):
+            assert cell is not None
+            items.append(cell[0])
+            cell = cell[1]
+        items.reverse()
+        return items
 
     def hand(self, seat: int) -> list[str]:
         """The sorted card codes in ``seat``'s hand."""
@@ -473,30 +493,47 @@ class Game:
         """Whether ``action`` may be applied now."""
         try:
             parsed = Action.parse(action)
-        except ValueError:
+        except InvalidAction:
             return False
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return parsed in legal
 
-    def apply(self, action: Action | str, seat: int | None = None) -> Action:
-        """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
-        ``seat`` if given. Raises :class:`IllegalAction` naming the reason, with the game
-        unchanged. Returns the parsed action."""
+    def check(self, action: Action | str, seat: int | None = None) -> IllegalAction | None:
+        """Whether ``action`` may be applied now (by ``seat``, if given): ``None`` if it
+        may, else the :class:`IllegalAction` that :meth:`apply` would raise, with its
+        ``reason`` code and ``params``. Never raises for bad input and changes nothing."""
         if self._phase == _OVER:
-            raise IllegalAction("the game is over")
+            return IllegalAction(Reason.GAME_OVER)
         if seat is not None and seat != self._to_move:
-            raise IllegalAction(f"not your turn: seat {self._to_move} is to move, not seat {seat}")
+            return IllegalAction(Reason.NOT_YOUR_TURN, {
+                "seat": seat if isinstance(seat, int) else repr(seat)[:20], "to_move": self._to_move})
         try:
             parsed = Action.parse(action)
-        except ValueError as error:
-            raise IllegalAction(str(error)) from None
+        except InvalidAction as error:
+            return error
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         if parsed not in legal:
-            raise IllegalAction(self._explain_illegal(parsed))
+            return self._refusal(parsed)
+        return None
+
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+        """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
+        ``seat`` if given. Raises :class:`IllegalAction` (with a ``reason`` code) and leaves
+        the game unchanged if it may not be played. Returns the parsed action."""
+        if self._phase == _OVER or (seat is not None and seat != self._to_move):
+            refusal = self.check(action, seat)
+            assert refusal is not None
+            raise refusal
+        parsed = Action.parse(action)  # raises InvalidAction, also for hand-built objects
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if parsed not in legal:
+            raise self._refusal(parsed)
         self._do(parsed)
         return parsed
 
@@ -542,6 +579,7 @@ class Game:
         other._log = self._log
         other._events = self._events
         other._num_actions = self._num_actions
+        other._num_events = self._num_events
         other._legal = self._legal
         other._min_sequence = self._min_sequence
         return other
@@ -646,12 +684,16 @@ class Game:
         game._discard = position.discard
         return game
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready.
-        Bots and front ends see the game only through this."""
+    def view(self, seat: int, since: int = 0) -> dict[str, Any]:
+        """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready
+        (keys: :data:`~mattis.core.observation.VIEW_SCHEMA`). Bots and front ends see the
+        game only through this. The history holds the events from number ``since`` on, so
+        a caller that remembers ``event_count`` gets views of constant size."""
         from .observation import build_view
 
-        return build_view(self, self._check_seat(seat))
+        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= self._num_events:
+            raise ValueError(f"since: must be from 0 to {self._num_events}, got {since!r}")
+        return build_view(self, self._check_seat(seat), since)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -732,10 +774,12 @@ class Game:
         if action is CHANCE:  # P1.4: the top of the stock, played at once
             card = self._stock[self._stock_pos]
             self._stock_pos += 1
+            self._num_events += 1
             self._events = ((EV_CHANCE, seat, 1 << card), self._events)
         else:
             card = action.low
             self._hands[seat] &= ~(1 << card)
+            self._num_events += 1
             self._events = ((EV_PLAY, seat, 1 << card), self._events)
             if self.rules.draw is DrawMode.AFTER_PLAY:  # P1.4a
                 self._draw(seat)
@@ -752,6 +796,7 @@ class Game:
         if remaining == 1 and self.rules.trump is TrumpMode.HIDDEN_LAST:
             self._stock_pos += 1
             self._trump_holder = seat
+            self._num_events += 1
             self._events = ((EV_ASIDE, seat, 0), self._events)
             return
         card = self._stock[self._stock_pos]
@@ -760,6 +805,7 @@ class Game:
         if remaining == 1:
             self._last_drawer = seat
             if self._trump_known:  # everyone sees who takes the face-up bottom card
+                self._num_events += 1
                 self._events = ((EV_DRAW_TRUMP, seat, 1 << card), self._events)
 
     def _p1_settle(self) -> None:
@@ -788,6 +834,7 @@ class Game:
         self._tie.remove(seat)
         self._queue = [s for s in self._queue if s != seat]
         self._round = [(s, c) for s, c in self._round if s != seat]
+        self._num_events += 1
         self._events = ((EV_DROP, seat, 0), self._events)
         if len(self._tie) == 1:
             self._p1_win(self._tie[0])
@@ -829,6 +876,7 @@ class Game:
         for _, card in self._trick:
             taken |= 1 << card
         self._won[winner] |= taken
+        self._num_events += 1
         self._events = ((EV_WON, winner, taken), self._events)
         self._trick = []
         self._round = []
@@ -879,6 +927,7 @@ class Game:
             for seat, card in self._trick:
                 self._hands[seat] |= 1 << card
                 returned |= 1 << card
+            self._num_events += 1
             self._events = ((EV_BACK, -1, returned), self._events)
         self._trick, self._round, self._tie, self._queue = [], [], [], []
         if self.stock_size > 0:  # P1.7c: the rest of the stock leaves the game unseen
@@ -891,6 +940,7 @@ class Game:
         if self._trump_holder >= 0:
             self._hands[self._trump_holder] |= 1 << self._trump_card
         if self._trump_card >= 0:
+            self._num_events += 1
             self._events = ((EV_REVEAL, self._trump_holder,
                              (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
         self._trump_known = True
@@ -902,6 +952,7 @@ class Game:
                 empty = [seat for seat in range(self.players) if self._hands[seat] == 0]
             if empty:
                 for seat in empty:
+                    self._num_events += 1
                     self._events = ((EV_LOSE, seat, 0), self._events)
                 self._losers = empty
                 self._lost_on_empty = True
@@ -916,6 +967,7 @@ class Game:
         else:  # P1.7c: whoever would have led the next phase-1 trick
             leader = self._leader
         self._p2_start_trick(leader)
+        self._num_events += 1
         self._events = ((EV_SHED, self._leader, 0), self._events)
 
     # Phase 2 ---------------------------------------------------------
@@ -954,6 +1006,7 @@ class Game:
         if action is PICKUP:  # P2.4: the oldest play comes back into the hand
             _, oldest = table.pop(0)
             self._hands[seat] |= oldest.mask
+            self._num_events += 1
             self._events = ((EV_PICKUP, seat, oldest.mask), self._events)
             if not table:  # P2.7
                 self._p2_start_trick(self._next_in(seat))
@@ -962,15 +1015,18 @@ class Game:
             return
         self._hands[seat] &= ~action.mask
         table.append((seat, action))
+        self._num_events += 1
         self._events = ((EV_PLAY, seat, action.mask), self._events)
         if not self._hands[seat]:  # P2.8
             self._out[seat] = True
             self._out_order.append(seat)
             self._in_count -= 1
+            self._num_events += 1
             self._events = ((EV_OUT, seat, 0), self._events)
             if self._in_count == 1:  # P2.9
                 loser = self._next_in(seat)
                 self._losers = [loser]
+                self._num_events += 1
                 self._events = ((EV_LOSE, loser, 0), self._events)
                 self._phase = _OVER
                 self._to_move = -1
@@ -980,6 +1036,7 @@ class Game:
             for _, play in table:
                 cleared |= play.mask
             self._discard |= cleared
+            self._num_events += 1
             self._events = ((EV_CLEAR, seat, cleared), self._events)
             self._p2_start_trick(seat)
         else:
@@ -987,54 +1044,50 @@ class Game:
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is not legal now, in words a player understands."""
+    def _refusal(self, action: Action) -> IllegalAction:
+        """Why ``action`` (one of the engine's own) is not legal now, as a reason code."""
         seat = self._to_move
         hand = self._hands[seat]
         if self._phase == _COLLECT:
             if action is PICKUP:
-                return "picking up is only possible in phase 2 (utspilling)"
+                return IllegalAction(Reason.PICKUP_IN_PHASE1)
             if action.is_sequence:
-                return "sequences are only played in phase 2 (utspilling)"
+                return IllegalAction(Reason.SEQUENCE_IN_PHASE1)
             if action is CHANCE:
                 if not self.rules.chance:
-                    return "chancing (sjansing) is not allowed in these rules"
+                    return IllegalAction(Reason.CHANCE_OFF)
                 if self._tie and self.rules.tie is TieMode.ANY_MATCH:
-                    return "battle cards in a war must come from the hand: you cannot chance"
-                return "you cannot chance: the stock's last card is never chanced"
-            return f"{action} is not in your hand"
+                    return IllegalAction(Reason.CHANCE_IN_BATTLE)
+                return IllegalAction(Reason.CHANCE_LAST_CARD)
+            return IllegalAction(Reason.NOT_IN_HAND, {"cards": str(action)})
         if action is CHANCE:
-            return "chancing (sjansing) is only possible in phase 1 (innsamling)"
+            return IllegalAction(Reason.CHANCE_IN_PHASE2)
         if action is PICKUP:
             if not self._table:
-                return "nothing to pick up: the table is empty"
-            return (f"picking up is not allowed while you can beat {self._table[-1][1]} "
-                    "(you must beat when you can)")
+                return IllegalAction(Reason.NOTHING_TO_PICK_UP)
+            return IllegalAction(Reason.MUST_BEAT, {"target": str(self._table[-1][1])})
         missing = action.mask & ~hand
         if missing:
-            codes = ", ".join(codes_of(missing))
-            return f"{codes} {'is' if missing.bit_count() == 1 else 'are'} not in your hand"
+            return IllegalAction(Reason.NOT_IN_HAND, {"cards": ", ".join(codes_of(missing))})
         if action.is_sequence:
             if not self._min_sequence:
-                return "sequences are not allowed in these rules"
+                return IllegalAction(Reason.SEQUENCES_OFF)
             if len(action.cards) < self._min_sequence:
-                return f"a sequence needs at least {self._min_sequence} cards in these rules"
-        if not self._table:
-            return f"{action} is not legal now"
+                return IllegalAction(Reason.SEQUENCE_TOO_SHORT, {"length": self._min_sequence})
+        if not self._table:  # cannot happen: every card in hand may lead (P2.3)
+            return IllegalAction(Reason.MUST_PICK_UP, {"play": str(action)})
         target = self._table[-1][1]
         trump = self._trump_suit
+        params: dict[str, str | int] = {"play": str(action), "target": str(target),
+                                        "suit": SUITS[target.suit]}
         if (action.suit == trump and target.suit != trump and self.rules.follow_suit
                 and hand & SUIT_MASKS[target.suit]):
-            return (f"you must follow suit: you hold {_SUIT_WORDS[target.suit]}, "
-                    f"so you may not trump {target}")
+            return IllegalAction(Reason.MUST_FOLLOW_SUIT, params)
         if action.suit != target.suit and action.suit != trump:
-            return (f"{action} does not beat {target}: play higher {_SUIT_WORDS[target.suit]}"
-                    + (" or trump" if target.suit != trump else "") + ", or pick up")
-        return (f"{action} does not beat {target}: its lowest card must be higher than "
-                f"{CARD_CODES[target.high]}")
-
-
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+            reason = Reason.WRONG_SUIT if target.suit != trump else Reason.WRONG_SUIT_TRUMP
+            return IllegalAction(reason, params)
+        params["card"] = CARD_CODES[target.high]
+        return IllegalAction(Reason.TOO_LOW, params)
 
 
 def _resolve_rules(rules: str | Rules) -> Rules:
@@ -1057,12 +1110,6 @@ def _parse_deck(deck: Sequence[str | int]) -> list[int]:
             seen.add(card)
         raise ValueError("deck: must hold each of the 52 cards once")
     return order
-
-
-def iter_events_json(events: list[Event]) -> Iterator[dict[str, Any]]:
-    """Events in their JSON form ``{"event", "seat", "cards"}``."""
-    for kind, seat, mask in events:
-        yield {"event": kind, "seat": seat, "cards": codes_of(mask)}
 
 
 def next_dealer(previous_dealer: int, losers: Sequence[int], players: int) -> int:

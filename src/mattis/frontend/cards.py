@@ -109,7 +109,7 @@ def action_label(action: Action, lang: Lang) -> str:
     return play_label(action)
 
 
-def sort_key(card: int, phase: str, trump_suit: int = -1) -> tuple[int, int, int]:
+def sort_key(card: int, phase: str, trump_suit: int | None = None) -> tuple[int, int, int]:
     """How a hand is ordered for display.
 
     Phase 1 sorts by rank alone (P1.3: suits do not matter yet), so the strongest cards sit
@@ -125,14 +125,14 @@ def sort_key(card: int, phase: str, trump_suit: int = -1) -> tuple[int, int, int
 
 def sort_hand(cards: Iterable[int | str], phase: str, trump: str | None = None) -> list[int]:
     """A hand (codes or numbers) in display order; see :func:`sort_key`."""
-    trump_suit = SUITS.index(trump) if trump else -1
+    trump_suit = SUITS.index(trump) if trump else None
     return sorted((card_int(card) for card in cards), key=lambda c: sort_key(c, phase, trump_suit))
 
 
 def sort_actions(actions: Iterable[Action], phase: str, trump: str | None = None) -> list[Action]:
     """Legal moves in the order the hand is shown, chance and pick-up last, so the numbered
     list reads left to right like the hand."""
-    trump_suit = SUITS.index(trump) if trump else -1
+    trump_suit = SUITS.index(trump) if trump else None
 
     def key(action: Action) -> tuple[int, tuple[int, int, int], int]:
         if action is CHANCE or action is PICKUP:

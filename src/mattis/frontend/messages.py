@@ -206,11 +206,19 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.err.not_your_turn": ("Det er ikke din tur.", "It is not your turn."),
     "play.err.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),
     # why a move is not allowed (the English texts are the rules core's own words)
-    "play.why.pickup_phase1": (
+    # why a move is refused: one key per core reason code (mattis.core.errors.Reason)
+    "play.why.game_over": ("spillet er over", "the game is over"),
+    "play.why.not_your_turn": ("det er ikke din tur", "it is not your turn"),
+    "play.why.malformed": ("«{text}» er ikke et trekk", "'{text}' is not a move"),
+    "play.why.not_a_sequence": (
+        "«{text}» er ikke en serie: skriv laveste–høyeste i én farge, som 6h-8h",
+        "'{text}' is not a sequence: write lowest-highest in one suit, like 6h-8h",
+    ),
+    "play.why.pickup_in_phase1": (
         "du kan bare ta opp i andre fase (utspilling)",
         "picking up is only possible in phase 2 (utspilling)",
     ),
-    "play.why.sequence_phase1": (
+    "play.why.sequence_in_phase1": (
         "serier spilles bare i andre fase (utspilling)",
         "sequences are only played in phase 2 (utspilling)",
     ),
@@ -218,20 +226,21 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
         "sjansing er ikke lov med disse reglene",
         "chancing (sjansing) is not allowed in these rules",
     ),
-    "play.why.chance_battle": (
+    "play.why.chance_in_battle": (
         "kampkort i en krig må komme fra hånden, så du kan ikke sjanse",
         "battle cards in a war must come from the hand: you cannot chance",
     ),
-    "play.why.chance_last": (
+    "play.why.chance_last_card": (
         "du kan ikke sjanse: det siste kortet i trekkbunken kan aldri sjanses",
         "you cannot chance: the stock's last card is never chanced",
     ),
-    "play.why.not_in_hand": ("du har ikke {play} på hånden", "{play} is not in your hand"),
-    "play.why.chance_phase2": (
+    "play.why.chance_in_phase2": (
         "du kan bare sjanse i første fase (innsamling)",
         "chancing (sjansing) is only possible in phase 1 (innsamling)",
     ),
-    "play.why.pickup_empty": (
+    "play.why.not_in_hand": ("du har ikke {cards} på hånden", "{cards} is not in your hand"),
+    "play.why.not_in_hand_many": ("du har ikke {cards} på hånden", "{cards} are not in your hand"),
+    "play.why.nothing_to_pick_up": (
         "det er ingenting å ta opp, for bordet er tomt",
         "nothing to pick up: the table is empty",
     ),
@@ -239,18 +248,19 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
         "du kan ikke ta opp når du kan slå {target} (du må slå når du kan)",
         "picking up is not allowed while you can beat {target} (you must beat when you can)",
     ),
-    "play.why.missing_one": ("du har ikke {cards} på hånden", "{cards} is not in your hand"),
-    "play.why.missing_many": ("du har ikke {cards} på hånden", "{cards} are not in your hand"),
-    "play.why.sequence_off": (
+    "play.why.sequences_off": (
         "serier er ikke lov med disse reglene",
         "sequences are not allowed in these rules",
     ),
-    "play.why.sequence_short": (
-        "en serie må ha minst {n} kort med disse reglene",
-        "a sequence needs at least {n} cards in these rules",
+    "play.why.sequence_too_short": (
+        "en serie må ha minst {length} kort med disse reglene",
+        "a sequence needs at least {length} cards in these rules",
     ),
-    "play.why.not_now": ("{play} er ikke lov nå", "{play} is not legal now"),
-    "play.why.follow_suit": (
+    "play.why.must_pick_up": (
+        "du har ingen kort, så du må ta opp",
+        "you have no cards, so you must pick up",
+    ),
+    "play.why.must_follow_suit": (
         "du må følge sort: du har {suit}, så du kan ikke trumfe {target}",
         "you must follow suit: you hold {suit}, so you may not trump {target}",
     ),

@@ -1,7 +1,7 @@
 """What just happened, in sentences: "Kari la 7♥", "Ola sjanset og fikk K♠".
 
 Every front end tells players what the others did from the game's public history events
-(kind, seat, cards), which is exactly what everyone at a real table saw. A :class:`Narrator`
+(:class:`~mattis.core.events.Event`), which is exactly what everyone at a real table saw. A :class:`Narrator`
 is fed the events in order, from the first, because a few sentences depend on what came
 before: a player who loses before phase 2 is *Blåmattis*, and going out is numbered.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..core.cards import cards_in, rank_of, suit_of
-from ..core.game import Event, Game
+from ..core.events import Event, EventKind
+from ..core.game import Game
 from ..core.rules import NothingLeftCounts, Rules, TieMode, TrumpMode
 from ..i18n import Lang, lost_on_empty_name, t
 from .cards import card_label, mask_label, suit_word
@@ -30,11 +31,12 @@ class Narrator:
         self._trick: list[tuple[int, int]] = []
         """Phase 1: the cards of the trick so far, to name the card that won it."""
 
-    def _who(self, seat: int, initial: bool = True) -> str:
+    def _who(self, seat: int | None, initial: bool = True) -> str:
+        assert seat is not None, "this kind of event always names a seat"
         return seat_name(self.participants[seat], self.lang, initial)
 
-    def _is_you(self, seat: int) -> bool:
-        return 0 <= seat < len(self.participants) and self.participants[seat].human
+    def _is_you(self, seat: int | None) -> bool:
+        return seat is not None and 0 <= seat < len(self.participants) and self.participants[seat].human
 
     def describe(self, events: Iterable[Event]) -> list[str]:
         """One sentence per event worth telling (every kind is, today), in order."""
@@ -47,10 +49,10 @@ class Narrator:
 
     def describe_one(self, event: Event) -> str | None:
         """The sentence for one event; call in history order (see the module docstring)."""
-        kind, seat, mask = event
+        kind, seat, mask = event.kind, event.seat, event.mask
         lang = self.lang
         count = mask.bit_count()
-        if kind in ("play", "chance") and not self._shedding:
+        if kind in (EventKind.PLAY, EventKind.CHANCE) and not self._shedding and seat is not None:
             self._trick.extend((seat, card) for card in cards_in(mask))
         if kind == "play":
             return t("play.ev.play", lang, who=self._who(seat), cards=mask_label(mask))
@@ -59,6 +61,7 @@ class Narrator:
         if kind == "pickup":
             return t("play.ev.pickup", lang, who=self._who(seat), cards=mask_label(mask))
         if kind == "won":
+            assert seat is not None
             card = self._winning_card(seat)
             self._trick = []
             key = "play.ev.won_one" if count == 1 else "play.ev.won"
@@ -102,7 +105,7 @@ class Narrator:
             return max(cards[-2:], key=rank_of)
         return cards[-1]
 
-    def _reveal(self, seat: int, mask: int) -> str | None:
+    def _reveal(self, seat: int | None, mask: int) -> str | None:
         cards = list(cards_in(mask))
         if not cards:
             return None
@@ -110,7 +113,7 @@ class Narrator:
         suit = suit_word(suit_of(card), self.lang)
         if self.rules.trump is TrumpMode.BOTTOM_UP:
             return t("play.ev.trump_known", self.lang, card=card_label(card), suit=suit)
-        if seat >= 0:
+        if seat is not None:
             return t("play.ev.reveal", self.lang, who=self._who(seat), card=card_label(card),
                      suit=suit)
         return t("play.ev.reveal_unheld", self.lang, card=card_label(card), suit=suit)

@@ -11,14 +11,23 @@ together: it keeps score and lets the loser deal the next game (C2).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Agent, Decision, Limit, decide, hint_for, make_agent, seat_rng
+from ..bots import (
+    Agent,
+    CardTracker,
+    Decision,
+    Limit,
+    decide,
+    derived_rng,
+    hint_for,
+    make_agent,
+    seat_rng,
+)
 from ..core.actions import Action
-from ..core.game import Game, IllegalAction, next_dealer
+from ..core.game import Game, next_dealer
 from ..core.rules import Rules
 from ..i18n import Lang, t
 from .cards import action_label, sort_actions
@@ -105,7 +114,8 @@ class GameSession:
             p.seat: make_agent(p.level or "normal") for p in participants if not p.human
         }
         self.rngs = {seat: seat_rng(seed, seat) for seat in range(game.players)}
-        self.hint_rng = random.Random(f"{seed}/hint")
+        self.trackers = {seat: CardTracker(game.players, game.rules) for seat in self.agents}
+        self.hint_rng = derived_rng(seed, "hint")
         self.narrator = Narrator(participants, game.rules, lang)
         self._told = 0
 
@@ -135,7 +145,8 @@ class GameSession:
         if len(legal) == 1:
             action = legal[0]
         else:
-            decision: Decision = decide(self.agents[seat], self.game, self.rngs[seat])
+            decision: Decision = decide(self.agents[seat], self.game, self.rngs[seat],
+                                        tracker=self.trackers[seat])
             action = decision.action
         self.game.apply(action, seat=seat)
         return action
@@ -147,21 +158,20 @@ class GameSession:
 
     def news(self) -> list[News]:
         """What happened since the last call: one sentence per public event."""
-        history = self.game.history
-        fresh = history[self._told:]
-        self._told = len(history)
+        fresh = self.game.events_since(self._told)
+        self._told = self.game.num_events
         items = []
         for event in fresh:
             line = self.narrator.describe_one(event)
             if line:
-                items.append(News(event[0], event[1], line))
+                items.append(News(event.kind, -1 if event.seat is None else event.seat, line))
         return items
 
     # ---------------------------------------------------------------- the person's turn
 
     def view(self) -> dict[str, Any]:
-        """The person's view: all a front end may show during play."""
-        return self.game.view(self.human)
+        """The person's view of the table now (its history is left to :meth:`news`)."""
+        return self.game.view(self.human, since=self.game.num_events)
 
     def state(self) -> TableState:
         """The table from the person's seat, ready to draw."""
@@ -200,15 +210,10 @@ class GameSession:
         return self._play(parsed.action)
 
     def _play(self, action: Action) -> Reply:
-        view = self.view()
-        try:
-            self.game.apply(action, seat=self.human)
-        except IllegalAction as error:
-            try:
-                reason = explain_illegal(view, action, self.lang)
-            except (ValueError, KeyError):  # never lose a turn over an explanation
-                reason = str(error)
-            return Rejected(t("play.err.illegal", self.lang, reason=reason))
+        refusal = self.game.check(action, seat=self.human)
+        if refusal is not None:
+            return Rejected(t("play.err.illegal", self.lang, reason=explain_illegal(refusal, self.lang)))
+        self.game.apply(action, seat=self.human)
         return Moved(action)
 
     def hint(self) -> Hint:

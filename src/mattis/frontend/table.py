@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import PICKUP, Action
-from ..core.cards import SUITS, parse_card, rank_of
+from ..core.cards import SUITS, rank_of
+from ..core.observation import SeatView
 from ..core.rules import Rules, TieMode, TrickMode, TrumpMode
 from ..i18n import Lang, t
 from .cards import card_label, cards_label, play_label, sort_hand, suit_word
-from .explain import table_play
 from .seats import Participant, join_names, seat_label, seat_name
 
 
@@ -71,10 +71,10 @@ class TableState:
     """Phase 2: the plays on the table, oldest first."""
     tie: tuple[int, ...]
     stock_size: int
-    trump_suit: int
-    """-1 while unknown."""
-    trump_card: int
-    """-1 while its face is hidden."""
+    trump_suit: int | None
+    """``None`` while unknown."""
+    trump_card: int | None
+    """``None`` while its face is hidden."""
     trump_holder: int | None
     trick_size: int | None
     to_move: int | None
@@ -84,7 +84,7 @@ class TableState:
     @property
     def trump(self) -> str | None:
         """The trump suit letter, if known."""
-        return SUITS[self.trump_suit] if self.trump_suit >= 0 else None
+        return None if self.trump_suit is None else SUITS[self.trump_suit]
 
 
 def table_state(
@@ -95,12 +95,8 @@ def table_state(
 ) -> TableState:
     """The display picture of ``view``. ``show_hands`` adds other seats' hands (replays
     only: a live game shows nobody another player's cards)."""
-    phase = str(view["phase"])
-    trump = view["trump"]
-    seat = int(view["seat"])
-    out_order = [int(s) for s in view["out_order"]]
-    losers = [int(s) for s in view["losers"]]
-    tie = tuple(int(s) for s in view["tie"])
+    public = SeatView.from_dict(view)
+    phase, trump, seat = public.phase, public.trump, public.seat
     rows = []
     for person in participants:
         s = person.seat
@@ -108,35 +104,29 @@ def table_state(
         if show_hands is not None and s in show_hands:
             hand = tuple(sort_hand(show_hands[s], phase, trump))
         elif s == seat:
-            hand = tuple(sort_hand(view["hand"], phase, trump))
+            hand = tuple(sort_hand(public.hand_cards, phase, trump))
         rows.append(SeatRow(
-            seat=s, label=seat_label(person, lang), hand_size=int(view["hand_sizes"][s]),
-            won_size=int(view["won_sizes"][s]), dealer=s == view["dealer"],
-            to_move=s == view["to_move"],
-            out_place=out_order.index(s) + 1 if s in out_order else None,
-            loser=s in losers, in_tie=s in tie,
-            holds_trump_card=phase == "collect" and view["trump_holder"] == s, hand=hand))
-    entries = [
-        TableEntry(int(s), seat_name(participants[int(s)], lang), tuple(parse_card(c) for c in cards))
-        for s, cards in view["table"]
-    ]
+            seat=s, label=seat_label(person, lang), hand_size=public.hand_sizes[s],
+            won_size=public.won_sizes[s], dealer=s == public.dealer, to_move=s == public.to_move,
+            out_place=public.out_order.index(s) + 1 if s in public.out_order else None,
+            loser=s in public.losers, in_tie=s in public.tie,
+            holds_trump_card=phase == "collect" and public.trump_holder == s, hand=hand))
+    trick = tuple(TableEntry(s, seat_name(participants[s], lang), (card,)) for s, card in public.trick)
+    plays = tuple(TableEntry(s, seat_name(participants[s], lang), play.cards) for s, play in public.plays)
     return TableState(
-        seat=seat, phase=phase, rules=Rules.from_dict(dict(view["rules"])), rows=tuple(rows),
-        hand=tuple(sort_hand(view["hand"], phase, trump)),
-        trick=tuple(entries) if phase == "collect" else (),
-        plays=tuple(entries) if phase != "collect" else (),
-        tie=tie, stock_size=int(view["stock_size"]),
-        trump_suit=SUITS.index(trump) if trump else -1,
-        trump_card=parse_card(view["trump_card"]) if view["trump_card"] else -1,
-        trump_holder=view["trump_holder"], trick_size=view["trick_size"],
-        to_move=view["to_move"], losers=tuple(losers), out_order=tuple(out_order),
+        seat=seat, phase=phase, rules=public.rules, rows=tuple(rows),
+        hand=tuple(sort_hand(public.hand_cards, phase, trump)), trick=trick, plays=plays,
+        tie=public.tie, stock_size=public.stock_size, trump_suit=public.trump_suit,
+        trump_card=public.trump_card, trump_holder=public.trump_holder,
+        trick_size=public.trick_size, to_move=public.to_move, losers=public.losers,
+        out_order=public.out_order,
     )
 
 
-def current_best(view: Mapping[str, Any]) -> tuple[int, list[int]] | None:
+def current_best(public: SeatView) -> tuple[int, list[int]] | None:
     """Phase 1: the highest card of the round being played and the seats holding that rank
     (more than one means a tie is coming), or ``None`` before the first card."""
-    played = [(int(s), parse_card(c)) for s, c in view["current_round"]]
+    played = public.current_round
     if not played:
         return None
     top = max(rank_of(card) for _, card in played)
@@ -145,38 +135,37 @@ def current_best(view: Mapping[str, Any]) -> tuple[int, list[int]] | None:
 
 
 def turn_advice(
-    view: Mapping[str, Any],
+    view: Mapping[str, Any] | SeatView,
     participants: Sequence[Participant],
     legal: Sequence[Action],
     lang: Lang,
 ) -> str:
     """One line telling the player to move what they can do right now."""
-    rules = Rules.from_dict(dict(view["rules"]))
-    if view["phase"] == "collect":
-        tie = [int(s) for s in view["tie"]]
-        if tie:
-            names = join_names([seat_name(participants[s], lang, initial=False) for s in tie], lang)
+    public = view if isinstance(view, SeatView) else SeatView.from_dict(view)
+    rules = public.rules
+    if public.phase == "collect":
+        if public.tie:
+            names = join_names([seat_name(participants[s], lang, initial=False) for s in public.tie],
+                               lang)
             key = {TieMode.REPLAY: "play.advice.tie_replay", TieMode.TWO_CARDS: "play.advice.tie_two",
                    TieMode.ANY_MATCH: "play.advice.tie_battle"}[rules.tie]
-            return t(key, lang, names=names, count=len(view["table"]))
-        best = current_best(view)
+            return t(key, lang, names=names, count=len(public.trick))
+        best = current_best(public)
         if best is None:
-            due = [int(s) for s in view["due"]]
-            if rules.trick is TrickMode.PAIR and len(due) > 1:  # P1.2 pair: a duel
-                opponent = seat_name(participants[due[1]], lang, initial=False)
+            if rules.trick is TrickMode.PAIR and len(public.due) > 1:  # P1.2 pair: a duel
+                opponent = seat_name(participants[public.due[1]], lang, initial=False)
                 return t("play.advice.lead1_pair", lang, who=opponent)
             return t("play.advice.lead1", lang)
         card, seats = best
         holders = join_names([seat_name(participants[s], lang, initial=False) for s in seats], lang)
         key = "play.advice.beat1" if len(seats) == 1 else "play.advice.beat1_tied"
         return t(key, lang, card=card_label(card), who=holders)
-    table = view["table"]
-    if not table:
-        if not view["hand"]:
+    if not public.plays:
+        if not public.hand:
             return t("play.advice.empty_hand", lang)
         return t("play.advice.lead2", lang)
-    target = play_label(table_play(table[-1][1]))
-    oldest = play_label(table_play(table[0][1]))
+    target = play_label(public.plays[-1][1])
+    oldest = play_label(public.plays[0][1])
     plays = [action for action in legal if action is not PICKUP]
     if not plays:
         return t("play.advice.must_pick_up", lang, target=target, oldest=oldest)
@@ -199,8 +188,8 @@ def status_line(state: TableState, lang: Lang) -> str:
 
 def trump_text(state: TableState, lang: Lang) -> str:
     """What is known about trump: the suit and card, or why it is still hidden."""
-    if state.trump_suit >= 0:
-        if state.trump_card >= 0:
+    if state.trump_suit is not None:
+        if state.trump_card is not None:
             return t("play.status.trump_card", lang, suit=suit_word(state.trump_suit, lang),
                      card=card_label(state.trump_card))
         return t("play.status.trump", lang, suit=suit_word(state.trump_suit, lang))

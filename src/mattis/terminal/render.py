@@ -37,15 +37,15 @@ NEWS_STYLES = {"won": "bold", "out": "bold green", "lose": "bold magenta", "reve
                "shed": "bold yellow", "trump_known": "bold yellow"}
 
 
-def card_text(card: int, trump_suit: int = -1) -> Text:
+def card_text(card: int, trump_suit: int | None = None) -> Text:
     """One card, e.g. ``10♥`` in red; trumps are underlined."""
     style = ROLE_STYLES[card_role(card)]
-    if trump_suit >= 0 and suit_of(card) == trump_suit:
+    if trump_suit is not None and suit_of(card) == trump_suit:
         style += " " + TRUMP_STYLE
     return Text(card_label(card), style=style)
 
 
-def cards_text(cards: Sequence[int], trump_suit: int = -1, separator: str = " ") -> Text:
+def cards_text(cards: Sequence[int], trump_suit: int | None = None, separator: str = " ") -> Text:
     """Several cards side by side; a run of one suit reads ``6♥–8♥``."""
     if len(cards) > 1 and is_run(sorted(cards)):
         low, high = min(cards), max(cards)
@@ -61,7 +61,7 @@ def cards_text(cards: Sequence[int], trump_suit: int = -1, separator: str = " ")
     return text
 
 
-def play_text(action: Action, label: str, trump_suit: int = -1) -> Text:
+def play_text(action: Action, label: str, trump_suit: int | None = None) -> Text:
     """A legal move as listed: coloured cards, or *sjanse* / *ta opp* in words."""
     if action.cards:
         return cards_text(list(action.cards), trump_suit)
@@ -161,7 +161,7 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
     return Group(*parts)
 
 
-def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int, lang: Lang,
+def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int | None, lang: Lang,
                  width: int) -> Text:
     """The numbered legal moves, wrapped to ``width``: ``1) 4♣  2) 7♥  3) sjanse``."""
     text = Text(t("play.moves", lang) + " ", style="bold")

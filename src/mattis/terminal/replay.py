@@ -71,10 +71,9 @@ class TerminalReplay:
         else:
             viewpoint = t("play.replay_seat", lang, who=seat_name(people[self.seat], lang))
         self.console.print(Text(viewpoint, style="dim"))
-        told = 0
         for line in narrator.describe(game.history):  # puzzles start with events
             self.console.print(news_text("", line, False))
-        told = len(game.history)
+        told = game.num_events
         stepping = self.step
         try:
             for number, text in enumerate(actions, start=1):
@@ -92,10 +91,10 @@ class TerminalReplay:
                     head.append_text(cards_text(hand, _trump_index(game)))
                     head.append("] ", style="dim")
                 game.apply(text)
-                history = game.history
-                lines = narrator.describe(history[told:])
-                kinds = [kind for kind, _, _ in history[told:]]
-                told = len(history)
+                fresh = game.events_since(told)
+                lines = narrator.describe(fresh)
+                kinds = [event.kind for event in fresh]
+                told = game.num_events
                 for index, line in enumerate(lines):
                     kind = kinds[index] if index < len(kinds) else ""
                     if index == 0:
@@ -114,7 +113,7 @@ class TerminalReplay:
 
     def _draw(self, game: Game) -> None:
         view_seat = self.seat if self.seat is not None else (game.to_move or 0)
-        view = game.view(view_seat)
+        view = game.view(view_seat, since=game.num_events)  # the table, not the history
         hands = ({s: game.hand(s) for s in range(game.players)} if self.seat is None else None)
         state = table_state(view, self.loaded.participants, self.lang, show_hands=hands)
         self.console.print()
@@ -134,8 +133,8 @@ class TerminalReplay:
             self.console.print(Text(order))
 
 
-def _trump_index(game: Game) -> int:
-    return game.trump_suit_index
+def _trump_index(game: Game) -> int | None:
+    return game.trump_suit_index if game.trump_suit_index >= 0 else None
 
 
 def _capital(text: str) -> str:
