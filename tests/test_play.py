@@ -75,7 +75,7 @@ def hand_on(screen: str, lang: str) -> list[str]:
     return [code for code in CARD_CODES if card_label(code) in labels]
 
 
-def play_to_the_end(term: Terminal, lang: str, games_left: int = 1) -> None:
+def play_to_the_end(term: Terminal, lang: str) -> None:
     """Answer "1" (the first legal move) at every turn until the game is saved."""
     saved = SAVED[lang]
     for _ in range(MAX_TURNS):

@@ -116,7 +116,7 @@ def test_a_long_file_name_still_saves_through_a_short_temporary_name(tmp_path: P
     assert json.loads(path.read_text()) == {"n": 2}
 
 
-def test_saving_never_replaces_a_device(tmp_path: Path) -> None:
+def test_saving_never_replaces_a_device() -> None:
     with pytest.raises(OSError, match="not a regular file"):
         save_record({"n": 1}, Path("/dev/null"))
     assert Path("/dev/null").is_char_device()

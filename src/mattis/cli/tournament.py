@@ -148,8 +148,7 @@ def _interval(low: float, high: float, lang: Lang) -> str:
     return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
 
 
-def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], result: TournamentResult,
-                     lang: Lang) -> Table:
+def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], lang: Lang) -> Table:
     """One row per entrant (or level). Headers may wrap but figures never do, so the table
     stays readable in an 80-column terminal. Capped games are not a column: every entrant
     plays every game, so the heading's one count is each entrant's."""
@@ -223,10 +222,10 @@ def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | 
 
     parts: list[Table | Text] = [heading, Text()]
     parts.append(_standings_table(t("tournament.table", lang), t("tournament.bot", lang),
-                                  result.standings, result, lang))
+                                  result.standings, lang))
     if len(result.levels) < len(result.standings):
         parts.append(_standings_table(t("tournament.levels_table", lang), t("tournament.level", lang),
-                                      result.levels, result, lang))
+                                      result.levels, lang))
         parts.append(Text(t("tournament.levels_note", lang), style="dim"))
     parts.append(Text(t("tournament.legend", lang), style="dim"))
     return parts
