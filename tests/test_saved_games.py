@@ -284,3 +284,25 @@ def test_replay_strips_terminal_escapes_from_names_in_the_file(tmp_path: Path) -
     for control in ("\x1b", "\x07", "\u202e", "\x9b"):
         assert control not in result.stdout
     assert "1: Kari[2J (normal), 2: Ola31m (hard)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("players", "3", 'players: expected a whole number, got "3"'),
+        ("players", True, "players: expected a whole number, got true"),
+        ("dealer", 1.0, "dealer: expected a whole number, got 1.0"),
+        ("actions", "7h", 'actions: expected a list of moves, got "7h"'),
+        ("rules", "pagat", 'rules: expected an object of rule options, got "pagat"'),
+        ("rules", {"min_sequence": "²"}, 'rules: min_sequence: expected a whole number, got "²"'),
+    ],
+)
+def test_record_fields_of_the_wrong_type_are_quoted_as_the_file_has_them(
+        tmp_path: Path, field: str, value: object, message: str) -> None:
+    record = Game.new("pagat", 3, seed=1).record()
+    record[field] = value
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(RecordError) as caught:
+        load_record(path)
+    assert str(caught.value) == f"{path}: {message}"

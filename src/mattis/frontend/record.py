@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.game import RECORD_FORMAT, Game
+from ..core.rules import Rules
 from ..i18n import Lang
 from .seats import Participant, participants_from_dicts, seat_numbers
 from .text import clip, printable, shown
@@ -54,10 +55,17 @@ def play_record(
 
 
 def default_save_path(now: _dt.datetime | None = None, directory: Path | None = None) -> Path:
-    """``./mattis-YYYYMMDD-HHMMSS.json``. Two games started in the same second get the same
-    name here; :class:`SaveFile` then claims ``-b``, ``-c`` … rather than share a file."""
+    """``./mattis-YYYYMMDD-HHMMSS.json``, with ``-b``, ``-c`` … when a game saved in the same
+    second is there already. Only a first guess: two programs can pick the same name at
+    once, so :class:`SaveFile` claims the file exclusively when the game starts."""
     stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    return (directory or Path(".")) / f"mattis-{stamp}.json"
+    folder = directory or Path(".")
+    path = folder / f"mattis-{stamp}.json"
+    for letter in ascii_lowercase[1:]:
+        if not path.exists() and not path.with_name(f"{path.stem}-1.json").exists():
+            break
+        path = folder / f"mattis-{stamp}-{letter}.json"
+    return path
 
 
 def match_save_path(base: Path, number: int, games: int) -> Path:
@@ -274,6 +282,38 @@ def _json_problem(error: json.JSONDecodeError) -> str:
     return f"{message} at line {error.lineno}"
 
 
+def _json_value(value: object) -> str:
+    """A value from a file quoted as the file has it: ``"3"`` is text, ``3`` a number."""
+    return shown(json.dumps(value, ensure_ascii=False))
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shape_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with the types of a record's fields, in the file's own terms, before
+    the rules core reads them (it would report ``"3"`` as ``3``, or fail inside ``int``)."""
+    for field in ("players", "dealer"):
+        if field in record and not _is_whole(record[field]):
+            return f"{field}: expected a whole number, got {_json_value(record[field])}"
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        return f"actions: expected a list of moves, got {_json_value(actions)}"
+    rules = record.get("rules", {})
+    if not isinstance(rules, dict):
+        return f"rules: expected an object of rule options, got {_json_value(rules)}"
+    known = set(Rules.option_names())
+    for option, value in rules.items():
+        if option not in known:
+            continue  # the rules core names unknown options itself
+        numeric = all(choice.isdigit() for choice in Rules.option_choices(option))
+        text_number = isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+        if numeric and not (_is_whole(value) or text_number):
+            return f"rules: {option}: expected a whole number, got {_json_value(value)}"
+    return None
+
+
 def load_record(path: Path) -> LoadedGame:
     """Read and replay a saved game. Raises :class:`RecordError` saying what is wrong, in
     one line, for whatever the file holds."""
@@ -306,6 +346,9 @@ def load_record(path: Path) -> LoadedGame:
         raise RecordError(f"{not_a_record} ({' '.join(str(error).split())})") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{not_a_record} (expected format {RECORD_FORMAT!r})")
+    problem = _shape_problem(record)
+    if problem is not None:
+        raise RecordError(f"{name}: {problem}")
     try:
         game = Game.from_record(record)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError,
