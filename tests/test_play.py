@@ -351,3 +351,22 @@ def test_replay_refuses_seat_and_all_together(tmp_path: Path) -> None:
     assert run("replay", str(path), "--seat", "1", "--all").exit_code == 2
     result = run("replay", str(path), "--seat", "5", "--no-step")
     assert result.exit_code == 2 and "--seat" in result.stderr
+
+
+@pytest.mark.parametrize(("answer", "replaced"), [("n", False), ("", False), ("y", True)])
+def test_at_a_terminal_an_existing_save_is_a_question(tmp_path: Path, answer: str, replaced: bool) -> None:
+    existing = finished_record(tmp_path)
+    before = existing.read_bytes()
+    term = Terminal("play", "--lang", "en", "--bots", "random,random", "--seed", "3",
+                    "--save", str(existing))
+    term.expect(re.escape(f"{existing} holds a saved game. Replace it? [y/N] "))
+    term.send(answer)
+    if replaced:
+        term.expect(PROMPTS["en"])
+        term.send("quit")
+        assert term.finish() == 0
+        assert load(str(existing))["seed"] == 3
+    else:
+        term.expect("error: --save: .* holds a saved game; add --overwrite to replace it")
+        assert term.finish() == 2
+        assert existing.read_bytes() == before

@@ -4,21 +4,31 @@ Only argument checking lives here; the game loop is :mod:`mattis.frontend.sessio
 drawing :mod:`mattis.terminal`. As everywhere in the command line, a bad option ends the
 command with one ``error:`` line and exit code 2, before any game starts. Saved games are
 never clobbered: an existing file is replaced only when it holds a saved game and
-``--overwrite`` is given.
+``--overwrite`` is given (or, at a terminal, the person answers yes when asked).
 """
 
 from __future__ import annotations
 
 import secrets
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from ..bots import Limit
-from ..frontend.record import check_save_folder, check_save_path, default_save_path, match_save_path
+from ..frontend.record import (
+    SavedGameExists,
+    check_save_folder,
+    check_save_path,
+    default_save_path,
+    match_save_path,
+)
 from ..frontend.seats import make_participants
 from ..frontend.session import Match
+from ..frontend.text import printable
+from ..i18n import Lang, t
 from ..terminal import EXIT_OK, TerminalPlay
 from .common import (
     LangOption,
@@ -108,8 +118,7 @@ def play_command(
         if save is None:
             check_save_folder(save_path)
         else:
-            for number in range(1, games + 1):
-                check_save_path(match_save_path(save_path, number, games), overwrite)
+            overwrite = _check_save_paths(save_path, games, overwrite, chosen)
     except ValueError as error:
         fail(str(error))
     match = Match(resolved, make_participants(players, seat, levels), games,
@@ -119,3 +128,33 @@ def play_command(
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)
+
+
+REPLACE_WORDS = ("y", "yes", "j", "ja")
+"""Answers that allow replacing a saved game; anything else (Enter included) keeps it."""
+
+
+def _check_save_paths(base: Path, games: int, overwrite: bool, lang: Lang) -> bool:
+    """Check every file the match will save to; returns whether saved games may be replaced.
+
+    At a terminal, a saved game in the way is a question rather than an error; in a script
+    it is an error naming ``--overwrite``, so nothing is ever replaced without being asked.
+    """
+    for number in range(1, games + 1):
+        try:
+            check_save_path(match_save_path(base, number, games), overwrite)
+        except SavedGameExists as exists:
+            if not (sys.stdin.isatty() and _confirm_replace(exists.path, lang)):
+                raise
+            overwrite = True
+    return overwrite
+
+
+def _confirm_replace(path: Path, lang: Lang) -> bool:
+    try:
+        # a Text, not a str: rich would read "[y/N]" as markup and drop it
+        answer = console().input(Text(t("play.replace_prompt", lang, path=printable(str(path)))))
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in REPLACE_WORDS
+

@@ -398,6 +398,10 @@ PLAY_MESSAGES: Catalogue = {
         "Kunne ikke lagre spillet i {path}: {error}",
         "Could not save the game in {path}: {error}",
     ),
+    "play.replace_prompt": (
+        "{path} har et lagret spill. Erstatte det? [j/N] ",
+        "{path} holds a saved game. Replace it? [y/N] ",
+    ),
     "play.not_saved": (
         "Spillet ble IKKE lagret i {path}: {error}",
         "The game was NOT saved in {path}: {error}",

@@ -93,13 +93,21 @@ def check_save_folder(path: Path) -> None:
         raise ValueError(f"--save: cannot write in {printable(str(parent))}")
 
 
+class SavedGameExists(ValueError):
+    """The save path holds a saved game and replacing it was not allowed."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"--save: {printable(str(path))} holds a saved game; add --overwrite to replace it")
+        self.path = path
+
+
 def check_save_path(path: Path, overwrite: bool = False) -> None:
     """Refuse, before a game is played into it, a path that cannot hold a saved game or
     that holds something a save must not clobber.
 
     Only a regular file can be replaced, so a device (``/dev/null``), a pipe or a folder is
-    refused outright; an existing saved game is replaced only with ``overwrite``, and any
-    other existing file never (it is somebody's data, not ours).
+    refused outright; an existing saved game is replaced only with ``overwrite`` (else
+    :class:`SavedGameExists`), and any other existing file never (it is somebody's data).
     """
     shown_path = printable(str(path))
     try:
@@ -117,7 +125,7 @@ def check_save_path(path: Path, overwrite: bool = False) -> None:
             raise ValueError(f"--save: {shown_path} exists and is not a saved Mattis game; "
                              f"choose another name")
         if not overwrite:
-            raise ValueError(f"--save: {shown_path} holds a saved game; add --overwrite to replace it")
+            raise SavedGameExists(path)
     check_save_folder(path)
 
 
