@@ -127,6 +127,10 @@ def test_a_whole_game_in_english_with_bad_input_hint_help_and_rules(tmp_path: Pa
     term.send("9")
     term.expect("There is no move number 9. Choose a number from 1 to 4.")
     term.expect(PROMPTS["en"])
+    for typed in ("²", "٣", "9" * 4000):  # a terminal line holds at most 4,095 characters
+        term.send(typed)
+        term.expect(re.escape("' is not a move: type a card like 7h, a number from the list (1-4)"))
+        term.expect(PROMPTS["en"])
     term.send("hint")
     term.expect(r"Hint: (\S+) \(number (\d)\)\.\s+Why: ")
     term.expect(PROMPTS["en"])
