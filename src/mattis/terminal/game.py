@@ -35,6 +35,7 @@ from ..frontend.session import (
     News,
     Rejected,
 )
+from ..frontend.text import printable
 from ..i18n import Lang, t
 from .render import board, choices_text, help_text, news_text, rules_summary, score_table
 
@@ -112,7 +113,7 @@ class TerminalPlay:
             dealer = seat_name(match.participants[game.dealer], lang, initial=False)
             self.console.print(Rule(Text(f"{title} · {t('play.dealer_is', lang, who=dealer)}")))
             if self._save(session, slot, number):  # claims this game's file before any move
-                self._say(t("play.saving_to", lang, path=str(slot.shown_path)), "dim")
+                self._say(t("play.saving_to", lang, path=_path_text(slot)), "dim")
             ending = self._play_game(session, slot, number)
             if ending is not Ending.OVER:
                 saved = self._save(session, slot, number)
@@ -120,14 +121,14 @@ class TerminalPlay:
                 self._say(t("play.stopped", lang), "bold")
                 if not saved:
                     return self._not_saved(slot)
-                self._say(t("play.saved", lang, path=str(slot.shown_path)), "bold green")
+                self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
                 return EXIT_INTERRUPTED if ending is Ending.INTERRUPT else EXIT_OK
             match.finish(game)
             saved = self._save(session, slot, number)
             self._result(session)
             if not saved:
                 return self._not_saved(slot)
-            self._say(t("play.saved", lang, path=str(slot.shown_path)), "bold green")
+            self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
             if match.games > 1:
                 self._scores()
                 if not match.finished and not self._wait_next():
@@ -137,7 +138,7 @@ class TerminalPlay:
     def _not_saved(self, slot: SaveFile) -> int:
         """The last line when the final save failed: the truth, and a failing exit code.
         A match stops here rather than play more games that might not be saved either."""
-        self._say(t("play.not_saved", self.lang, path=str(slot.shown_path),
+        self._say(t("play.not_saved", self.lang, path=_path_text(slot),
                     error=self._save_errors.get(slot.wanted, "?")), "bold red")
         return EXIT_SAVE_FAILED
 
@@ -178,12 +179,12 @@ class TerminalPlay:
         except OSError as error:
             problem = os_error_text(error)
             if slot.wanted not in self._save_errors:
-                self._say(t("play.save_failed", self.lang, path=str(slot.shown_path), error=problem),
+                self._say(t("play.save_failed", self.lang, path=_path_text(slot), error=problem),
                           "bold red")
             self._save_errors[slot.wanted] = problem
             return False
         if self._save_errors.pop(slot.wanted, None) is not None:
-            self._say(t("play.saved_again", self.lang, path=str(slot.shown_path)), "green")
+            self._say(t("play.saved_again", self.lang, path=_path_text(slot)), "green")
         return True
 
     # ---------------------------------------------------------------- one game
@@ -287,3 +288,8 @@ class TerminalPlay:
             best = [seat_name(match.participants[s], lang, initial=False)
                     for s, score in enumerate(match.scores) if score == fewest]
             self._say(t("play.match_best", lang, who=join_names(best, lang), count=fewest), "bold")
+
+
+def _path_text(slot: SaveFile) -> str:
+    """The save path as shown: a file name typed with control characters stays harmless."""
+    return printable(str(slot.shown_path))
