@@ -401,3 +401,20 @@ def test_module_run_reports_bad_input_in_one_line(args: list[str]) -> None:
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: ")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["simulate", "--games", "60"], ["bench", "--quick", "--runs", "1", "--games", "2"],
+     ["tournament", "--games", "3", "--bots", "normal,random,random", "--workers", "1"]],
+)
+def test_progress_bars_at_a_terminal(args: list[str]) -> None:
+    """Progress bars appear only when stderr is a terminal, so only a pseudo-terminal runs them."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "mattis.cli.app", *args], encoding="utf-8",
+                          timeout=120, dimensions=(40, 150))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "Traceback" not in (child.before or "")
