@@ -76,8 +76,8 @@ class TerminalPlay:
     read_line: ReadLine | None = None
     overwrite: bool = False
     """Whether the person allowed replacing an existing saved game at ``save_base``."""
-    _save_errors: dict[Path, str] = field(default_factory=dict, init=False, repr=False)
-    """Why the last save of each game failed, while it keeps failing."""
+    _save_error: str | None = field(default=None, init=False, repr=False)
+    """Why the last save failed, while saving keeps failing (``None`` when it works)."""
 
     def _read(self, prompt: str) -> str:
         if self.read_line is not None:
@@ -139,7 +139,7 @@ class TerminalPlay:
         """The last line when the final save failed: the truth, and a failing exit code.
         A match stops here rather than play more games that might not be saved either."""
         self._say(t("play.not_saved", self.lang, path=_path_text(slot),
-                    error=self._save_errors.get(slot.wanted, "?")), "bold red")
+                    error=self._save_error or "?"), "bold red")
         return EXIT_SAVE_FAILED
 
     def _welcome(self) -> None:
@@ -178,12 +178,13 @@ class TerminalPlay:
             slot.write(session.record(extra))
         except OSError as error:
             problem = os_error_text(error)
-            if slot.wanted not in self._save_errors:
+            if self._save_error is None:
                 self._say(t("play.save_failed", self.lang, path=_path_text(slot), error=problem),
                           "bold red")
-            self._save_errors[slot.wanted] = problem
+            self._save_error = problem
             return False
-        if self._save_errors.pop(slot.wanted, None) is not None:
+        if self._save_error is not None:
+            self._save_error = None
             self._say(t("play.saved_again", self.lang, path=_path_text(slot)), "green")
         return True
 
