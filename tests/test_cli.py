@@ -313,16 +313,31 @@ BAD_INPUT = [
     (["rules", "--all", "--set", "chance=false"], "--set"),
     (["bench", "--runs", "0"], "--runs"),
     (["no-such-command"], "no-such-command"),
+    (["simulate", "--seed", "9" * 4300], "--seed': seeds are whole numbers from 0 to 2**64-1"),
+    (["simulate", "--seed", "9" * 4301, "--games", "2"], "(4,301 characters)"),
+    (["simulate", "--seed", "-1"], "from 0 to 2**64-1 (18446744073709551615), got '-1'"),
+    (["simulate", "--seed", str(2**64)], "got '18446744073709551616'"),
+    (["simulate", "--games", "9" * 5000], "--games"),
+    (["simulate", "--set", "min_sequence=²"], "min_sequence: expected a whole number (0, 2, 3), got '²'"),
+    (["simulate", "--set", "min_players=٣"], "min_players: expected a whole number"),
+    (["simulate", "--set", "min_players=\"3\""], "min_players: expected a whole number"),
+    (["simulate", "--set", "bogus\x1b[2J=1"], "unknown option 'bogus[2J'"),
+    (["rules", "\x1b[2J" + "x" * 5000], "unknown preset"),
 ]
 
 
-@pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+@pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a)[:60] for a, _ in BAD_INPUT])
 def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
     assert_one_error_line(run(*args), fragment)
 
 
+def test_a_seed_can_be_as_large_as_64_bits() -> None:
+    assert simulate_json("--games", "2", "--seed", str(2**64 - 1))["seed"] == 2**64 - 1
+
+
 def test_help_on_every_command() -> None:
-    for args in ([], ["--help"], ["rules", "--help"], ["simulate", "--help"], ["bench", "--help"]):
+    for args in ([], ["--help"], ["rules", "--help"], ["simulate", "--help"], ["bench", "--help"],
+                 ["play", "--help"], ["replay", "--help"], ["tournament", "--help"]):
         result = run(*args)
         assert result.exit_code == 0, args
         assert "Usage" in result.stdout
@@ -386,3 +401,20 @@ def test_module_run_reports_bad_input_in_one_line(args: list[str]) -> None:
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("error: ")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["simulate", "--games", "60"], ["bench", "--quick", "--runs", "1", "--games", "2"],
+     ["tournament", "--games", "3", "--bots", "normal,random,random", "--workers", "1"]],
+)
+def test_progress_bars_at_a_terminal(args: list[str]) -> None:
+    """Progress bars appear only when stderr is a terminal, so only a pseudo-terminal runs them."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "mattis.cli.app", *args], encoding="utf-8",
+                          timeout=120, dimensions=(40, 150))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "Traceback" not in (child.before or "")

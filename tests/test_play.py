@@ -27,6 +27,8 @@ from mattis.cli.app import app
 from mattis.core.cards import CARD_CODES
 from mattis.frontend import card_label, make_participants, play_record, save_record
 
+from .cli_checks import assert_one_error_line
+
 PROGRAM = [sys.executable, "-c", "from mattis.cli.app import main; main()"]
 """The real command line, started the way the ``mattis`` console script starts it."""
 ENV = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120", "LINES": "50",
@@ -73,7 +75,7 @@ def hand_on(screen: str, lang: str) -> list[str]:
     return [code for code in CARD_CODES if card_label(code) in labels]
 
 
-def play_to_the_end(term: Terminal, lang: str, games_left: int = 1) -> None:
+def play_to_the_end(term: Terminal, lang: str) -> None:
     """Answer "1" (the first legal move) at every turn until the game is saved."""
     saved = SAVED[lang]
     for _ in range(MAX_TURNS):
@@ -125,6 +127,10 @@ def test_a_whole_game_in_english_with_bad_input_hint_help_and_rules(tmp_path: Pa
     term.send("9")
     term.expect("There is no move number 9. Choose a number from 1 to 4.")
     term.expect(PROMPTS["en"])
+    for typed in ("²", "٣", "9" * 4000):  # a terminal line holds at most 4,095 characters
+        term.send(typed)
+        term.expect(re.escape("' is not a move: type a card like 7h, a number from the list (1-4)"))
+        term.expect(PROMPTS["en"])
     term.send("hint")
     term.expect(r"Hint: (\S+) \(number (\d)\)\.\s+Why: ")
     term.expect(PROMPTS["en"])
@@ -331,14 +337,17 @@ def test_replay_refuses_bad_files_in_one_line(tmp_path: Path, content: str | Non
      (["--rules", "nope"], "unknown preset"),
      (["--set", "nope=1"], "unknown option 'nope'"),
      (["--save", "/nonexistent-folder/x.json"], "does not exist"),
+     (["--save", "a" * 300], "--save: cannot use"),
+     (["--save", "a" * 300], "File name too long"),
+     (["--seed", "9" * 4300, "--games", "2"], "--seed': seeds are whole numbers from 0 to 2**64-1"),
+     (["--seed", "-4"], "got '-4'"),
+     (["--set", "min_sequence=²"], "min_sequence: expected a whole number (0, 2, 3), got '²'"),
+     (["--bots", "normal,\x1b[2J"], "--bots: unknown level '[2j'"),
      (["--lang", "de"], "--lang")],
+    ids=lambda value: str(value)[:40] if isinstance(value, list) else None,
 )
 def test_play_refuses_bad_options_in_one_line(args: list[str], fragment: str) -> None:
-    result = run("play", *args)
-    assert result.exit_code == 2
-    assert len(result.stderr.splitlines()) == 1, result.stderr
-    assert result.stderr.startswith("error: ") and fragment in result.stderr
-    assert "Traceback" not in result.output
+    assert_one_error_line(run("play", *args), fragment)
 
 
 def test_replay_refuses_seat_and_all_together(tmp_path: Path) -> None:
@@ -346,3 +355,22 @@ def test_replay_refuses_seat_and_all_together(tmp_path: Path) -> None:
     assert run("replay", str(path), "--seat", "1", "--all").exit_code == 2
     result = run("replay", str(path), "--seat", "5", "--no-step")
     assert result.exit_code == 2 and "--seat" in result.stderr
+
+
+@pytest.mark.parametrize(("answer", "replaced"), [("n", False), ("", False), ("y", True)])
+def test_at_a_terminal_an_existing_save_is_a_question(tmp_path: Path, answer: str, replaced: bool) -> None:
+    existing = finished_record(tmp_path)
+    before = existing.read_bytes()
+    term = Terminal("play", "--lang", "en", "--bots", "random,random", "--seed", "3",
+                    "--save", str(existing))
+    term.expect(r"holds a saved game\. Replace it\?\s+\[y/N\] ")  # a long path wraps the line
+    term.send(answer)
+    if replaced:
+        term.expect(PROMPTS["en"])
+        term.send("quit")
+        assert term.finish() == 0
+        assert load(str(existing))["seed"] == 3
+    else:
+        term.expect("error: --save: .* holds a saved game; add --overwrite to replace it")
+        assert term.finish() == 2
+        assert existing.read_bytes() == before

@@ -306,10 +306,14 @@ BAD_INPUT = [
     (["--hard-seconds", "0"], "--hard-seconds"),
     (["--hard-iterations", "0"], "--hard-iterations"),
     (["--action-cap", "0"], "--action-cap"),
+    (["--workers", "65"], "--workers"),
+    (["--workers", "9" * 5000], "--workers"),
+    (["--seed", "9" * 4300, "--games", "2"], "--seed': seeds are whole numbers from 0 to 2**64-1"),
+    (["--bots", "hard,normal,easy", "--players", "7"], "--players: pagat allows 3-6 players, got 7"),
 ]
 
 
-@pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+@pytest.mark.parametrize(("args", "fragment"), BAD_INPUT, ids=[" ".join(a)[:60] for a, _ in BAD_INPUT])
 def test_bad_input_exits_2_with_one_error_line(args: list[str], fragment: str) -> None:
     assert_one_error_line(run(*args), fragment)
 

@@ -15,6 +15,7 @@ name in :class:`mattis.Rules` (the names ``--set field=value`` uses)::
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from enum import Enum
@@ -33,14 +34,6 @@ def is_lang(value: object) -> TypeGuard[Lang]:
     return value in LANGS
 
 
-def parse_lang(text: str) -> Lang:
-    """``"nb"``/``"en"`` (any case) as a :data:`Lang`; anything else raises ``ValueError``."""
-    key = text.strip().lower()
-    if is_lang(key):
-        return key
-    raise ValueError(f"lang: expected one of {', '.join(LANGS)}, got {text!r}")
-
-
 def detect_lang(environ: Mapping[str, str] | None = None) -> Lang:
     """The language the locale asks for: ``"nb"`` for Norwegian (nb, no, nn), else ``"en"``.
 
@@ -57,7 +50,10 @@ def detect_lang(environ: Mapping[str, str] | None = None) -> Lang:
 
 # ---------------------------------------------------------------------------- messages
 
-_MESSAGES: dict[str, tuple[str, str]] = {
+Catalogue = Mapping[str, tuple[str, str]]
+"""Texts by key: ``{key: (bokmål, English)}``."""
+
+BASE_MESSAGES: Catalogue = {
     # key: (bokmål, English)
     "yes": ("ja", "yes"),
     "no": ("nei", "no"),
@@ -168,16 +164,45 @@ _MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def register_messages(messages: dict[str, tuple[str, str]]) -> None:
-    """Add a front end's own ``{key: (bokmål, English)}`` texts to the shared catalogue.
+def catalogues() -> dict[str, Catalogue]:
+    """Every catalogue of texts, by the module that keeps it.
 
-    Each area (terminal play, tournaments, the web) keeps its texts in its own module and
-    registers them on import; a key defined twice with different texts is a bug.
+    Each area keeps its texts next to its code; this list is the one place that gathers
+    them, so no import has the side effect of adding texts. The imports wait until the
+    first lookup because those modules import this one.
     """
-    for key, pair in messages.items():
-        if key in _MESSAGES and _MESSAGES[key] != pair:
-            raise ValueError(f"message key {key!r} is defined twice with different texts")
-        _MESSAGES[key] = pair
+    from .cli.messages import TOURNAMENT_MESSAGES
+    from .frontend.messages import PLAY_MESSAGES
+
+    return {
+        __name__: BASE_MESSAGES,
+        "mattis.frontend.messages": PLAY_MESSAGES,
+        "mattis.cli.messages": TOURNAMENT_MESSAGES,
+    }
+
+
+def duplicate_keys(sources: Mapping[str, Catalogue]) -> dict[str, list[str]]:
+    """Keys found in more than one catalogue, with the catalogues that define them."""
+    owners: dict[str, list[str]] = {}
+    for source, catalogue in sources.items():
+        for key in catalogue:
+            owners.setdefault(key, []).append(source)
+    return {key: names for key, names in owners.items() if len(names) > 1}
+
+
+@functools.cache
+def _table() -> dict[str, tuple[str, str]]:
+    """All catalogues in one table, built on the first lookup. A key in two catalogues is a
+    bug (one of the texts would silently win), so it stops the program at once."""
+    sources = catalogues()
+    duplicates = duplicate_keys(sources)
+    if duplicates:
+        key, names = next(iter(duplicates.items()))
+        raise ValueError(f"message key {key!r} is defined in {' and '.join(names)}")
+    table: dict[str, tuple[str, str]] = {}
+    for catalogue in sources.values():
+        table.update(catalogue)
+    return table
 
 
 def t(key: str, lang: Lang, **fmt: object) -> str:
@@ -186,7 +211,7 @@ def t(key: str, lang: Lang, **fmt: object) -> str:
     An unknown key raises ``KeyError``: a missing text is a bug to catch in tests, not
     something to paper over at run time.
     """
-    nb, en = _MESSAGES[key]
+    nb, en = _table()[key]
     template = nb if lang == "nb" else en
     return template.format(**fmt) if fmt else template
 
@@ -208,12 +233,12 @@ def format_percent(rate: float, lang: Lang, decimals: int = 1) -> str:
 
 def message_keys() -> tuple[str, ...]:
     """Every message key (for tests that check both languages are present)."""
-    return tuple(_MESSAGES)
+    return tuple(_table())
 
 
 def message_template(key: str, lang: Lang) -> str:
     """The unformatted text of ``key`` (for tests comparing the two languages' placeholders)."""
-    return _pick(_MESSAGES[key], lang)
+    return _pick(_table()[key], lang)
 
 
 # ---------------------------------------------------------------------------- rule options
@@ -390,11 +415,6 @@ def option_value(field: str, value: object, lang: Lang) -> str:
 def option_values(field: str) -> tuple[str, ...]:
     """The text values of an enum option that have translations (empty for other options)."""
     return tuple(_ENUM_VALUES.get(field, {}))
-
-
-def translated_options() -> tuple[str, ...]:
-    """Every option field with a name and description here, in documentation order."""
-    return tuple(_OPTION_NAMES)
 
 
 def preset_summary(preset: str, lang: Lang) -> str:

@@ -1,8 +1,10 @@
-"""``mattis play`` and ``mattis replay``: a game against bots, and a saved game shown again.
+"""``mattis play``: a game or a match against bots in the terminal.
 
 Only argument checking lives here; the game loop is :mod:`mattis.frontend.session` and the
 drawing :mod:`mattis.terminal`. As everywhere in the command line, a bad option ends the
-command with one ``error:`` line and exit code 2, before any game starts.
+command with one ``error:`` line and exit code 2, before any game starts. Saved games are
+never clobbered: an existing file is replaced only when it holds a saved game and
+``--overwrite`` is given (or, at a terminal, the person answers yes when asked).
 """
 
 from __future__ import annotations
@@ -13,32 +15,42 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
-from ..bots import LEVELS, Limit
-from ..frontend.record import RecordError, check_save_path, default_save_path, load_record
+from ..bots import Limit
+from ..frontend.record import (
+    SavedGameExists,
+    check_save_folder,
+    check_save_path,
+    default_save_path,
+    match_save_path,
+)
 from ..frontend.seats import make_participants
 from ..frontend.session import Match
-from ..terminal import EXIT_OK, TerminalPlay, TerminalReplay
-from .app import LangOption, SetOption, UsageFailure, _console, _fail, _lang, _resolve_rules, app
+from ..frontend.text import printable
+from ..i18n import Lang, t
+from ..terminal import EXIT_OK, TerminalPlay
+from .common import (
+    LangOption,
+    SetOption,
+    UsageFailure,
+    check_players,
+    console,
+    fail,
+    for_option,
+    language,
+    parse_levels,
+    parse_seed,
+    resolve_rules,
+)
 
 DEFAULT_PLAYERS = 3
 MAX_HINT_SECONDS = 30.0
 MAX_GAMES = 1000
+DEFAULT_SEED_RANGE = 1_000_000
+"""A random seed below this when none is given: short enough to read off and type again."""
 
 
-def _parse_bots(text: str | None) -> list[str] | None:
-    """``"normal,hard"`` as ``["normal", "hard"]``; ``None`` when the option was not given."""
-    if text is None:
-        return None
-    levels = [item.strip().lower() for item in text.split(",")]
-    for level in levels:
-        if level not in LEVELS:
-            shown = level or "(empty)"
-            raise UsageFailure(f"--bots: unknown level {shown!r}; choose from {', '.join(LEVELS)}")
-    return levels
-
-
-@app.command("play")
 def play_command(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to play: pagat, kortregler or app.")] = "pagat",
@@ -53,7 +65,8 @@ def play_command(
     seat: Annotated[int, typer.Option(
         "--seat", help="Your seat (0 leads the first game; the last seat deals).")] = 0,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="Seed for the deal and the bots; the same seed gives the same game. "
+        "--seed", parser=parse_seed, metavar="<int>",
+        help="Seed for the deal and the bots; the same seed gives the same game. "
         "Default: a random one (saved with the game).", show_default=False)] = None,
     games: Annotated[int, typer.Option(
         "--games", "-n", help="Games in the match; the loser deals the next.")] = 1,
@@ -63,75 +76,85 @@ def play_command(
         "Default: ./mattis-YYYYMMDD-HHMMSS.json.", show_default=False)] = None,
     hint_seconds: Annotated[float, typer.Option(
         "--hint-seconds", help="How long the strong bot thinks for a hint.")] = 0.5,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Let --save replace a game saved earlier in the same file(s).")] = False,
 ) -> None:
     """Play Mattis against bots in the terminal (type 'help' during the game)."""
-    language = _lang(lang)
+    chosen = language(lang)
     try:
-        resolved = _resolve_rules(rules, sets)
-        levels = _parse_bots(bots)
+        resolved = resolve_rules(rules, sets)
+        levels = parse_levels(bots) if bots is not None else None
     except (ValueError, UsageFailure) as error:
-        _fail(str(error))
+        fail(str(error))
     preset = rules.strip().lower()
     name = preset if resolved.preset_name else f"{preset} with --set"
     low, high = resolved.min_players, resolved.max_players
     if players is None and levels is not None:
         players = len(levels) + 1
         if not resolved.allows_players(players):
-            _fail(f"--bots: {name} is for {low}-{high} players, so give {low - 1}-{high - 1} "
-                  f"bot levels, got {len(levels)}")
+            fail(f"--bots: {name} is for {low}-{high} players, so give {low - 1}-{high - 1} "
+                 f"bot levels, got {len(levels)}")
     if players is None:
         players = max(DEFAULT_PLAYERS, low)
-    if not resolved.allows_players(players):
-        _fail(f"--players: {name} allows {low}-{high} players, got {players}")
+    try:
+        check_players(resolved, players)
+    except ValueError as error:
+        fail(for_option("--players", error))
     if levels is None:
         levels = ["normal"] * (players - 1)
     if len(levels) != players - 1:
-        _fail(f"--bots: give {players - 1} level(s) for {players} players (one per other seat), "
-              f"got {len(levels)}")
+        fail(f"--bots: give {players - 1} level(s) for {players} players (one per other seat), "
+             f"got {len(levels)}")
     if not 0 <= seat < players:
-        _fail(f"--seat: must be from 0 to {players - 1}, got {seat}")
+        fail(f"--seat: must be from 0 to {players - 1}, got {seat}")
     if not 1 <= games <= MAX_GAMES:
-        _fail(f"--games: must be from 1 to {MAX_GAMES}, got {games}")
+        fail(f"--games: must be from 1 to {MAX_GAMES}, got {games}")
     if not 0 < hint_seconds <= MAX_HINT_SECONDS:
-        _fail(f"--hint-seconds: must be more than 0 and at most {MAX_HINT_SECONDS:g}, got {hint_seconds:g}")
+        fail(f"--hint-seconds: must be more than 0 and at most {MAX_HINT_SECONDS:g}, got {hint_seconds:g}")
+    if overwrite and save is None:
+        fail("--overwrite needs --save: the default file name is always a new file")
     save_path = save if save is not None else default_save_path()
     try:
-        check_save_path(save_path)
+        if save is None:
+            check_save_folder(save_path)
+        else:
+            overwrite = _check_save_paths(save_path, games, overwrite, chosen)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     match = Match(resolved, make_participants(players, seat, levels), games,
-                  seed if seed is not None else secrets.randbelow(1_000_000))
-    terminal = TerminalPlay(match, preset, language, _console(), save_path, Limit(seconds=hint_seconds))
+                  seed if seed is not None else secrets.randbelow(DEFAULT_SEED_RANGE))
+    terminal = TerminalPlay(match, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
+                            overwrite=overwrite)
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)
 
 
-@app.command("replay")
-def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game saved by 'mattis play'.", show_default=False)],
-    lang: LangOption = None,
-    step: Annotated[bool, typer.Option(
-        "--step/--no-step", help="Wait for Enter before each move, or print the whole game. "
-        "Default: step when reading from a terminal.", show_default=False)] = True,
-    seat: Annotated[int | None, typer.Option(
-        "--seat", help="Show the game from this seat (its hand only). Default: the player's seat.",
-        show_default=False)] = None,
-    show_all: Annotated[bool, typer.Option("--all", "-a", help="Show every hand.")] = False,
-) -> None:
-    """Show a saved game again, move by move, replayed by the rules engine."""
-    language = _lang(lang)
-    if seat is not None and show_all:
-        _fail("--seat and --all cannot be combined")
+REPLACE_WORDS = ("y", "yes", "j", "ja")
+"""Answers that allow replacing a saved game; anything else (Enter included) keeps it."""
+
+
+def _check_save_paths(base: Path, games: int, overwrite: bool, lang: Lang) -> bool:
+    """Check every file the match will save to; returns whether saved games may be replaced.
+
+    At a terminal, a saved game in the way is a question rather than an error; in a script
+    it is an error naming ``--overwrite``, so nothing is ever replaced without being asked.
+    """
+    for number in range(1, games + 1):
+        try:
+            check_save_path(match_save_path(base, number, games), overwrite)
+        except SavedGameExists as exists:
+            if not (sys.stdin.isatty() and _confirm_replace(exists.path, lang)):
+                raise
+            overwrite = True
+    return overwrite
+
+
+def _confirm_replace(path: Path, lang: Lang) -> bool:
     try:
-        loaded = load_record(file)
-    except RecordError as error:
-        _fail(str(error))
-    players = loaded.game.players
-    if seat is not None and not 0 <= seat < players:
-        _fail(f"--seat: must be from 0 to {players - 1} in this game, got {seat}")
-    viewpoint = None if show_all else (seat if seat is not None else loaded.human_seat)
-    stepping = step and sys.stdin.isatty()
-    code = TerminalReplay(loaded, language, _console(), stepping, viewpoint).run()
-    if code != EXIT_OK:
-        raise typer.Exit(code)
+        # a Text, not a str: rich would read "[y/N]" as markup and drop it
+        answer = console().input(Text(t("play.replace_prompt", lang, path=printable(str(path)))))
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in REPLACE_WORDS
+

@@ -2,7 +2,8 @@
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
 the options, shows a progress bar on stderr and prints the standings in bokmål or English
-(its texts are registered under ``tournament.*``), or one JSON object with ``--json``.
+(its texts are :mod:`mattis.cli.messages`, keys ``tournament.…``), or one JSON object with
+``--json``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import LEVELS, Limit
+from ..bots import Limit
 from ..core import Rules
-from ..i18n import Lang, format_number, format_percent, register_messages, t
+from ..i18n import Lang, format_number, format_percent, t
 from ..tools.simulate import DEFAULT_ACTION_CAP
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
@@ -28,91 +28,34 @@ from ..tools.tournament import (
     TournamentResult,
     run_tournament,
 )
-from .app import (
+from .common import (
     ActionCapOption,
     JsonOption,
     LangOption,
     SetOption,
-    _console,
-    _fail,
-    _lang,
-    _rules_label,
-    _rules_or_exit,
-    app,
+    UsageFailure,
+    check_players,
+    console,
+    fail,
+    for_option,
+    language,
+    parse_levels,
+    parse_seed,
+    progress_bar,
+    quote,
+    rules_or_exit,
+    show_progress,
 )
 
 DEFAULT_BOTS = "hard,normal,easy"
-DEFAULT_WORKERS = os.cpu_count() or 1
+MAX_WORKERS = 64
+"""More worker processes than this only cost memory: every process holds the engine and
+its bots, and no machine this runs on has more cores to give them."""
+DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 """Every core: the games do not depend on the worker count, so there is no reason to wait."""
 
-MESSAGES: dict[str, tuple[str, str]] = {
-    "tournament.progress": ("Spiller", "Playing"),
-    "tournament.title": (
-        "Turnering: {preset}, {players} spillere, {games} spill, frø {seed}",
-        "Tournament: {preset}, {players} players, {games} games, seed {seed}",
-    ),
-    "tournament.setup": (
-        "Utdelinger: {deals}, hver spilt {players} ganger med setene rotert, så hver bot får "
-        "hver hånd. Arbeidsprosesser: {workers}.",
-        "Deals: {deals}, each played {players} times with the seats rotated so every bot gets "
-        "every hand. Worker processes: {workers}.",
-    ),
-    "tournament.rounded": (
-        "Rundet opp fra {requested} til {games} spill: hele utdelinger à {players} spill.",
-        "Rounded up from {requested} to {games} games: whole deals of {players} games.",
-    ),
-    "tournament.changed": ("Husregler: {changes}", "House rules: {changes}"),
-    "tournament.hard_iterations": (
-        "hard tenker {iterations} iterasjoner per trekk.",
-        "hard thinks {iterations} iterations per move.",
-    ),
-    "tournament.hard_seconds": (
-        "hard tenker {seconds} s per trekk, så resultatene avhenger av maskinens fart.",
-        "hard thinks {seconds} s per move, so the results depend on machine speed.",
-    ),
-    "tournament.hard_both": (
-        "hard tenker {iterations} iterasjoner eller {seconds} s per trekk, det som kommer først, "
-        "så resultatene kan avhenge av maskinens fart.",
-        "hard thinks {iterations} iterations or {seconds} s per move, whichever ends first, "
-        "so the results may depend on machine speed.",
-    ),
-    "tournament.time": ("Tid {seconds} s · {rate} spill/s", "Time {seconds} s · {rate} games/s"),
-    "tournament.capped": (
-        "Avbrutt ved taket: {count} spill (tak: {cap} handlinger). De er ikke med i andeler, "
-        "plasser eller rating.",
-        "Stopped at the cap: {count} games (cap: {cap} actions). They are left out of rates, "
-        "places and ratings.",
-    ),
-    "tournament.capped_none": ("Avbrutt ved taket: ingen", "Stopped at the cap: none"),
-    "tournament.table": ("Resultater per bot", "Results per bot"),
-    "tournament.levels_table": ("Per nivå", "Per level"),
-    "tournament.bot": ("Bot", "Bot"),
-    "tournament.level": ("Nivå", "Level"),
-    "tournament.games": ("Spill", "Games"),
-    "tournament.mattis": ("Mattis", "Mattis"),
-    "tournament.mattis_rate": ("Andel", "Rate"),
-    "tournament.ci": ("95 % KI", "95% CI"),
-    "tournament.mean_place": ("Plass", "Avg place"),
-    "tournament.rating": ("Rating", "Rating"),
-    "tournament.p95": ("Tid p95", "Think p95"),
-    "tournament.iterations_per_second": ("Iter./s", "Iter./s"),
-    "tournament.legend": (
-        "Andel: ferdige spill som Mattis, med 95 % Wilson-intervall. Plass: snitt, 1 gikk ut først, "
-        "flere tapere deler de siste plassene. Rating: OpenSkill μ − 3σ (μ og σ i --json). "
-        "Tid p95: 95-persentilen av tenketid per valg som ikke var tvunget.",
-        "Rate: finished games as Mattis, with a 95% Wilson interval. Place 1 went out first; "
-        "several losers share the last places. Rating: OpenSkill μ − 3σ (μ and σ in --json). "
-        "Think p95: 95th percentile per decision that was not forced.",
-    ),
-    "tournament.levels_note": (
-        "Et nivå med flere deltakere teller hver deltakers spill; ratingen er snittet av deres.",
-        "A level with several entrants counts each entrant's games; its rating is their mean.",
-    ),
-}
-register_messages(MESSAGES)
 
 
-@app.command("tournament")
 def tournament_command(
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to start from: pagat, kortregler or app.")] = "pagat",
@@ -127,9 +70,11 @@ def tournament_command(
         "--games", "-n", min=1,
         help="Games to play, rounded up to a multiple of the player count: each deal is played "
              "once from every seat.")] = 300,
-    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same games.")] = 1,
+    seed: Annotated[int, typer.Option(
+        "--seed", parser=parse_seed, metavar="<int>",
+        help="Seed; the same seed gives the same games.")] = 1,
     workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=1,
+        "--workers", "-w", min=1, max=MAX_WORKERS,
         help="Worker processes. The games are the same for any number (unless hard thinks for a "
              "time). Default: every CPU core.", show_default=False)] = DEFAULT_WORKERS,
     sets: SetOption = None,
@@ -147,27 +92,28 @@ def tournament_command(
     lang: LangOption = None,
 ) -> None:
     """Play bots against each other with rotated seats and compare how often each is Mattis."""
-    language = _lang(lang)
-    resolved = _rules_or_exit(rules, sets)
-    levels = [level.strip().lower() for level in bots.split(",")]
-    unknown = [level for level in levels if level not in LEVELS]
-    if unknown:
-        _fail(f"--bots: unknown level {unknown[0]!r}; choose from {', '.join(LEVELS)}")
+    chosen = language(lang)
+    resolved = rules_or_exit(rules, sets)
+    try:
+        levels = parse_levels(bots)
+    except UsageFailure as error:
+        fail(str(error))
     seats = players if players is not None else len(levels)
-    if not resolved.allows_players(seats):
-        _fail(f"players: {_rules_label(rules, resolved)} allows "
-              f"{resolved.min_players}-{resolved.max_players} players, got {seats}")
+    try:
+        check_players(resolved, seats)
+    except ValueError as error:
+        fail(for_option("--players", error) if players is not None else str(error))
     if len(levels) != seats:
-        _fail(f"--bots: need one level per seat ({seats}), got {len(levels)} in {bots!r}")
+        fail(f"--bots: need one level per seat ({seats}), got {len(levels)} in {quote(bots)}")
     if hard_seconds is not None and not hard_seconds > 0:  # `not >` also catches nan
-        _fail(f"--hard-seconds: must be positive, got {hard_seconds}")
+        fail(f"--hard-seconds: must be positive, got {hard_seconds}")
     if hard_seconds is None and hard_iterations is None:
         limit = DEFAULT_HARD_LIMIT
     else:
         limit = Limit(seconds=hard_seconds, iterations=hard_iterations)
 
-    show_progress = not json_output and sys.stderr.isatty()
-    result = _run(resolved, seats, levels, games, seed, workers, limit, action_cap, show_progress, language)
+    result = _run(resolved, seats, levels, games, seed, workers, limit, action_cap,
+                  show_progress(json_output), chosen)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -175,24 +121,18 @@ def tournament_command(
         data["house_rules"] = {field: ours for field, (ours, _) in resolved.differences(base).items()}
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         return
-    console = _console()
-    for part in _summary(result, base, language):
-        console.print(part)
+    out = console()
+    for part in _summary(result, base, chosen):
+        out.print(part)
 
 
 def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, workers: int,
-         limit: Limit, action_cap: int, show_progress: bool, lang: Lang) -> TournamentResult:
-    if not show_progress:
+         limit: Limit, action_cap: int, with_progress: bool, lang: Lang) -> TournamentResult:
+    if not with_progress:
         return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=_console(stderr=True), transient=True) as bar:
-        task = bar.add_task(t("tournament.progress", lang), total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress_bar(t("tournament.progress", lang)) as update:
         return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap,
-                              progress=advance)
+                              progress=update)
 
 
 def _milliseconds(seconds: float, lang: Lang) -> str:
@@ -208,8 +148,7 @@ def _interval(low: float, high: float, lang: Lang) -> str:
     return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
 
 
-def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], result: TournamentResult,
-                     lang: Lang) -> Table:
+def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], lang: Lang) -> Table:
     """One row per entrant (or level). Headers may wrap but figures never do, so the table
     stays readable in an 80-column terminal. Capped games are not a column: every entrant
     plays every game, so the heading's one count is each entrant's."""
@@ -283,10 +222,10 @@ def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | 
 
     parts: list[Table | Text] = [heading, Text()]
     parts.append(_standings_table(t("tournament.table", lang), t("tournament.bot", lang),
-                                  result.standings, result, lang))
+                                  result.standings, lang))
     if len(result.levels) < len(result.standings):
         parts.append(_standings_table(t("tournament.levels_table", lang), t("tournament.level", lang),
-                                      result.levels, result, lang))
+                                      result.levels, lang))
         parts.append(Text(t("tournament.levels_note", lang), style="dim"))
     parts.append(Text(t("tournament.legend", lang), style="dim"))
     return parts

@@ -2,11 +2,9 @@
 what just happened, the table as a player sees it, saved games and the game loop.
 
 No terminal or web code lives here; :mod:`mattis.terminal` draws with rich, and a web front
-end can use the same pieces. Importing the package registers the ``play.…`` texts with
-:mod:`mattis.i18n`.
+end can use the same pieces.
 """
 
-from . import messages as _messages  # noqa: F401  (registers the play texts first)
 from .cards import action_label, card_label, card_name, card_role, cards_label, sort_actions, sort_hand
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input

@@ -17,6 +17,7 @@ from enum import StrEnum
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import make_card, rank_of, suit_of
 from ..i18n import Lang, t
+from .text import shown
 
 
 class Command(StrEnum):
@@ -57,6 +58,10 @@ _RANK_TEXTS: dict[str, int] = {
 """Ranks: 2-10 and T, J/Kn (knekt), Q/D (dame), K (konge), A/E (ess)."""
 
 _DASHES = ("-", "–", "—")
+
+MAX_NUMBER_DIGITS = 6
+"""Longest move number read as a number: far more than any list of legal moves, far less
+than the 4,300 digits where Python refuses to convert text to an integer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,22 +111,28 @@ def parse_input(text: str, choices: Sequence[Action] = ()) -> ParsedInput | None
         return CommandInput(known)
     if isinstance(known, Action):
         return MoveInput(known)
-    if words.isdigit():
+    if words.isascii() and words.isdigit() and len(words) <= MAX_NUMBER_DIGITS:
         number = int(words)
         if not choices:
             return InputError("play.err.no_list")
         if not 1 <= number <= len(choices):
             return InputError("play.err.number_range", {"number": number, "max": len(choices)})
         return MoveInput(choices[number - 1])
+    if all(char.isnumeric() for char in words.replace(" ", "")):
+        # ``²``, ``①``, ``٣`` or a 5,000-digit number: Python would read some of them as
+        # numbers, but they are not what the list shows, so say what a move looks like.
+        if choices:
+            return InputError("play.err.not_a_move", {"text": shown(text.strip()), "max": len(choices)})
+        return InputError("play.err.not_a_move_no_list", {"text": shown(text.strip())})
     compact = words.replace(" ", "")
     try:
         if any(dash in compact for dash in _DASHES):
-            return MoveInput(_parse_sequence(compact, text.strip()))
+            return MoveInput(_parse_sequence(compact, shown(text.strip())))
         if _looks_like_card(compact):
-            return MoveInput(Action.single(_parse_card(compact, text.strip())))
+            return MoveInput(Action.single(_parse_card(compact, shown(text.strip()))))
     except _CardError as problem:
         return problem.error
-    return InputError("play.err.unknown", {"text": text.strip()})
+    return InputError("play.err.unknown", {"text": shown(text.strip())})
 
 
 def _looks_like_card(compact: str) -> bool:
@@ -146,11 +157,11 @@ def _parse_card(compact: str, original: str) -> int:
     # Say what is wrong with the documented rank-first form before guessing at the other
     # (``Kx`` is a king with a bad suit, although ``k`` is also the Norwegian clubs letter).
     if len(compact) >= 2 and compact[:-1] in _RANK_TEXTS:
-        raise _CardError(InputError("play.err.bad_suit", {"text": original, "suit": compact[-1]}))
+        raise _CardError(InputError("play.err.bad_suit", {"text": original, "suit": shown(compact[-1])}))
     if compact and compact[-1] in _SUIT_CHARS:
-        raise _CardError(InputError("play.err.bad_rank", {"text": original, "rank": compact[:-1]}))
+        raise _CardError(InputError("play.err.bad_rank", {"text": original, "rank": shown(compact[:-1])}))
     if compact and compact[0] in _SUIT_CHARS and len(compact) > 1:
-        raise _CardError(InputError("play.err.bad_rank", {"text": original, "rank": compact[1:]}))
+        raise _CardError(InputError("play.err.bad_rank", {"text": original, "rank": shown(compact[1:])}))
     raise _CardError(InputError("play.err.bad_card", {"text": original}))
 
 

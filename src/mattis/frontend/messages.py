@@ -1,16 +1,16 @@
 """The texts of play (keys ``play.…``), in bokmål and English, for every front end.
 
-Registered with :func:`mattis.i18n.register_messages` when :mod:`mattis.frontend` is
-imported. Sentences that name a player take ``{who}``: a bot's name, or "Du"/"You" for the
-person at the keyboard (``"du"``/``"you"`` inside a sentence). English needs "are" after
-"You" where Norwegian does not change, so those few sentences have a ``_you`` twin.
+Data only: :func:`mattis.i18n.catalogues` lists this catalogue with the others. Sentences
+that name a player take ``{who}``: a bot's name, or "Du"/"You" for the person at the
+keyboard (``"du"``/``"you"`` inside a sentence). English needs "are" after "You" where
+Norwegian does not change, so those few sentences have a ``_you`` twin.
 """
 
 from __future__ import annotations
 
-from ..i18n import register_messages
+from ..i18n import Catalogue
 
-PLAY_MESSAGES: dict[str, tuple[str, str]] = {
+PLAY_MESSAGES: Catalogue = {
     # people
     "play.you": ("Du", "You"),
     "play.you_mid": ("du", "you"),
@@ -201,6 +201,16 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.err.number_range": (
         "Det er ikke noe trekk nummer {number}. Velg et nummer fra 1 til {max}.",
         "There is no move number {number}. Choose a number from 1 to {max}.",
+    ),
+    "play.err.not_a_move": (
+        "«{text}» er ikke et trekk: skriv et kort som 7h, et nummer fra lista (1–{max}) eller "
+        "«hjelp».",
+        "'{text}' is not a move: type a card like 7h, a number from the list (1-{max}), or "
+        "'help'.",
+    ),
+    "play.err.not_a_move_no_list": (
+        "«{text}» er ikke et trekk: skriv et kort som 7h eller «hjelp».",
+        "'{text}' is not a move: type a card like 7h, or 'help'.",
     ),
     "play.err.no_list": ("Det er ingen trekk å velge nå.", "There are no moves to choose now."),
     "play.err.not_your_turn": ("Det er ikke din tur.", "It is not your turn."),
@@ -398,6 +408,18 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
         "Kunne ikke lagre spillet i {path}: {error}",
         "Could not save the game in {path}: {error}",
     ),
+    "play.replace_prompt": (
+        "{path} har et lagret spill. Erstatte det? [j/N] ",
+        "{path} holds a saved game. Replace it? [y/N] ",
+    ),
+    "play.not_saved": (
+        "Spillet ble IKKE lagret i {path}: {error}",
+        "The game was NOT saved in {path}: {error}",
+    ),
+    "play.saved_again": (
+        "Lagringen virker igjen: spillet er lagret i {path}",
+        "Saving works again: the game is saved in {path}",
+    ),
     "play.stopped": ("Spillet ble avbrutt.", "The game was stopped."),
     "play.score_after": (
         "Stillingen etter {played} av {games} spill",
@@ -425,5 +447,3 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.replay_prompt": ("Enter: neste trekk · q: stopp ", "Enter: next move · q: stop "),
     "play.replay_unfinished": ("Spillet ble ikke spilt ferdig.", "The game was not finished."),
 }
-
-register_messages(PLAY_MESSAGES)

@@ -12,9 +12,12 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..i18n import Lang, t
+from .text import printable
 
 BOT_NAMES: tuple[str, ...] = ("Kari", "Ola", "Siri", "Per", "Ingrid")
 """Names for up to five bots, in seat order after the human."""
+MAX_NAME_LENGTH = 40
+"""Longest name kept from a saved game: enough for any name, short enough for a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +59,9 @@ def make_participants(players: int, human_seat: int, levels: Sequence[str]) -> l
 
 def participants_from_dicts(items: object, players: int) -> list[Participant] | None:
     """Participants read back from a saved game, or ``None`` if the data is not usable
-    (a replay then falls back to seat numbers rather than failing)."""
+    (a replay then falls back to seat numbers rather than failing). A file is outside text:
+    names lose their control characters (:func:`~mattis.frontend.text.printable`), so a
+    crafted name cannot clear the screen or reorder what follows it."""
     if not isinstance(items, list) or len(items) != players:
         return None
     result: list[Participant] = []
@@ -68,7 +73,7 @@ def participants_from_dicts(items: object, players: int) -> list[Participant] | 
             return None
         if not isinstance(name, str):
             return None
-        result.append(Participant(seat, "" if human else name[:40], level, human))
+        result.append(Participant(seat, "" if human else printable(name)[:MAX_NAME_LENGTH], level, human))
     return result
 
 

@@ -4,14 +4,15 @@ The loop reads a line, hands it to :class:`~mattis.frontend.session.GameSession`
 what comes back; the rules, the bots and the meaning of input all live elsewhere. Input
 comes from a ``read_line(prompt)`` function (``console.input`` by default) so tests can
 drive the real program through a terminal. Whatever happens (a finished game, ``quit``,
-Ctrl-D, Ctrl-C), the game is saved: after each of the person's moves and once more at the
-end, to a file whose path is printed.
+Ctrl-D, Ctrl-C), the game is saved: when it is dealt (which claims a file of its own), before
+each of the person's moves and once more at the end, to a file whose path is printed. If the
+last save fails, the last line says so and the exit code is :data:`EXIT_SAVE_FAILED`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from ..bots import Limit
 from ..core.rules import NothingLeft, NothingLeftCounts
 from ..frontend.inputs import Command
 from ..frontend.narrate import out_order_line, result_headline
-from ..frontend.record import match_save_path, save_record
+from ..frontend.record import SaveFile, match_save_path, os_error_text
 from ..frontend.seats import join_names, seat_label, seat_name
 from ..frontend.session import (
     Asked,
@@ -34,6 +35,7 @@ from ..frontend.session import (
     News,
     Rejected,
 )
+from ..frontend.text import printable
 from ..i18n import Lang, t
 from .render import board, choices_text, help_text, news_text, rules_summary, score_table
 
@@ -41,6 +43,8 @@ ReadLine = Callable[[str], str]
 """Shows a prompt and returns the line typed (raises ``EOFError`` at end of input)."""
 
 EXIT_OK = 0
+EXIT_SAVE_FAILED = 1
+"""Exit code when the game could not be saved at the end: a script must not think it was."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C, as shells report a program stopped by SIGINT."""
 BLODMATTIS_WARNING_PLAYERS = 5
@@ -70,6 +74,10 @@ class TerminalPlay:
     save_base: Path
     hint_limit: Limit
     read_line: ReadLine | None = None
+    overwrite: bool = False
+    """Whether the person allowed replacing an existing saved game at ``save_base``."""
+    _save_error: str | None = field(default=None, init=False, repr=False)
+    """Why the last save failed, while saving keeps failing (``None`` when it works)."""
 
     def _read(self, prompt: str) -> str:
         if self.read_line is not None:
@@ -98,29 +106,41 @@ class TerminalPlay:
             game = match.new_game()
             session = GameSession(game, match.participants, lang, seed=match.game_seed(),
                                   hint_limit=self.hint_limit)
-            path = match_save_path(self.save_base, number, match.games)
+            slot = SaveFile(match_save_path(self.save_base, number, match.games), self.overwrite)
             self.console.print()
             title = (t("play.game_n", lang, number=number, games=match.games) if match.games > 1
                      else t("play.game_one", lang))
             dealer = seat_name(match.participants[game.dealer], lang, initial=False)
             self.console.print(Rule(Text(f"{title} · {t('play.dealer_is', lang, who=dealer)}")))
-            self._say(t("play.saving_to", lang, path=str(path)), "dim")
-            ending = self._play_game(session, path, number)
+            if self._save(session, slot, number):  # claims this game's file before any move
+                self._say(t("play.saving_to", lang, path=_path_text(slot)), "dim")
+            ending = self._play_game(session, slot, number)
             if ending is not Ending.OVER:
-                self._save(session, path, number)
+                saved = self._save(session, slot, number)
                 self.console.print()
                 self._say(t("play.stopped", lang), "bold")
-                self._say(t("play.saved", lang, path=str(path)), "bold green")
+                if not saved:
+                    return self._not_saved(slot)
+                self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
                 return EXIT_INTERRUPTED if ending is Ending.INTERRUPT else EXIT_OK
             match.finish(game)
-            self._save(session, path, number)
+            saved = self._save(session, slot, number)
             self._result(session)
-            self._say(t("play.saved", lang, path=str(path)), "bold green")
+            if not saved:
+                return self._not_saved(slot)
+            self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
             if match.games > 1:
                 self._scores()
                 if not match.finished and not self._wait_next():
                     return EXIT_OK
         return EXIT_OK
+
+    def _not_saved(self, slot: SaveFile) -> int:
+        """The last line when the final save failed: the truth, and a failing exit code.
+        A match stops here rather than play more games that might not be saved either."""
+        self._say(t("play.not_saved", self.lang, path=_path_text(slot),
+                    error=self._save_error or "?"), "bold red")
+        return EXIT_SAVE_FAILED
 
     def _welcome(self) -> None:
         lang, match = self.lang, self.match
@@ -146,19 +166,31 @@ class TerminalPlay:
             return False
         return answer.strip().lower() not in ("quit", "avslutt", "slutt", "exit", "q")
 
-    def _save(self, session: GameSession, path: Path, number: int) -> None:
+    def _save(self, session: GameSession, slot: SaveFile, number: int) -> bool:
+        """Save the game so far; whether it worked. A failure is told once, when it starts
+        (a full disk must not cost the game on screen, nor repeat at every move), and a
+        later success says that saving works again."""
         match = self.match
         extra: dict[str, object] | None = None
         if match.games > 1:
             extra = {"match": match.info(number)}
         try:
-            save_record(session.record(extra), path)
-        except OSError as error:  # a full disk must not cost the game on screen
-            self._say(t("play.save_failed", self.lang, path=str(path), error=str(error)), "bold red")
+            slot.write(session.record(extra))
+        except OSError as error:
+            problem = os_error_text(error)
+            if self._save_error is None:
+                self._say(t("play.save_failed", self.lang, path=_path_text(slot), error=problem),
+                          "bold red")
+            self._save_error = problem
+            return False
+        if self._save_error is not None:
+            self._save_error = None
+            self._say(t("play.saved_again", self.lang, path=_path_text(slot)), "green")
+        return True
 
     # ---------------------------------------------------------------- one game
 
-    def _play_game(self, session: GameSession, path: Path, number: int) -> Ending:
+    def _play_game(self, session: GameSession, slot: SaveFile, number: int) -> Ending:
         shown_while_out = 0
         try:
             while True:
@@ -168,7 +200,7 @@ class TerminalPlay:
                 shown_while_out = self._show_news(session, session.news(), shown_while_out)
                 if session.over:
                     return Ending.OVER
-                self._save(session, path, number)
+                self._save(session, slot, number)
                 self._draw_turn(session)
                 ending = self._ask(session)
                 if ending is not None:
@@ -257,3 +289,8 @@ class TerminalPlay:
             best = [seat_name(match.participants[s], lang, initial=False)
                     for s, score in enumerate(match.scores) if score == fewest]
             self._say(t("play.match_best", lang, who=join_names(best, lang), count=fewest), "bold")
+
+
+def _path_text(slot: SaveFile) -> str:
+    """The save path as shown: a file name typed with control characters stays harmless."""
+    return printable(str(slot.shown_path))

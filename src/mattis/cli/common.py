@@ -1,0 +1,243 @@
+"""What every ``mattis`` command shares: options, bad-input handling, rules and consoles.
+
+Bad input ends a command with exit code 2 and one ``error: ...`` line on stderr — never a
+traceback — so the command is pleasant by hand and predictable in scripts. Messages name
+the option and quote what was given, made safe and short (:func:`quote`, :func:`one_line`):
+a terminal escape or a 5,000-digit number in an argument must not reach the screen raw.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+
+from ..bots import LEVELS
+from ..core import Rules
+from ..frontend.text import clip, printable, shown
+from ..i18n import Lang, detect_lang
+
+USAGE_ERROR = 2
+"""Exit code for bad input, the same code click uses for usage errors."""
+
+MAX_SEED = 2**64 - 1
+"""Largest seed: 64 bits are plenty of distinct games, and the seed stays a short number in
+saved records and messages (Python refuses to print integers of more than 4,300 digits)."""
+
+LONG_WORD = 100
+"""A word longer than this in an error message is clipped (a pasted 4,300-digit value)."""
+
+
+class UsageFailure(Exception):
+    """Bad input found by a command; :func:`fail` turns it into one stderr line."""
+
+
+class LangChoice(StrEnum):
+    """The ``--lang`` values."""
+
+    NB = "nb"
+    EN = "en"
+
+
+LangOption = Annotated[
+    LangChoice | None,
+    typer.Option(
+        "--lang",
+        case_sensitive=False,
+        help="Output language: nb (Norwegian bokmål) or en. Default: from LC_ALL, LC_MESSAGES or LANG.",
+        show_default=False,
+    ),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "-s",
+        metavar="FIELD=VALUE",
+        help="Change one rule option (repeatable), e.g. --set min_sequence=3. See 'mattis rules'.",
+        show_default=False,
+    ),
+]
+ActionCapOption = Annotated[int, typer.Option(
+    "--action-cap", min=1,
+    help="Stop a game after this many actions; such games are counted as capped.")]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object on stdout instead of tables.")
+]
+
+
+def language(choice: LangChoice | None) -> Lang:
+    """The ``--lang`` choice, or the locale's language when none was given."""
+    if choice is None:
+        return detect_lang()
+    return "nb" if choice is LangChoice.NB else "en"
+
+
+def one_line(message: str) -> str:
+    """``message`` as one safe line: no control characters, whitespace runs as one space,
+    and any enormous word clipped."""
+    flat = " ".join(printable(message).split())
+    return re.sub(rf"\S{{{LONG_WORD + 1},}}", lambda match: clip(match.group(), LONG_WORD // 2), flat)
+
+
+def quote(text: str) -> str:
+    """A given value as messages quote it: ``'nope'``, safe and at most 40 characters."""
+    return repr(shown(text))
+
+
+def fail(message: str) -> NoReturn:
+    """End the command with one ``error:`` line on stderr and exit code 2."""
+    sys.stderr.write(f"error: {one_line(message)}\n")
+    raise typer.Exit(USAGE_ERROR)
+
+
+def for_option(option: str, error: Exception) -> str:
+    """A library message ``"players: …"`` or ``"bot: …"`` told as the option the person
+    typed: ``"--players: …"``. Messages without such a prefix get the option in front."""
+    text = str(error)
+    field, sep, rest = text.partition(": ")
+    if sep and " " not in field:
+        return f"{option}: {rest}"
+    return f"{option}: {text}"
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console for one command's output (created per command, so test runners that
+    swap ``sys.stdout`` see it)."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+ProgressUpdate = Callable[[int, int | None], None]
+"""Reports progress: ``update(done, total)`` (``total`` ``None`` keeps the one known)."""
+
+
+@contextmanager
+def progress_bar(description: str, total: int | None = None,
+                 time_remaining: bool = True) -> Iterator[ProgressUpdate]:
+    """A transient progress bar on stderr, with one task; yields its update function."""
+    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    if time_remaining:
+        columns.append(TimeRemainingColumn())
+    with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+
+        def update(done: int, new_total: int | None = None) -> None:
+            if new_total is None:
+                bar.update(task, completed=done)
+            else:
+                bar.update(task, completed=done, total=new_total)
+
+        yield update
+
+
+def show_progress(json_output: bool) -> bool:
+    """Progress bars go to an interactive stderr only, and never with ``--json``."""
+    return not json_output and sys.stderr.isatty()
+
+
+# ---------------------------------------------------------------------------- values
+
+
+def parse_seed(given: str | int) -> int:
+    """A ``--seed`` value: a whole number from 0 to :data:`MAX_SEED`, read without
+    converting thousands of digits (typer calls this with the text given, or the default)."""
+    value = str(given).strip()
+    if value.isascii() and value.isdigit() and len(value) <= len(str(MAX_SEED)):
+        number = int(value)
+        if number <= MAX_SEED:
+            return number
+    digits = f" ({len(value):,} characters)" if len(value) > LONG_WORD // 2 else ""
+    raise typer.BadParameter(f"seeds are whole numbers from 0 to 2**64-1 ({MAX_SEED}), "
+                             f"got {quote(value)}{digits}")
+
+
+def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
+    """``["min_sequence=3", ...]`` as ``{"min_sequence": "3"}``; a later repeat wins."""
+    changes: dict[str, str] = {}
+    for item in items or ():
+        field, sep, value = item.partition("=")
+        if not sep or not field.strip():
+            raise UsageFailure(f"--set: expected field=value, got {quote(item)}")
+        changes[field.strip()] = value.strip()
+    return changes
+
+
+def _check_option_text(field: str, value: str) -> None:
+    """Refuse a number option whose text is not ASCII digits (``²`` passes ``str.isdigit``
+    and then fails ``int``), in the words the rules use for a bad number."""
+    choices = Rules.option_choices(field)
+    numeric = all(choice.isdigit() for choice in choices)
+    if numeric and not (value.isascii() and value.lstrip("-").isdigit() and len(value) <= LONG_WORD):
+        raise UsageFailure(f"{field}: expected a whole number ({', '.join(choices)}), got {quote(value)}")
+
+
+def resolve_rules(preset: str, sets: Sequence[str] | None) -> Rules:
+    """The preset with ``--set`` changes applied; ``ValueError`` or :class:`UsageFailure`
+    names what is wrong."""
+    rules = Rules.preset(preset)
+    changes = parse_sets(sets)
+    if not changes:
+        return rules
+    known = set(Rules.option_names())
+    for field, value in changes.items():
+        if field not in known:
+            options = ", ".join(Rules.option_names())
+            raise UsageFailure(f"--set: unknown option {quote(field)}; options are: {options}")
+        _check_option_text(field, value)
+    return rules.with_options(**changes)
+
+
+def rules_or_exit(preset: str, sets: Sequence[str] | None) -> Rules:
+    """:func:`resolve_rules`, ending the command with one error line on bad input."""
+    try:
+        return resolve_rules(preset, sets)
+    except (ValueError, UsageFailure) as error:
+        fail(str(error))
+
+
+def check_players(rules: Rules, players: int) -> None:
+    """Raise ``ValueError`` ``"players: pagat allows 3-6 players, got 7"`` when the rules do
+    not allow ``players`` seats.
+
+    Stands in for ``Rules.check_players`` (coming in the rules core, with this message);
+    every command checks player counts through here, so pointing this at it is one change.
+    """
+    if not rules.allows_players(players):
+        allows = f"{rules.preset_name} allows" if rules.preset_name else "these house rules allow"
+        raise ValueError(f"players: {allows} {rules.min_players}-{rules.max_players} players, got {players}")
+
+
+def parse_level(text: str) -> str:
+    """A bot level (``random``, ``easy``, ``normal``, ``hard``, any case), or ``ValueError``
+    ``"bot: unknown level 'x'; choose one of …"``.
+
+    Stands in for ``mattis.bots.parse_level`` (coming in the bots package, with this
+    message); every command reads levels through here.
+    """
+    level = text.strip().lower()
+    if level not in LEVELS:
+        raise ValueError(f"bot: unknown level {quote(level or '(empty)')}; choose one of {', '.join(LEVELS)}")
+    return level
+
+
+def parse_levels(text: str) -> list[str]:
+    """``"normal, Hard"`` as ``["normal", "hard"]``; an unknown level raises
+    :class:`UsageFailure` naming ``--bots``."""
+    try:
+        return [parse_level(item) for item in text.split(",")]
+    except ValueError as error:
+        raise UsageFailure(for_option("--bots", error)) from None
