@@ -165,6 +165,25 @@ _MESSAGES: dict[str, tuple[str, str]] = {
         "copy+apply = copy() then apply_unchecked(); legal_actions = fresh computation, not the cached list.",
     ),
     "bench.legal": ("legal_actions", "legal_actions"),
+    # RL environments: render() text (mattis.envs)
+    "env.phase.collect": ("innsamling", "collecting"),
+    "env.phase.shed": ("utspilling", "shedding"),
+    "env.phase.over": ("ferdig", "over"),
+    "env.header": (
+        "Mattis ({preset}), {players} spillere, {phase}, handling {actions}",
+        "Mattis ({preset}), {players} players, {phase}, action {actions}",
+    ),
+    "env.trump": ("trumf: {trump}", "trump: {trump}"),
+    "env.trump_unknown": ("trumf: ukjent", "trump: unknown"),
+    "env.stock": ("bunke: {count}", "stock: {count}"),
+    "env.seat": ("plass {seat}", "seat {seat}"),
+    "env.won": ("vunnet {count}", "won {count}"),
+    "env.to_move": ("i trekket", "to move"),
+    "env.out": ("ute", "out"),
+    "env.mattis": ("MATTIS", "MATTIS"),
+    "env.table": ("bordet: {plays}", "table: {plays}"),
+    "env.table_empty": ("bordet: tomt", "table: empty"),
+    "env.truncated": ("avbrutt etter {actions} handlinger", "truncated after {actions} actions"),
 }
 
 
