@@ -42,7 +42,7 @@ HARD_BOT_LIMIT = Limit(iterations=200)
 class MattisEnv(gymnasium.Env[Observation, np.int64]):
     """One learning seat against bots (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it so
 
     def __init__(
         self,
@@ -127,7 +127,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         legal = game.legal_actions() if game.to_move == self.seat and not self._truncated else []
         return action_mask([action.index for action in legal])
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The table as text (``ansi`` returns it, ``human`` prints it)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")

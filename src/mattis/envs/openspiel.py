@@ -30,8 +30,9 @@ history, and the information-state string adds every public event so far.
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
-Resampled states are for search: they continue from that position, so they cannot be
-serialized into a replayable action history. OpenSpiel's C++ search bots
+A resampled state continues from the sampled position, carrying the public events before
+it; it clones, pickles and serializes like any state (OpenSpiel stores a Python state's
+attributes), but its action history starts at the resample. OpenSpiel's C++ search bots
 (``pyspiel.ISMCTSBot``, ``pyspiel.MCTSBot``) cannot run games written in Python: use
 :class:`OpenSpielIsmctsAgent` or ``open_spiel.python.algorithms.ismcts.ISMCTSBot``.
 """
@@ -127,7 +128,7 @@ def rules_from_parameters(params: dict[str, Any]) -> Rules:
     return rules.with_options(**changes) if changes else rules
 
 
-class MattisGame(pyspiel.Game):  # type: ignore[misc]
+class MattisGame(pyspiel.Game):
     """The OpenSpiel game object; its parameters are the rules, players and action cap."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -192,7 +193,26 @@ def _box_from_position(start: Position, actions: list[str]) -> _GameBox:
     return _GameBox(game, start)
 
 
-class MattisState(pyspiel.State):  # type: ignore[misc]
+@dataclass(frozen=True, slots=True)
+class PublicHistory:
+    """The public events before a resample, as view-history dicts and as one line of text;
+    immutable, so state copies share it."""
+
+    events: tuple[dict[str, Any], ...] = ()
+    text: str = ""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PublicHistory:
+        return self
+
+    def extended(self, events: Sequence[dict[str, Any]]) -> PublicHistory:
+        """This history followed by ``events``."""
+        return PublicHistory((*self.events, *events), public_history_text(self.text, events))
+
+
+_NO_HISTORY = PublicHistory()
+
+
+class MattisState(pyspiel.State):
     """One state: 52 chance moves choose the deck, then the game runs on the rules engine."""
 
     def __init__(self, game: MattisGame) -> None:
@@ -200,8 +220,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         self.config: _Config = game.config
         self.deck: tuple[int, ...] = ()
         self.box: _GameBox | None = None
-        self.history_before = ""
-        """Public events before a resample (empty for a state dealt by chance)."""
+        self.history_before = _NO_HISTORY
+        """Public events before a resample (none for a state dealt by chance)."""
         self.actions_before = 0
         """Player actions before a resample, for the action cap."""
 
@@ -266,14 +286,24 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
                 state.apply_action(outcomes[rng.randrange(len(outcomes))])
             return state
         view = self.box.game.view(player_id)
+        known = PlayerView.from_dict(self.seat_view(player_id))
         state.adopt(
-            Game.from_position(sample_position(PlayerView.from_dict(view), rng)),
-            history_before=public_history_text(self.history_before, view["history"]),
+            Game.from_position(sample_position(known, rng)),
+            history_before=self.history_before.extended(view["history"]),
             actions_before=self.actions_before + self.box.game.num_actions,
         )
         return state
 
-    def adopt(self, game: Game, history_before: str, actions_before: int) -> None:
+    def seat_view(self, player: int) -> dict[str, Any]:
+        """``Game.view(player)`` with the public events from before a resample put back in
+        front of its history: everything the seat knows, and nothing else."""
+        assert self.box is not None
+        view = self.box.game.view(player)
+        if self.history_before.events:
+            view["history"] = [*self.history_before.events, *view["history"]]
+        return view
+
+    def adopt(self, game: Game, history_before: PublicHistory, actions_before: int) -> None:
         """Continue from ``game`` (a determinization) after the given public history."""
         self.deck = ()
         self.box = _GameBox(game, game.position())
@@ -327,7 +357,7 @@ class MattisObserver:
         if game is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode_view(game.view(player))
+        self.tensor[:] = encode_view(state.seat_view(player))
 
     def string_from(self, state: MattisState, player: int) -> str:
         """The view as canonical JSON, without history; with perfect recall, plus the public
@@ -339,7 +369,7 @@ class MattisObserver:
         history = view.pop("history")
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
         if self.perfect_recall:
-            text += "\n" + public_history_text(state.history_before, history)
+            text += "\n" + public_history_text(state.history_before.text, history)
         return text
 
 
@@ -384,7 +414,7 @@ class OpenSpielIsmctsAgent:
         root: MattisState = game.new_initial_state()
         root.adopt(
             Game.from_position(sample_position(view, rng)),
-            history_before=public_history_text("", view.raw["history"]),
+            history_before=_NO_HISTORY.extended(view.raw["history"]),
             actions_before=0,
         )
         numpy_rng = np.random.RandomState(rng.getrandbits(32))

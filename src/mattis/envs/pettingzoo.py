@@ -18,7 +18,7 @@ enforced); ``raw_env`` is the bare one, which raises ``ValueError`` on an illega
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -44,18 +44,20 @@ def env(
     render_mode: str | None = None,
     lang: str = "en",
     **options: object,
-) -> AECEnv:  # type: ignore[type-arg]
+) -> AECEnv:
     """The wrapped environment; ``options`` are house rules, e.g. ``min_sequence=3``."""
-    environment: AECEnv = raw_env(rules, players, max_actions, render_mode, lang, **options)  # type: ignore[type-arg]
+    environment: AECEnv = raw_env(rules, players, max_actions, render_mode, lang, **options)
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=ILLEGAL_MOVE_REWARD)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-class raw_env(AECEnv):  # type: ignore[type-arg]  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
     """The bare AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "mattis_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "mattis_v0", "is_parallelizable": False,
+    }
 
     def __init__(
         self,

@@ -31,7 +31,8 @@ def render_text(game: Game, lang: Lang = "en", truncated: bool = False) -> str:
         if view["phase"] == "collect":
             marks.append(t("env.won", lang, count=view["won_sizes"][seat]))
         hand = " ".join(view["hand"]) or "-"
-        lines.append(f"{t('env.seat', lang, seat=seat)}: {hand}" + (f"  ({', '.join(marks)})" if marks else ""))
+        suffix = f"  ({', '.join(marks)})" if marks else ""
+        lines.append(f"{t('env.seat', lang, seat=seat)}: {hand}{suffix}")
     plays = [f"{seat}:{'-'.join([cards[0], cards[-1]]) if len(cards) > 1 else cards[0]}"
              for seat, cards in public["table"]]
     lines.append(t("env.table", lang, plays=" ".join(plays)) if plays else t("env.table_empty", lang))
