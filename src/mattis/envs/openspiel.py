@@ -443,11 +443,10 @@ class OpenSpielIsmctsAgent:
 
 def load_game(rules: Rules, players: int, max_actions: int = DEFAULT_MAX_ACTIONS) -> MattisGame:
     """The OpenSpiel game for ``rules`` (house rules included) and ``players``."""
-    params: dict[str, Any] = {"players": players, "max_actions": max_actions}
-    preset = rules.preset_name
-    base = Rules.preset(preset or "pagat")
-    params["rules"] = preset or "pagat"
-    for name, (ours, _) in rules.differences(base).items():
-        params[name] = int(ours) if isinstance(ours, bool) else ours
+    params: dict[str, Any] = {"players": players, "max_actions": max_actions,
+                              "rules": rules.preset_name or "pagat"}
+    if rules.preset_name is None:  # house rules: every option spelled out
+        for name, value in rules.to_dict().items():
+            params[name] = int(value) if isinstance(value, bool) else value
     game: MattisGame = pyspiel.load_game(GAME_NAME, params)
     return game
