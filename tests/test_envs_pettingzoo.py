@@ -90,6 +90,18 @@ def test_a_game_past_max_actions_is_truncated_with_zero_rewards() -> None:
     assert DEFAULT_MAX_ACTIONS >= 1000
 
 
+def test_a_seed_gives_the_deal_of_game_new_with_that_seed_and_numpy_seeds_work() -> None:
+    environment = raw_env(rules="app", players=4)
+    environment.reset(seed=np.int64(12))
+    assert environment.game == Game.new("app", 4, seed=12)
+    assert type(environment.game.record()["seed"]) is int
+    environment.reset()  # continues a sequence drawn from seed 12
+    follow_up = environment.game
+    environment.reset(seed=12)
+    environment.reset()
+    assert environment.game == follow_up
+
+
 def test_the_seat_to_move_is_the_agent_selected_and_only_it_gets_a_mask() -> None:
     environment = raw_env(players=4)
     environment.reset(seed=3)
@@ -197,6 +209,44 @@ def test_hidden_cards_swapped_leave_the_observation_unchanged(preset: str, playe
         changed_elsewhere += any(not np.array_equal(encode_view(first.view(s)), encode_view(second.view(s)))
                                  for s in range(1, players))
     assert changed_elsewhere > 0  # the swaps did move cards someone else can see
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 4), ("app", 4)])
+def test_mid_game_swapping_a_hidden_hand_card_with_a_stock_card_changes_nothing_for_seat_0(
+    preset: str, players: int
+) -> None:
+    """Replay the same actions from a deck where a card still hidden in seat 1's hand (never
+    shown) and a card still in the stock trade places: seat 0's observation is the same."""
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(40):
+        game = Game.new(preset, players, seed=seed)
+        for _ in range(rng.randrange(5, 60)):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        stock = list(game.position().stock)[:-1]  # never the bottom card
+        shown = 0
+        for event in game.history:
+            shown |= event[2]
+        hidden_in_hand = [parse_card(c) for c in game.hand(1) if not shown >> parse_card(c) & 1]
+        if game.is_over or game.phase != "collect" or not stock or not hidden_in_hand:
+            continue
+        deck = [parse_card(c) for c in game.record()["deck"]]
+        first, second = deck.index(rng.choice(hidden_in_hand)), deck.index(rng.choice(stock))
+        deck[first], deck[second] = deck[second], deck[first]
+        other = Game.new(preset, players, deck=deck)
+        try:
+            for action in game.actions:
+                other.apply(action)
+        except IllegalAction:
+            continue  # the swap changed what was legal for seat 1: not the same game to seat 0
+        assert other.view(0) == game.view(0)
+        assert np.array_equal(encode_view(other.view(0)), encode_view(game.view(0)))
+        assert other.hand(1) != game.hand(1)
+        compared += 1
+    assert compared >= 10
 
 
 def test_the_observation_is_a_function_of_the_view_alone() -> None:

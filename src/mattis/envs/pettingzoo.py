@@ -17,6 +17,7 @@ enforced); ``raw_env`` is the bare one, which raises ``ValueError`` on an illega
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, ClassVar
 
@@ -98,8 +99,8 @@ class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
         and later unseeded resets continue a sequence drawn from it; without any seed ever,
         deals come from fresh entropy. ``options`` is accepted for the API and unused."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = seed
+            game_seed = operator.index(seed)  # numpy integers too; a float or text is refused
+            self._seeds = random.Random(game_seed)
         else:
             if self._seeds is None:
                 self._seeds = random.Random()
