@@ -16,7 +16,7 @@ phase-2 trick size). ``docs/research.md`` lists every slot.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,7 +136,7 @@ def encode_view(view: Mapping[str, Any]) -> Observation:
         if seat is not None and seat >= 0:
             out[SLICES[name].start + rel(seat)] = 1.0
 
-    def flags(name: str, seats: Any) -> None:
+    def flags(name: str, seats: Iterable[int]) -> None:
         for seat in seats:
             out[SLICES[name].start + rel(int(seat))] = 1.0
 

@@ -435,7 +435,7 @@ class OpenSpielIsmctsAgent:
         return Decision(
             action,
             f"OpenSpiel ISMCTS: {simulations} simulations chose {action}",
-            reason="search",
+            reason="openspiel_search",
             detail=(("simulations", str(simulations)), ("action", str(action))),
             iterations=simulations,
         )

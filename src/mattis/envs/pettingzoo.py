@@ -157,9 +157,8 @@ class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
                 self.truncations[agent] = True
         else:
             self.agent_selection = self.possible_agents[game.to_move or 0]
-            return
-        if not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
-            self.agent_selection = self.agents[0]
+        # At the end agent_selection stays on the last mover; agent_iter then visits every
+        # agent once more so each can see its final reward and step(None).
 
     def render(self) -> str | None:
         """The table as text (``ansi`` returns it, ``human`` prints it)."""
