@@ -1,5 +1,6 @@
 """``docs/research.md`` tells the truth: its Python examples run as written, each in a fresh
-interpreter, and its action table matches ``mattis.ALL_ACTIONS``.
+interpreter, and its action table matches ``mattis.ALL_ACTIONS``. The bokmål guide
+(``docs/research.nb.md``) shows the very same examples.
 
 The examples run with one BLAS thread: the numpy learner multiplies small matrices, which
 many threads only slow down on a busy machine."""
@@ -29,8 +30,10 @@ def run_example(number: int) -> str:
     return finished.stdout
 
 
-def test_the_guide_has_its_examples() -> None:
+def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
     assert len(BLOCKS) == 6
+    bokmal = RESEARCH_DOC.with_name("research.nb.md").read_text(encoding="utf-8")
+    assert re.findall(r"```python\n(.*?)```", bokmal, re.S) == BLOCKS
 
 
 @pytest.mark.parametrize("number", range(1, len(BLOCKS)))

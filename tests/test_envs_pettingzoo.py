@@ -32,7 +32,7 @@ PRESET_PLAYERS = [
     for name in ("pagat", "kortregler", "app")
     for players in range(Rules.preset(name).min_players, Rules.preset(name).max_players + 1)
 ]
-RESEARCH_DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 @pytest.mark.parametrize(("preset", "players"), PRESET_PLAYERS)
@@ -290,8 +290,12 @@ def test_the_encoding_follows_its_layout() -> None:
     assert sum(slot.size for slot in LAYOUT) == OBSERVATION_SIZE
 
 
-def test_research_doc_lists_every_slot_with_its_size() -> None:
-    text = RESEARCH_DOC.read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", text, flags=re.MULTILINE))
-    assert {name: int(size) for name, size in rows.items()} == {slot.name: slot.size for slot in LAYOUT}
+@pytest.mark.parametrize("doc", ["research.md", "research.nb.md"])
+def test_research_doc_lists_every_slot_with_its_size(doc: str) -> None:
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+)(?:–(\d+))? \|", text, flags=re.MULTILINE)
+    listed = {name: (int(size), int(first), int(last or first)) for name, size, first, last in rows}
+    expected = {slot.name: (slot.size, SLICES[slot.name].start, SLICES[slot.name].stop - 1)
+                for slot in LAYOUT}
+    assert listed == expected
     assert str(OBSERVATION_SIZE) in text
