@@ -21,7 +21,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from mattis import Game, Rules
-from mattis.bots import Agent, make_agent, play_game
+from mattis.bots import Agent, PlayerView, make_agent, play_game
 from mattis.envs.encoding import OBSERVATION_SIZE
 from mattis.envs.openspiel import GAME_NAME, MattisState, OpenSpielIsmctsAgent, load_game
 
@@ -152,11 +152,20 @@ def test_openspiel_ismcts_agent_plays_whole_games_from_views_only() -> None:
         assert any(decision.seat == 0 and decision.iterations == 4 for decision in played.decisions)
 
 
-def test_openspiel_ismcts_agent_is_reproducible_for_a_seed() -> None:
-    from mattis.bots import PlayerView
+def test_openspiel_ismcts_agent_with_random_rollouts_plays_too() -> None:
+    game = Game.new("app", 4, seed=2)
+    agents: list[Agent] = [OpenSpielIsmctsAgent(simulations=3, rollouts="random")] + [
+        make_agent("easy") for _ in range(3)]
+    played = play_game(game, agents, seed=2)
+    assert game.is_over and any(decision.seat == 0 for decision in played.decisions)
+    with pytest.raises(ValueError, match="rollouts: expected one of heuristic, random"):
+        OpenSpielIsmctsAgent(rollouts="greedy")
+    with pytest.raises(ValueError, match="simulations: must be at least 1"):
+        OpenSpielIsmctsAgent(simulations=0)
 
+
+def test_openspiel_ismcts_agent_is_reproducible_for_a_seed() -> None:
     game = Game.new("kortregler", 4, seed=3)
-    rng = random.Random(3)
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])
     view = PlayerView.from_dict(game.view(game.to_move or 0))
@@ -164,4 +173,18 @@ def test_openspiel_ismcts_agent_is_reproducible_for_a_seed() -> None:
     first = agent.choose(view, game.legal_actions(), random.Random(1))
     assert agent.choose(view, game.legal_actions(), random.Random(1)) == first
     assert first.action in game.legal_actions() and "6 simulations" in first.explanation
-    assert rng is not None
+
+
+def test_openspiel_ismcts_agent_decides_the_same_when_only_hidden_cards_differ() -> None:
+    """Two deals that look the same to seat 0 (two cards it cannot see trade places) get
+    the same decision: the agent has nothing but the view to go on."""
+    deck = list(range(52))
+    random.Random(9).shuffle(deck)
+    other = deck[:]
+    other[1], other[20] = other[20], other[1]  # seat 1's first card and a stock card
+    first, second = Game.new("pagat", 3, deck=deck), Game.new("pagat", 3, deck=other)
+    assert first.view(0) == second.view(0) and first.hand(1) != second.hand(1)
+    agent = OpenSpielIsmctsAgent(simulations=12)
+    decisions = [agent.choose(PlayerView.from_dict(game.view(0)), game.legal_actions(), random.Random(4))
+                 for game in (first, second)]
+    assert decisions[0] == decisions[1]
