@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from mattis.bots import Limit
 from mattis.envs.gymnasium import ENV_ID, MattisEnv
 
 
@@ -59,6 +60,16 @@ def test_an_episode_is_reproducible_from_its_seed_and_scored_for_the_learner() -
     result = environment.game.result
     assert terminated and result is not None
     assert reward == (-1.0 if 2 in result.losers else pytest.approx(1 / 3))
+
+
+def test_hard_opponents_search_a_fixed_budget_so_episodes_replay() -> None:
+    environment = MattisEnv(players=3, opponents=["hard", "normal"], max_actions=40,
+                            hard_limit=Limit(iterations=30))
+    first = run_episode(environment, seed=4)
+    assert environment.game is not None
+    record = environment.game.record()
+    assert run_episode(environment, seed=4) == first
+    assert environment.game.record() == record
 
 
 def test_bots_play_until_the_learners_turn() -> None:
