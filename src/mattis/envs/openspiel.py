@@ -26,7 +26,8 @@ a game still running after ``max_actions`` player actions ends with all returns 
 Observations are built from ``Game.view(seat)`` only: the tensor is
 :func:`~mattis.envs.encoding.encode_view` (the information-state tensor is the same vector,
 which already sums up the public history); the observation string is the view without its
-history, and the information-state string adds every public event so far.
+history, and the information-state string adds every public event so far (all actions
+are public; a seat's private draws are not listed, so this is not strictly perfect recall).
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
