@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from mattis import CHANCE, PICKUP, Action, Game, Rules, parse_card
+from mattis import CHANCE, PICKUP, Action, Event, Game, Rules, parse_card
 from mattis.bots import (
     LEVELS,
     Decision,
@@ -94,8 +94,8 @@ def random_states(rules: Rules, players: int, seed: int, every: int, limit: int 
 # ====================================================================== 1. the agent protocol
 
 
-DATA_TYPES = (str, int, float, bool, type(None), list, tuple, dict, Action, PlayerView, Rules, Enum)
-"""What a view may be made of: plain data, interned actions, rules and their enum values."""
+DATA_TYPES = (str, int, float, bool, type(None), list, tuple, dict, Action, PlayerView, Rules, Enum, Event)
+"""What a view may be made of: plain data, interned actions, rules, their enum values and public events."""
 
 
 def reachable(*roots: object) -> list[object]:

@@ -34,6 +34,14 @@ def is_lang(value: object) -> TypeGuard[Lang]:
     return value in LANGS
 
 
+def parse_lang(text: str) -> Lang:
+    """``"nb"``/``"en"`` (any case) as a :data:`Lang`; anything else raises ``ValueError``."""
+    key = text.strip().lower() if isinstance(text, str) else text
+    if is_lang(key):
+        return key
+    raise ValueError(f"lang: expected one of {', '.join(LANGS)}, got {text!r}")
+
+
 def detect_lang(environ: Mapping[str, str] | None = None) -> Lang:
     """The language the locale asks for: ``"nb"`` for Norwegian (nb, no, nn), else ``"en"``.
 
@@ -161,6 +169,25 @@ BASE_MESSAGES: Catalogue = {
         "copy+apply = copy() then apply_unchecked(); legal_actions = fresh computation, not the cached list.",
     ),
     "bench.legal": ("legal_actions", "legal_actions"),
+    # RL environments: render() text (mattis.envs)
+    "env.phase.collect": ("innsamling", "collecting"),
+    "env.phase.shed": ("utspilling", "shedding"),
+    "env.phase.over": ("ferdig", "over"),
+    "env.header": (
+        "Mattis ({preset}), {players} spillere, {phase}, handling {actions}",
+        "Mattis ({preset}), {players} players, {phase}, action {actions}",
+    ),
+    "env.trump": ("trumf: {trump}", "trump: {trump}"),
+    "env.trump_unknown": ("trumf: ukjent", "trump: unknown"),
+    "env.stock": ("bunke: {count}", "stock: {count}"),
+    "env.seat": ("plass {seat}", "seat {seat}"),
+    "env.won": ("vunnet {count}", "won {count}"),
+    "env.to_move": ("i trekket", "to move"),
+    "env.out": ("ute", "out"),
+    "env.mattis": ("MATTIS", "MATTIS"),
+    "env.table": ("bordet: {plays}", "table: {plays}"),
+    "env.table_empty": ("bordet: tomt", "table: empty"),
+    "env.truncated": ("avbrutt etter {actions} handlinger", "truncated after {actions} actions"),
 }
 
 

@@ -49,6 +49,8 @@ class CardTracker:
         self.gone = 0
         self.trump_suit: int | None = None
         self.recent: deque[RecentEvent] = deque(maxlen=RECENT_EVENTS)
+        self.log: list[Event] = []
+        """Every event fed, oldest first (only ever appended to)."""
         self._trick_owner: dict[int, int] = {}
         self._table: list[int] = []  # phase-2 plays on the table, as masks, oldest first
         self._phase1 = True
@@ -59,6 +61,7 @@ class CardTracker:
         for event in events:
             kind, seat, mask = event.kind, event.seat, event.mask
             self.count += 1
+            self.log.append(event)
             self.recent.append((kind, seat, mask))
             if kind is EventKind.PLAY or kind is EventKind.CHANCE:
                 assert seat is not None
@@ -156,7 +159,11 @@ class PlayerView:
     pick-up (P2.4) shows it held nothing that beats; trumping under ``follow_suit`` (P2.5)
     shows a void. Phase-2 hands only lose unknown cards, so this stays true."""
     raw: Mapping[str, Any]
-    """The view dict this was read from."""
+    """The view dict this was read from (its history may start later than the game's)."""
+    event_log: list[Event]
+    """The tracker's log of public events; only its first :attr:`event_count` belong to
+    this moment (see :meth:`public_events`)."""
+    event_count: int
 
     @staticmethod
     def from_dict(view: Mapping[str, Any], tracker: CardTracker | None = None) -> PlayerView:
@@ -207,7 +214,13 @@ class PlayerView:
             played_by=tuple(tracker.played_by),
             excluded=tuple(tracker.excluded),
             raw=view,
+            event_log=tracker.log,
+            event_count=tracker.count,
         )
+
+    def public_events(self) -> tuple[Event, ...]:
+        """Every public event of the game up to this moment, oldest first."""
+        return tuple(self.event_log[:self.event_count])
 
     @property
     def in_play(self) -> int:

@@ -1,0 +1,169 @@
+"""Mattis as a single-agent Gymnasium environment: one seat learns, our bots play the rest.
+
+This is what people train against: ``MattisEnv(rules="pagat", players=3, opponents="normal")``.
+The learner's observation is the same vector as in PettingZoo
+(:func:`mattis.envs.encoding.encode_view`); the legal moves come as ``info["action_mask"]``
+and from :meth:`MattisEnv.action_masks` (the method maskable-PPO implementations call).
+
+* Actions: ``Discrete(366)`` indices (:attr:`mattis.Action.index`).
+* Reward at the end only: the learner's share of :func:`~mattis.envs.encoding.terminal_rewards`.
+* An illegal action ends the episode at once with reward −1 (``info["illegal_action"]``),
+  so random exploration is safe; the game is left as it was.
+* A game still running after ``max_actions`` actions is truncated with reward 0.
+* The bots see only their own seat's view (through :func:`mattis.bots.decide`) and get
+  their randomness from the episode seed, so ``reset(seed=s)`` replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from ..bots import LEVELS, Agent, Limit, decide, make_agent, seat_rng
+from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
+from ..core.game import Game
+from ..core.rules import Rules
+from ..i18n import Lang, parse_lang
+from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
+from .encoding import OBSERVATION_SIZE, Observation, action_mask, encode_view, terminal_rewards
+from .render import render_text
+
+ILLEGAL_ACTION_REWARD = -1.0
+"""The reward for an illegal action, which also ends the episode."""
+HARD_BOT_LIMIT = Limit(iterations=200)
+"""The ``hard`` opponents' budget: a fixed iteration count keeps episodes reproducible."""
+
+
+class MattisEnv(gymnasium.Env[Observation, np.int64]):
+    """One learning seat against bots (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it so
+
+    def __init__(
+        self,
+        rules: str | Rules = "pagat",
+        players: int = 3,
+        opponents: str | Sequence[str] = "normal",
+        seat: int = 0,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        render_mode: str | None = None,
+        lang: str = "en",
+        hard_limit: Limit = HARD_BOT_LIMIT,
+        **options: object,
+    ) -> None:
+        self.rules = make_rules(rules, options)
+        self.players = check_players(self.rules, players)
+        self.max_actions = check_max_actions(max_actions)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {seat!r}")
+        self.seat = seat
+        levels = [opponents] * (self.players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(levels) != self.players - 1:
+            raise ValueError(f"opponents: give one level or {self.players - 1} levels, got {len(levels)}")
+        for level in levels:
+            if level not in LEVELS:
+                raise ValueError(f"opponents: unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        self.opponent_levels = tuple(levels)
+        self.hard_limit = hard_limit
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of human, ansi or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.lang: Lang = parse_lang(lang)
+        self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32)
+        self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.game: Game | None = None
+        self._bots: dict[int, tuple[Agent, random.Random]] = {}
+        self._truncated = False
+        self._ended = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new game and let the bots play up to the learner's first turn."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.game = Game.new(self.rules, self.players, seed=game_seed)
+        others = [seat for seat in range(self.players) if seat != self.seat]
+        self._bots = {
+            seat: (make_agent(level, self.hard_limit if level == "hard" else None), seat_rng(game_seed, seat))
+            for seat, level in zip(others, self.opponent_levels, strict=True)
+        }
+        self._truncated = False
+        self._ended = False
+        self._play_bots()
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action``, then the bots until the learner's turn or the end."""
+        game = self._require_game()
+        if self._ended:
+            raise RuntimeError("the episode has ended: call reset()")
+        index = int(action)
+        legal = game.legal_actions()
+        if not 0 <= index < NUM_ACTIONS or ALL_ACTIONS[index] not in legal:
+            info = self._info()
+            info["illegal_action"] = True
+            self._ended = True
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+        game.apply(ALL_ACTIONS[index])
+        self._play_bots()
+        if self.render_mode == "human":
+            self.render()
+        reward = 0.0
+        self._ended = game.is_over or self._truncated
+        if game.is_over:
+            losers = game.result.losers if game.result else ()
+            reward = terminal_rewards(losers, self.players)[self.seat]
+        return self._observe(), reward, game.is_over, self._truncated, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The learner's legal actions as a 0/1 vector (all 0 once the episode has ended)."""
+        game = self._require_game()
+        legal = game.legal_actions() if game.to_move == self.seat and not self._truncated else []
+        return action_mask([action.index for action in legal])
+
+    def render(self) -> str | None:
+        """The table as text (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        text = render_text(self._require_game(), self.lang, self._truncated)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _play_bots(self) -> None:
+        game = self._require_game()
+        while not game.is_over and game.to_move != self.seat:
+            if game.num_actions >= self.max_actions:
+                break
+            seat = game.to_move
+            assert seat is not None
+            agent, rng = self._bots[seat]
+            legal = game.legal_actions()
+            game.apply(legal[0] if len(legal) == 1 else decide(agent, game, rng).action)
+        self._truncated = not game.is_over and game.num_actions >= self.max_actions
+
+    def _observe(self) -> Observation:
+        return encode_view(self._require_game().view(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+
+ENV_ID = "mattis/Mattis-v0"
+"""The Gymnasium id: ``gymnasium.make("mattis/Mattis-v0", players=4, opponents="hard")``."""
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=MattisEnv)

@@ -1,0 +1,180 @@
+"""Mattis as a PettingZoo AEC environment, in the classic-games convention.
+
+``env(rules="pagat", players=3, **options)`` gives the wrapped environment (illegal moves end
+the game with −1 for the offender, out-of-range actions are refused, the call order is
+enforced); ``raw_env`` is the bare one, which raises ``ValueError`` on an illegal move.
+
+* Agents ``player_0`` … ``player_{n-1}`` are the seats; ``agent_selection`` is the seat to
+  move (Mattis does not go round in a fixed order: tricks are won, ties replayed).
+* Actions: ``Discrete(366)``, the index is :attr:`mattis.Action.index` (cards 0-51, same-suit
+  sequences 52-363, ``chance`` 364, ``pickup`` 365).
+* Observations: ``{"observation": float32[OBSERVATION_SIZE], "action_mask": int8[366]}``,
+  the observation from :func:`mattis.envs.encoding.encode_view` of the seat's own view.
+* Rewards only at the end: :func:`mattis.envs.encoding.terminal_rewards` (−1 for Mattis,
+  the others share +1).
+* A game still running after ``max_actions`` actions is truncated, all rewards 0.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
+from ..core.game import Game
+from ..core.rules import Rules
+from ..i18n import Lang, parse_lang
+from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
+from .encoding import OBSERVATION_SIZE, action_mask, encode_view, terminal_rewards
+from .render import render_text
+
+ILLEGAL_MOVE_REWARD = -1.0
+"""What the wrapped environment gives a seat that plays an illegal action (the game ends)."""
+
+
+def env(
+    rules: str | Rules = "pagat",
+    players: int = 3,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    render_mode: str | None = None,
+    lang: str = "en",
+    **options: object,
+) -> AECEnv:
+    """The wrapped environment; ``options`` are house rules, e.g. ``min_sequence=3``."""
+    environment: AECEnv = raw_env(rules, players, max_actions, render_mode, lang, **options)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=ILLEGAL_MOVE_REWARD)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
+    """The bare AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "mattis_v0", "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: str | Rules = "pagat",
+        players: int = 3,
+        max_actions: int = DEFAULT_MAX_ACTIONS,
+        render_mode: str | None = None,
+        lang: str = "en",
+        **options: object,
+    ) -> None:
+        super().__init__()
+        self.rules = make_rules(rules, options)
+        self.players = check_players(self.rules, players)
+        self.max_actions = check_max_actions(max_actions)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of human, ansi or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.lang: Lang = parse_lang(lang)
+        self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        self._observation_space = gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {agent: self._observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self._seeds: random.Random | None = None
+        self.game: Game | None = None
+        self._truncated = False
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game. With ``seed`` the deal is ``Game.new(rules, players, seed=seed)``
+        and later unseeded resets continue a sequence drawn from it; without any seed ever,
+        deals come from fresh entropy. ``options`` is accepted for the API and unused."""
+        if seed is not None:
+            game_seed = operator.index(seed)  # numpy integers too; a float or text is refused
+            self._seeds = random.Random(game_seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(63)
+        self.game = Game.new(self.rules, self.players, seed=game_seed)
+        self._truncated = False
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._settle()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's encoded view; the mask is all 0 unless it is the agent's turn."""
+        game = self._require_game()
+        seat = self.possible_agents.index(agent)
+        legal = game.legal_actions() if game.to_move == seat and not self._truncated else []
+        return {
+            "observation": encode_view(game.view(seat)),
+            "action_mask": action_mask([action.index for action in legal]),
+        }
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (an index) for ``agent_selection``."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._require_game()
+        index = int(action)
+        if not 0 <= index < NUM_ACTIONS:
+            raise ValueError(f"action: must be an index from 0 to {NUM_ACTIONS - 1}, got {action!r}")
+        game.apply(ALL_ACTIONS[index])  # IllegalAction (a ValueError) says why
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._settle()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """Point at the seat to move, or end the game (terminated or truncated)."""
+        game = self._require_game()
+        if game.is_over:
+            losers = game.result.losers if game.result else ()
+            for agent, reward in zip(self.agents, terminal_rewards(losers, self.players), strict=True):
+                self.rewards[agent] = reward
+                self.terminations[agent] = True
+        elif game.num_actions >= self.max_actions:
+            self._truncated = True
+            for agent in self.agents:
+                self.truncations[agent] = True
+        else:
+            self.agent_selection = self.possible_agents[game.to_move or 0]
+        # At the end agent_selection stays on the last mover; agent_iter then visits every
+        # agent once more so each can see its final reward and step(None).
+
+    def render(self) -> str | None:
+        """The table as text (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        text = render_text(self._require_game(), self.lang, self._truncated)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game

@@ -1,0 +1,41 @@
+"""The text picture the environments' ``render()`` returns: every seat's view side by side,
+for a person watching an agent train (not an observation: agents never see it)."""
+
+from __future__ import annotations
+
+from ..core.game import Game
+from ..i18n import Lang, t
+
+
+def render_text(game: Game, lang: Lang = "en", truncated: bool = False) -> str:
+    """The whole table in a few lines: each seat's hand (from that seat's own view), the
+    cards on the table, the trump and the stock."""
+    views = [game.view(seat) for seat in range(game.players)]
+    public = views[0]
+    preset = public["preset"] or t("house_rules", lang)
+    lines = [t("env.header", lang, preset=preset, players=game.players,
+               phase=t(f"env.phase.{public['phase']}", lang), actions=game.num_actions)]
+    trump = public["trump_card"] or public["trump"]
+    lines.append(" · ".join([
+        t("env.trump", lang, trump=trump) if trump else t("env.trump_unknown", lang),
+        t("env.stock", lang, count=public["stock_size"]),
+    ]))
+    for seat, view in enumerate(views):
+        marks = []
+        if view["to_move"] == seat:
+            marks.append(t("env.to_move", lang))
+        if seat in view["out"]:
+            marks.append(t("env.out", lang))
+        if seat in view["losers"]:
+            marks.append(t("env.mattis", lang))
+        if view["phase"] == "collect":
+            marks.append(t("env.won", lang, count=view["won_sizes"][seat]))
+        hand = " ".join(view["hand"]) or "-"
+        suffix = f"  ({', '.join(marks)})" if marks else ""
+        lines.append(f"{t('env.seat', lang, seat=seat)}: {hand}{suffix}")
+    plays = [f"{seat}:{'-'.join([cards[0], cards[-1]]) if len(cards) > 1 else cards[0]}"
+             for seat, cards in public["table"]]
+    lines.append(t("env.table", lang, plays=" ".join(plays)) if plays else t("env.table_empty", lang))
+    if truncated:
+        lines.append(t("env.truncated", lang, actions=game.num_actions))
+    return "\n".join(lines)
