@@ -288,6 +288,7 @@ def same_view_other_hidden(game: Game, seat: int, rng: random.Random) -> Game | 
     for _ in range(50):
         other = json.loads(json.dumps(record))
         if "deck" in other:
+            other["seed"] = None  # the seed no longer gives this deck (a record refuses that)
             deck = other["deck"]
             slots = [i for i, code in enumerate(deck) if hidden >> parse_card(code) & 1]
             cards = [deck[i] for i in slots]

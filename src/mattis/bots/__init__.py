@@ -8,6 +8,7 @@ from ``Game.view(seat)``, the legal actions, a seeded generator and an optional 
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Sequence
 
 from ..core.actions import Action
@@ -27,7 +28,11 @@ def parse_level(text: object) -> str:
     says what an unknown level is: ``ValueError`` quoting what was given."""
     key = text.strip().lower() if isinstance(text, str) else None
     if key not in LEVELS:
-        shown = repr(text) if not isinstance(text, str) or text.strip() else "(empty)"
+        if isinstance(key, str):  # quoted printable and short: it may come from a file
+            printable = "".join(char for char in key if char.isprintable())[:40]
+            shown = repr(printable) if printable else "(empty)"
+        else:
+            shown = reprlib.repr(text)
         raise ValueError(f"bot: unknown level {shown}; choose one of {', '.join(LEVELS)}")
     return key
 

@@ -26,7 +26,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ..bots import LEVELS
+from ..bots import parse_level as bots_parse_level
 from ..core import Rules
 from ..frontend.text import clip, printable, shown
 from ..i18n import Lang, detect_lang
@@ -210,28 +210,13 @@ def rules_or_exit(preset: str, sets: Sequence[str] | None) -> Rules:
 
 
 def check_players(rules: Rules, players: int) -> None:
-    """Raise ``ValueError`` ``"players: pagat allows 3-6 players, got 7"`` when the rules do
-    not allow ``players`` seats.
-
-    Stands in for ``Rules.check_players`` (coming in the rules core, with this message);
-    every command checks player counts through here, so pointing this at it is one change.
-    """
-    if not rules.allows_players(players):
-        allows = f"{rules.preset_name} allows" if rules.preset_name else "these house rules allow"
-        raise ValueError(f"players: {allows} {rules.min_players}-{rules.max_players} players, got {players}")
+    """:meth:`Rules.check_players`: ``"players: pagat allows 3-6 players, got 7"``."""
+    rules.check_players(players)
 
 
 def parse_level(text: str) -> str:
-    """A bot level (``random``, ``easy``, ``normal``, ``hard``, any case), or ``ValueError``
-    ``"bot: unknown level 'x'; choose one of …"``.
-
-    Stands in for ``mattis.bots.parse_level`` (coming in the bots package, with this
-    message); every command reads levels through here.
-    """
-    level = text.strip().lower()
-    if level not in LEVELS:
-        raise ValueError(f"bot: unknown level {quote(level or '(empty)')}; choose one of {', '.join(LEVELS)}")
-    return level
+    """:func:`mattis.bots.parse_level`: a level, or ``"bot: unknown level 'x'; …"``."""
+    return bots_parse_level(text)
 
 
 def parse_levels(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
@@ -152,22 +152,19 @@ class Game:
         dealer: int | None = None,
     ) -> Game:
         """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
-        shuffled with ``random.Random(seed)``. The dealer defaults to the last seat."""
+        shuffled with ``random.Random(seed)`` (the seed is kept in the record, and only then).
+        The dealer defaults to the last seat."""
         resolved = _resolve_rules(rules)
-        if not isinstance(players, int) or not resolved.allows_players(players):
-            name = resolved.preset_name or "these rules"
-            raise ValueError(
-                f"players: {name} allows {resolved.min_players}-{resolved.max_players} players, got {players}"
-            )
+        resolved.check_players(players)
         if deck is None:
-            order = list(range(NUM_CARDS))
-            random.Random(seed).shuffle(order)
+            order = _shuffled(seed)
         else:
             order = _parse_deck(deck)
+            seed = None  # the deck was given: no seed made it
         if dealer is None:
             dealer = players - 1
         if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer}")
+            raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {_kind(dealer)}")
         game = cls.__new__(cls)
         game._setup(resolved, players, dealer, tuple(order), seed)
         return game
@@ -193,15 +190,20 @@ class Game:
         for hand in hands:
             mask = 0
             for item in hand:
-                card = item if isinstance(item, int) else parse_card(item)
+                if _is_int(item) and 0 <= item < NUM_CARDS:
+                    card = item
+                elif isinstance(item, str):
+                    card = parse_card(item)
+                else:
+                    raise ValueError(f"hands: expected card codes such as '7h', got {_kind(item)}")
                 if (seen | mask) >> card & 1:
                     raise ValueError(f"hands: {card_code(card)} appears twice")
                 mask |= 1 << card
             seen |= mask
             masks.append(mask)
         trump_suit = parse_suit(trump)
-        if not 0 <= leader < len(hands):
-            raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {leader}")
+        if not _is_int(leader) or not 0 <= leader < len(hands):
+            raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {_kind(leader)}")
         game = cls.__new__(cls)
         game._init_common(resolved, len(hands), -1, (), None)
         game._start = {"hands": [codes_of(m) for m in masks], "trump": SUITS[trump_suit], "leader": leader}
@@ -216,25 +218,79 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record made by :meth:`record` to an identical game."""
+        """Replay a record made by :meth:`record` to an identical game.
+
+        Records come from files and other people, so every field is checked before use:
+        anything malformed raises ``ValueError`` naming the field, never another error.
+        """
         if not isinstance(record, dict):
-            raise ValueError("record: expected a dict (parsed JSON)")
+            raise ValueError(f"record: expected an object, got {_kind(record)}")
+        rules_data = record.get("rules")
+        if not isinstance(rules_data, dict):
+            raise ValueError(f"record: rules must be an object of rule options, got {_kind(rules_data)}")
         try:
-            rules = Rules.from_dict(record["rules"])
-            start = record.get("start")
-            if start is not None:
-                game = cls.from_hands(rules, start["hands"], start["trump"], start["leader"])
-            else:
-                game = cls.new(rules, record["players"], deck=record["deck"], dealer=record["dealer"])
-                game._seed = record.get("seed")
-            actions = record.get("actions", [])
-        except KeyError as missing:
-            raise ValueError(f"record: missing field {missing}") from None
+            rules = Rules.from_dict(rules_data)
+        except ValueError as error:
+            raise ValueError(f"record: rules: {error}") from None
+        start = record.get("start")
+        if start is not None:
+            game = cls._from_record_start(rules, start)
+        else:
+            game = cls._from_record_deal(rules, record)
+        actions = record.get("actions")
+        if not isinstance(actions, list):
+            raise ValueError(f"record: actions must be a list of action texts, got {_kind(actions)}")
         for number, text in enumerate(actions):
+            if not isinstance(text, str):
+                raise ValueError(f"record: action {number} must be text such as '7h', got {_kind(text)}")
             try:
                 game.apply(text)
             except IllegalAction as error:
-                raise ValueError(f"record: action {number} ({text!r}) is illegal: {error}") from None
+                raise ValueError(f"record: action {number} ({_shown(text)}) is illegal: {error}") from None
+        return game
+
+    @classmethod
+    def _from_record_start(cls, rules: Rules, start: object) -> Game:
+        if not isinstance(start, dict):
+            raise ValueError(f"record: start must be an object, got {_kind(start)}")
+        hands = start.get("hands")
+        if (not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands)
+                or not all(isinstance(code, str) for hand in hands for code in hand)):
+            raise ValueError("record: start.hands must be a list of lists of card codes")
+        trump, leader = start.get("trump"), start.get("leader")
+        if not isinstance(trump, str):
+            raise ValueError(f"record: start.trump must be a suit letter, got {_kind(trump)}")
+        if not _is_int(leader):
+            raise ValueError(f"record: start.leader must be a seat number, got {_kind(leader)}")
+        try:
+            return cls.from_hands(rules, hands, trump, leader)
+        except ValueError as error:
+            raise ValueError(f"record: start: {error}") from None
+
+    @classmethod
+    def _from_record_deal(cls, rules: Rules, record: dict[str, Any]) -> Game:
+        players, dealer, deck, seed = (record.get(key) for key in ("players", "dealer", "deck", "seed"))
+        if not _is_int(players):
+            raise ValueError(f"record: players must be a number, got {_kind(players)}")
+        if not _is_int(dealer):
+            raise ValueError(f"record: dealer must be a seat number, got {_kind(dealer)}")
+        if not isinstance(deck, list):
+            raise ValueError(f"record: deck must be the list of the 52 card codes dealt from, "
+                             f"got {_kind(deck)}")
+        if not all(isinstance(code, str) for code in deck):
+            bad = next(code for code in deck if not isinstance(code, str))
+            raise ValueError(f"record: deck must hold card codes such as '7h', got {_kind(bad)}")
+        if seed is not None and not (_is_int(seed) and 0 <= seed <= MAX_SEED):
+            raise ValueError(f"record: seed must be a whole number from 0 to 2**64-1 or null, "
+                             f"got {_kind(seed)}")
+        try:
+            game = cls.new(rules, players, deck=deck, dealer=dealer)
+        except ValueError as error:
+            raise ValueError(f"record: {error}") from None
+        if seed is not None:
+            if list(game._deck) != _shuffled(seed):
+                raise ValueError("record: the seed does not give this deck (one of them was changed)")
+            game._seed = seed
         return game
 
     def _init_common(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
@@ -476,7 +532,7 @@ class Game:
 
     def _check_seat(self, seat: int) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {seat!r}")
+            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {_kind(seat)}")
         return seat
 
     # ------------------------------------------------------------------ actions
@@ -619,8 +675,9 @@ class Game:
             "rules": self.rules.to_dict(),
             "players": self.players,
         }
-        if self._start is not None:
-            record["start"] = self._start
+        if self._start is not None:  # a copy: the caller may change the record freely
+            record["start"] = {"hands": [list(hand) for hand in self._start["hands"]],
+                               "trump": self._start["trump"], "leader": self._start["leader"]}
         else:
             record["dealer"] = self.dealer
             record["seed"] = self._seed
@@ -1098,8 +1155,53 @@ def _resolve_rules(rules: str | Rules) -> Rules:
     raise ValueError(f"rules: expected a preset name or a Rules value, got {rules!r}")
 
 
+MAX_SEED = 2**64 - 1
+"""The largest seed a record may hold (seeds drawn by the program are 64-bit)."""
+
+
+def _shuffled(seed: int | None) -> list[int]:
+    """The deck order a seed gives (C3): the cards 0-51 shuffled by ``random.Random(seed)``."""
+    order = list(range(NUM_CARDS))
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> str:
+    """What was given, for an error message: short, and safe for any value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 64 else f"a number of {value.bit_length()} bits"
+    if isinstance(value, str):
+        return f'"{_shown(value)}"'
+    if isinstance(value, float):
+        return repr(value)
+    return f"{'an' if type(value).__name__[0] in 'aeiou' else 'a'} {type(value).__name__}"
+
+
+def _shown(text: str) -> str:
+    """Text quoted in a message: printable and at most 30 characters."""
+    cleaned = "".join(char if char.isprintable() else "?" for char in text[:30])
+    return cleaned + ("..." if len(text) > 30 else "")
+
+
 def _parse_deck(deck: Sequence[str | int]) -> list[int]:
-    order = [item if isinstance(item, int) else parse_card(item) for item in deck]
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise ValueError(f"deck: expected a list of 52 cards, got {_kind(deck)}")
+    order = []
+    for item in deck:
+        if _is_int(item) and 0 <= item < NUM_CARDS:
+            order.append(int(item))
+        elif isinstance(item, str):
+            order.append(parse_card(item))
+        else:
+            raise ValueError(f"deck: expected card codes such as '7h', got {_kind(item)}")
     if len(order) != NUM_CARDS:
         raise ValueError(f"deck: must hold all 52 cards, got {len(order)}")
     if len(set(order)) != NUM_CARDS or not all(0 <= card < NUM_CARDS for card in order):

@@ -180,6 +180,9 @@ class SeatView:
             return _read(view)
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"view: malformed or missing {error}") from None
+        except ValueError as error:
+            message = str(error)
+            raise ValueError(message if message.startswith("view") else f"view: {message}") from None
 
 
 def _card(code: Any) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import reprlib
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -191,6 +192,15 @@ class Rules:
         """Whether ``players`` seats are allowed."""
         return self.min_players <= players <= self.max_players
 
+    def check_players(self, players: object) -> None:
+        """Raise ``ValueError`` unless ``players`` is an allowed number of seats. The one
+        place that words it: ``players: pagat allows 3-6 players, got 7``."""
+        if isinstance(players, int) and not isinstance(players, bool) and self.allows_players(players):
+            return
+        allows = f"{self.preset_name} allows" if self.preset_name else "these house rules allow"
+        given = _quoted(players)
+        raise ValueError(f"players: {allows} {self.min_players}-{self.max_players} players, got {given}")
+
 
 @functools.cache
 def _field_types() -> dict[str, Any]:
@@ -214,20 +224,35 @@ def _coerce(name: str, declared: object, value: object) -> object:
             return True
         if isinstance(value, str) and value.strip().lower() in _FALSE_WORDS:
             return False
-        raise ValueError(f"{name}: expected true or false, got {value!r}")
+        raise ValueError(f"{name}: expected true or false, got {_quoted(value)}")
     if target is int:
         if isinstance(value, bool):
             raise ValueError(f"{name}: expected a whole number, got {value!r}")
         if isinstance(value, int):
             return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value.strip())
-        raise ValueError(f"{name}: expected a whole number, got {value!r}")
+        text = value.strip() if isinstance(value, str) else ""
+        digits = text[1:] if text.startswith("-") else text
+        if digits.isascii() and digits.isdigit() and len(digits) <= 6:
+            return int(text)
+        raise ValueError(f"{name}: expected a whole number, got {_quoted(value)}")
+    if isinstance(value, target):
+        return value
     try:
-        return target(value.strip().lower() if isinstance(value, str) else value)
+        if not isinstance(value, str):
+            raise ValueError(name)
+        return target(value.strip().lower())
     except ValueError:
         choices = ", ".join(member.value for member in target)
-        raise ValueError(f"{name}: expected one of {choices}, got {value!r}") from None
+        raise ValueError(f"{name}: expected one of {choices}, got {_quoted(value)}") from None
+
+
+def _quoted(value: object) -> str:
+    """A given value as an error message shows it: text in double quotes (so ``"3"`` reads
+    as text, not the number 3), anything else as Python writes it, cut to 40 characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of {value.bit_length()} bits"
+    shown = '"' + value.replace('"', '\\"') + '"' if isinstance(value, str) else reprlib.repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
