@@ -475,6 +475,7 @@ def bench_command(
 # after everything they share from this module is defined. One import line per module.
 # (registration block: start)
 from . import play as _play  # noqa: E402, F401
+from . import serve as _serve  # noqa: E402, F401
 from . import tournament as _tournament  # noqa: E402, F401
 
 # (registration block: end)

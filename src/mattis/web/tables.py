@@ -1,0 +1,707 @@
+"""Live tables: seats, the game, bots, connections and the match, with the engine in charge.
+
+A :class:`Lobby` holds every table of a running server and the :class:`~.store.Store`. A
+:class:`LiveTable` owns one game at a time and everything around it: who sits where (a
+person with a seat token, a bot, or an open seat), the connections of each seat, the
+bots' turns (one move at a time, at a pace people can follow; ``hard`` thinks in a worker
+process), players who went away (a bot stands in after a while; they take the seat back by
+coming back), and the match (the loser deals the next game, C2; a score of who was Mattis).
+
+Every change is stored before anyone hears of it. Each connection receives its own seat's
+``Game.view`` only, plus sentences about public events in its own language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..bots import LEVELS, make_agent
+from ..bots.view import PlayerView
+from ..core.actions import Action
+from ..core.game import Game, IllegalAction, next_dealer
+from ..core.rules import PRESET_NAMES, Rules
+from ..frontend import messages as _play_messages  # noqa: F401  (registers the play texts)
+from ..frontend.cards import sort_actions
+from ..frontend.explain import explain_illegal
+from ..frontend.narrate import Narrator, out_order_line, result_headline
+from ..frontend.seats import BOT_NAMES, Participant
+from ..frontend.session import hint_reason
+from ..frontend.table import turn_advice
+from ..i18n import Lang, t
+from . import messages as _web_messages  # noqa: F401  (registers the web texts)
+from .store import Store, StoredTable
+from .workers import choose_move, decision_from_parts, suggest_move
+
+SeatKind = Literal["human", "bot", "open"]
+MAX_NAME = 24
+FIRST_LOG_LINES = 80
+"""How much of the log a new connection receives (older lines add nothing on a phone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a server behaves; the defaults suit people, the tests shorten the waits."""
+
+    bot_delay: float = 0.8
+    """Seconds before each bot move, so people can follow the play."""
+    absence_timeout: float = 60.0
+    """Seconds a person may be away before a bot plays their seat."""
+    hard_seconds: float = 1.0
+    """Thinking time of a ``hard`` bot per move."""
+    hint_seconds: float = 0.5
+    """Thinking time of the hint."""
+    max_message: int = 4096
+    """Largest client message, in characters."""
+    rate: float = 10.0
+    """Messages per second a connection may send on average ..."""
+    burst: float = 20.0
+    """... and in a burst."""
+    flood_close: int = 200
+    """Refused messages after which a flooding connection is closed."""
+    max_tables: int = 10_000
+    """Tables kept in memory at once (creation is refused beyond)."""
+
+
+class ApiError(Exception):
+    """A refusal for one client: an HTTP status, a stable code and a message."""
+
+    def __init__(self, status: int, code: str, detail: str = "") -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+    def message(self, lang: Lang) -> str:
+        """The refusal in words."""
+        return t(f"web.err.{self.code}", lang, detail=self.detail)
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed, so a copy of the database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(value: object) -> str:
+    """A player name fit to show: printable, single-spaced, at most :data:`MAX_NAME` long."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApiError(400, "bad_request", "name must be text")
+    text = "".join(ch for ch in value if ch.isprintable())
+    return " ".join(text.split())[:MAX_NAME]
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat: who sits there and, for a person, their connections and absence."""
+
+    kind: SeatKind
+    name: str = ""
+    level: str | None = None
+    token_hash: str | None = None
+    connections: set[Connection] = field(default_factory=set)
+    away_since: float | None = None
+    stand_in: bool = False
+    """A bot plays for this person while they are away."""
+
+    def to_stored(self) -> dict[str, Any]:
+        """The stored form (no connections; the token only hashed)."""
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token_hash}
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether the server moves for this seat."""
+        return self.kind == "bot" or self.stand_in
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.clock = clock
+        self.stamp = clock()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+class Connection:
+    """One open WebSocket of a seat: its language, what it has been sent, its send queue."""
+
+    QUEUE_LIMIT = 256
+
+    def __init__(self, seat: int, lang: Lang, settings: Settings) -> None:
+        self.seat = seat
+        self.lang: Lang = lang
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
+        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.game_number = 0
+        self.history_sent = 0
+        self.log_sent = 0
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to read 256 messages is let go."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        """Ask the writer to close the socket."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+
+class Narration:
+    """The log of one game for one seat in one language, fed event by event."""
+
+    def __init__(self, narrator: Narrator) -> None:
+        self.narrator = narrator
+        self.events_told = 0
+        self.lines: list[str] = []
+
+    def catch_up(self, game: Game) -> list[str]:
+        """All lines so far, narrating the events not yet told."""
+        history = game.history
+        for event in history[self.events_told:]:
+            line = self.narrator.describe_one(event)
+            if line:
+                self.lines.append(line)
+        self.events_told = len(history)
+        return self.lines
+
+
+class LiveTable:
+    """One table of a running server (see the module docstring)."""
+
+    def __init__(self, lobby: Lobby, table_id: str, rules: Rules, seats: list[Seat],
+                 match: dict[str, Any]) -> None:
+        self.lobby = lobby
+        self.table_id = table_id
+        self.rules = rules
+        self.seats = seats
+        self.match = match
+        """``{"scores": [...], "dealer": d, "games": n, "seed": s|None}``: the match so far."""
+        self.game: Game | None = None
+        self.game_id = 0
+        self.game_number = 0
+        self.changed = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.narrations: dict[tuple[int, Lang], Narration] = {}
+        self.hinting: set[int] = set()
+
+    # ---------------------------------------------------------------- facts
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.seats)
+
+    @property
+    def full(self) -> bool:
+        """Whether every seat is taken (the game can start)."""
+        return all(seat.kind != "open" for seat in self.seats)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to, compared in constant time."""
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def participants(self, viewer: int) -> list[Participant]:
+        """The seats as the narration names them from ``viewer``'s chair."""
+        people = []
+        for index, seat in enumerate(self.seats):
+            if index == viewer:
+                people.append(Participant(index, human=True))
+            elif seat.kind == "bot":
+                people.append(Participant(index, seat.name, seat.level))
+            else:
+                people.append(Participant(index, seat.name))
+        return people
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table (for the join page)."""
+        return {"table": self.table_id, "players": self.players, "rules": self.rules.to_dict(),
+                "preset": self.rules.preset_name, "status": self.status(),
+                "seats": [self.seat_info(index, None) for index in range(self.players)]}
+
+    def status(self) -> str:
+        """``waiting`` for players, ``playing``, or ``over`` (between games)."""
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.is_over else "playing"
+
+    def seat_info(self, index: int, viewer: int | None) -> dict[str, Any]:
+        """One seat's public facts."""
+        seat = self.seats[index]
+        return {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
+                "connected": bool(seat.connections) if seat.kind == "human" else None,
+                "stand_in": seat.stand_in, "you": index == viewer}
+
+    # ---------------------------------------------------------------- storage
+
+    def store_seats(self) -> None:
+        """Write seats and match state."""
+        self.lobby.store.update_table(self.table_id, [s.to_stored() for s in self.seats], self.match)
+
+    # ---------------------------------------------------------------- joining and games
+
+    def join(self, name: str) -> tuple[int, str]:
+        """Seat a person in the first open seat; returns the seat and its new token."""
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                token = secrets.token_urlsafe(24)
+                seat.kind, seat.name, seat.token_hash = "human", name, hash_token(token)
+                seat.away_since = time.monotonic()
+                self.store_seats()
+                if self.full:
+                    self.deal()
+                self.broadcast()
+                return index, token
+        raise ApiError(409, "table_full")
+
+    def deal(self) -> None:
+        """Start the next game of the match (stored before it is shown)."""
+        number = int(self.match.get("games", 0)) + 1
+        base_seed = self.match.get("seed")
+        seed = (int(base_seed) + number - 1) if isinstance(base_seed, int) else secrets.randbelow(2**62)
+        dealer = int(self.match.get("dealer", self.players - 1))
+        game = Game.new(self.rules, self.players, seed=seed, dealer=dealer)
+        start = game.record()
+        start.pop("actions", None)
+        self.game_id = self.lobby.store.add_game(self.table_id, number, start)
+        self.match["games"] = number
+        self.store_seats()
+        self.game, self.game_number = game, number
+        self.narrations.clear()
+        now = time.monotonic()
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and not seat.connections:
+                seat.away_since = seat.away_since or now
+                self.lobby.watch_absence(self, index)
+        self.changed.set()
+
+    def play_again(self, seat: int) -> None:
+        """Deal the next game of the match once this one is over."""
+        if self.game is None:
+            raise ApiError(409, "not_started")
+        if not self.game.is_over:
+            raise ApiError(409, "bad_message", "the game is still on")
+        self.deal()
+        self.broadcast()
+
+    def _finish(self, game: Game) -> None:
+        """Score a finished game and pass the deal to the loser (C2)."""
+        scores = list(self.match.get("scores") or [0] * self.players)
+        for loser in game.losers:
+            scores[loser] += 1
+        self.match["scores"] = scores
+        self.match["dealer"] = next_dealer(game.dealer, game.losers, self.players)
+        self.match.setdefault("results", []).append(list(game.losers))
+        self.store_seats()
+
+    def act(self, seat: int, text: str, lang: Lang) -> None:
+        """Play ``text`` for ``seat``; refusals raise :class:`ApiError` or its illegal twin."""
+        game = self.game
+        if game is None:
+            raise ApiError(409, "not_started")
+        if game.is_over:
+            raise ApiError(409, "game_over")
+        if game.to_move != seat:
+            raise ApiError(409, "not_your_turn")
+        before = game.copy()
+        try:
+            action = game.apply(text, seat=seat)
+        except IllegalAction as error:
+            raise IllegalMove(error, self._why(game, seat, text, error, lang)) from None
+        self._commit(before, game, seat, action)
+
+    @staticmethod
+    def _why(game: Game, seat: int, text: str, error: IllegalAction, lang: Lang) -> str:
+        try:
+            action = Action.parse(text)
+            return t("play.err.illegal", lang, reason=explain_illegal(game.view(seat), action, lang))
+        except (ValueError, KeyError):
+            return str(error)
+
+    def _commit(self, before: Game, game: Game, seat: int, action: Action) -> None:
+        """Store the move just applied; if storing fails, undo it (nothing is half-done)."""
+        try:
+            self.lobby.store.add_action(self.game_id, game.num_actions - 1, seat, str(action),
+                                        game.is_over)
+            if game.is_over:
+                self._finish(game)
+        except Exception as error:  # the database is outside our control: refuse, keep state
+            self.game = before
+            raise ApiError(503, "storage") from error
+        self.changed.set()
+        self.broadcast()
+
+    # ---------------------------------------------------------------- bots
+
+    async def drive(self) -> None:
+        """Move for bots and stand-ins, one move at a time, until the table is closed."""
+        settings = self.lobby.settings
+        while True:
+            game = self.game
+            seat = None if game is None or game.is_over else game.to_move
+            if seat is None or not self.seats[seat].bot_plays or game is None:
+                self.changed.clear()
+                await self.changed.wait()
+                continue
+            if settings.bot_delay > 0:
+                await asyncio.sleep(settings.bot_delay)
+            if self.game is not game or game.to_move != seat or not self.seats[seat].bot_plays:
+                continue
+            moves_before = game.num_actions
+            action = await self._bot_choice(game, seat)
+            if self.game is not game or game.num_actions != moves_before:
+                continue  # the table moved on while the bot was thinking
+            before = game.copy()
+            game.apply(action, seat=seat)
+            with contextlib.suppress(ApiError):  # a storage failure undoes the move; try again
+                self._commit(before, game, seat, action)
+            if self.game is before:
+                await asyncio.sleep(1.0)
+
+    async def _bot_choice(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        occupant = self.seats[seat]
+        level = occupant.level if occupant.kind == "bot" and occupant.level else "normal"
+        rng_seed = f"{self.table_id}/{self.game_number}/{seat}/{game.num_actions}"
+        if level == "hard":
+            parts = await self.lobby.in_worker(
+                choose_move, game.view(seat), [str(a) for a in legal], level, rng_seed,
+                self.lobby.settings.hard_seconds)
+            return decision_from_parts(parts).action
+        agent = make_agent(level)
+        return agent.choose(PlayerView.from_dict(game.view(seat)), legal, random.Random(rng_seed)).action
+
+    async def hint(self, connection: Connection) -> None:
+        """Send the ``hard`` bot's suggestion to a seat whose turn it is."""
+        game, seat = self.game, connection.seat
+        if game is None:
+            raise ApiError(409, "not_started")
+        if game.is_over:
+            raise ApiError(409, "game_over")
+        if game.to_move != seat:
+            raise ApiError(409, "not_your_turn")
+        if seat in self.hinting:
+            raise ApiError(409, "hint_busy")
+        self.hinting.add(seat)
+        try:
+            legal = game.legal_actions()
+            rng_seed = f"{self.table_id}/{self.game_number}/hint/{game.num_actions}"
+            parts = await self.lobby.in_worker(suggest_move, game.view(seat), [str(a) for a in legal],
+                                               rng_seed, self.lobby.settings.hint_seconds)
+        finally:
+            self.hinting.discard(seat)
+        decision = decision_from_parts(parts)
+        connection.send({"type": "hint", "action": str(decision.action),
+                         "explanation": hint_reason(decision, connection.lang)})
+
+    # ---------------------------------------------------------------- connections
+
+    def connect(self, connection: Connection) -> None:
+        """A seat's socket opened: the person is back (and takes the seat back from a bot)."""
+        seat = self.seats[connection.seat]
+        seat.connections.add(connection)
+        seat.away_since = None
+        if seat.stand_in:
+            seat.stand_in = False
+            self.changed.set()
+        self.broadcast()
+
+    def disconnect(self, connection: Connection) -> None:
+        """A seat's socket closed; after the absence timeout a bot plays for the person."""
+        seat = self.seats[connection.seat]
+        seat.connections.discard(connection)
+        if not seat.connections:
+            seat.away_since = time.monotonic()
+            self.lobby.watch_absence(self, connection.seat)
+        self.broadcast()
+
+    def check_absence(self, index: int) -> None:
+        """Let a bot stand in for a person who has been away long enough."""
+        seat = self.seats[index]
+        if seat.kind != "human" or seat.connections or seat.away_since is None or seat.stand_in:
+            return
+        if time.monotonic() - seat.away_since + 1e-3 >= self.lobby.settings.absence_timeout:
+            seat.stand_in = True
+            self.changed.set()
+            self.broadcast()
+
+    def broadcast(self) -> None:
+        """Send every connection its seat's state."""
+        views: dict[int, dict[str, Any]] = {}
+        for index, seat in enumerate(self.seats):
+            for connection in list(seat.connections):
+                if index not in views and self.game is not None:
+                    views[index] = self.game.view(index)
+                connection.send(self.state_for(connection, views.get(index)))
+
+    def state_for(self, connection: Connection, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``state`` message for one connection: its seat's view, the legal moves when it
+        is to move, the new log lines and the table around the game.
+
+        ``view["history"]`` holds only the events from ``history_start`` on (everything at
+        the first message of a connection and of each game); ``log`` likewise holds the
+        sentences from ``log_start`` on.
+        """
+        seat, lang, game = connection.seat, connection.lang, self.game
+        message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
+                                   "log": [], "log_start": 0, "history_start": 0,
+                                   "table": self._table_part(seat)}
+        if game is None:
+            return message
+        if connection.game_number != self.game_number:
+            connection.game_number, connection.history_sent, connection.log_sent = self.game_number, 0, 0
+        if view is None:
+            view = game.view(seat)
+        view = dict(view)
+        history = view["history"]
+        message["history_start"] = connection.history_sent
+        view["history"] = history[connection.history_sent:]
+        connection.history_sent = len(history)
+        message["view"] = view
+        legal = game.legal_actions() if game.to_move == seat else []
+        message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
+        narration = self.narrations.get((seat, lang))
+        if narration is None:
+            narration = Narration(Narrator(self.participants(seat), self.rules, lang))
+            self.narrations[(seat, lang)] = narration
+        lines = narration.catch_up(game)
+        start = connection.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
+        message["log_start"] = start
+        message["log"] = lines[start:]
+        connection.log_sent = len(lines)
+        people = self.participants(seat)
+        if game.is_over:
+            message["result"] = {"headline": result_headline(game, people, lang),
+                                 "out_order": out_order_line(game, people, lang),
+                                 "losers": game.losers}
+        elif game.to_move is not None:
+            message["advice"] = turn_advice(view, people, legal, lang) if legal else ""
+        return message
+
+    def _table_part(self, viewer: int) -> dict[str, Any]:
+        return {"id": self.table_id, "status": self.status(), "game": self.game_number,
+                "scores": list(self.match.get("scores") or [0] * self.players),
+                "seats": [self.seat_info(index, viewer) for index in range(self.players)],
+                "invite": self.lobby.invite_path(self.table_id)}
+
+
+class IllegalMove(ApiError):
+    """An action the engine refused; the code is the engine's reason when it gives one."""
+
+    def __init__(self, error: IllegalAction, text: str) -> None:
+        reason = getattr(error, "reason", None)
+        super().__init__(409, str(reason) if reason else "illegal")
+        self.text = text
+
+    def message(self, lang: Lang) -> str:
+        """The reason, already in the player's language."""
+        return self.text
+
+
+# -------------------------------------------------------------------- the lobby
+
+
+class Lobby:
+    """Every table of a server, the store, and the worker for bot thinking."""
+
+    def __init__(self, store: Store, settings: Settings, executor: Executor | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.executor = executor
+        self.tables: dict[str, LiveTable] = {}
+        self._timers: set[asyncio.TimerHandle] = set()
+
+    async def in_worker(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run ``function`` in the worker pool (or a thread if there is none)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, function, *args)
+
+    @staticmethod
+    def invite_path(table_id: str) -> str:
+        """The page a friend opens to take a seat (the table id is the unguessable token)."""
+        return f"/t/{table_id}"
+
+    def watch_absence(self, table: LiveTable, seat: int) -> None:
+        """Check on an absent person once the timeout has passed."""
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.settings.absence_timeout, table.check_absence, seat)
+        self._timers.add(handle)
+        if len(self._timers) > 4 * len(self.tables) + 64:  # forget timers that have fired
+            now = loop.time()
+            self._timers = {h for h in self._timers if h.when() > now and not h.cancelled()}
+
+    def _start(self, table: LiveTable) -> None:
+        self.tables[table.table_id] = table
+        table.driver = asyncio.get_running_loop().create_task(table.drive())
+
+    def table(self, table_id: str) -> LiveTable:
+        """A table by id, or a 404 refusal."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ApiError(404, "not_found")
+        return table
+
+    # ---------------------------------------------------------------- the API
+
+    def create(self, body: object) -> tuple[LiveTable, int, str]:
+        """A new table from a ``POST /api/tables`` body; returns it, the creator's seat and token."""
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad_request", "expected a JSON object")
+        if len(self.tables) >= self.settings.max_tables:
+            raise ApiError(503, "bad_request", "the server has too many tables")
+        preset = body.get("rules", "pagat")
+        if not isinstance(preset, str) or preset.strip().lower() not in PRESET_NAMES:
+            raise ApiError(400, "bad_request", f"rules must be one of {', '.join(PRESET_NAMES)}")
+        changes = body.get("set") or {}
+        if not isinstance(changes, dict) or not all(
+                isinstance(value, str | int | bool) for value in changes.values()):
+            raise ApiError(400, "bad_request", "set must map option names to values")
+        try:
+            rules = Rules.preset(preset).with_options(**{str(k): v for k, v in changes.items()})
+        except (ValueError, TypeError) as error:
+            raise ApiError(400, "bad_request", str(error)) from None
+        players = body.get("players", 3)
+        if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
+            raise ApiError(400, "bad_request",
+                           f"players must be from {rules.min_players} to {rules.max_players}")
+        seats, creator, token = self._seats(body.get("seats"), players)
+        seed = body.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise ApiError(400, "bad_request", "seed must be a whole number")
+        table_id = secrets.token_urlsafe(12)
+        match: dict[str, Any] = {"scores": [0] * players, "dealer": players - 1, "games": 0,
+                                 "seed": seed, "results": []}
+        self.store.add_table(table_id, rules.to_dict(), players, [s.to_stored() for s in seats], match)
+        table = LiveTable(self, table_id, rules, seats, match)
+        self._start(table)
+        if table.full:
+            table.deal()
+        return table, creator, token
+
+    @staticmethod
+    def _seats(items: object, players: int) -> tuple[list[Seat], int, str]:
+        if items is None:
+            items = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
+        if not isinstance(items, list) or len(items) != players:
+            raise ApiError(400, "bad_request", f"seats must list {players} seats")
+        seats: list[Seat] = []
+        creator, token = -1, ""
+        taken = {clean_name(item.get("name")).lower() for item in items
+                 if isinstance(item, dict) and item.get("kind") == "human"}
+        bot_names = iter(name for name in BOT_NAMES if name.lower() not in taken)
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise ApiError(400, "bad_request", "each seat must be an object")
+            kind = item.get("kind")
+            if kind == "human":
+                if creator >= 0:
+                    raise ApiError(400, "bad_request",
+                                   "only the creator's seat is human; mark friends' seats open")
+                creator, token = index, secrets.token_urlsafe(24)
+                seats.append(Seat("human", clean_name(item.get("name")), None, hash_token(token),
+                                  away_since=time.monotonic()))
+            elif kind == "bot":
+                level = item.get("level", "normal")
+                if level not in LEVELS:
+                    raise ApiError(400, "bad_request", f"level must be one of {', '.join(LEVELS)}")
+                name = clean_name(item.get("name")) or next(bot_names, f"Bot {index}")
+                seats.append(Seat("bot", name, str(level)))
+            elif kind == "open":
+                seats.append(Seat("open"))
+            else:
+                raise ApiError(400, "bad_request", "seat kind must be human, bot or open")
+        if creator < 0:
+            raise ApiError(400, "bad_request", "one seat must be the creator's (kind human)")
+        return seats, creator, token
+
+    def join(self, table_id: str, body: object) -> tuple[int, str]:
+        """Take an open seat (``POST /api/tables/{ID}/join``)."""
+        table = self.table(table_id)
+        if not isinstance(body, dict):
+            raise ApiError(400, "bad_request", "expected a JSON object")
+        return table.join(clean_name(body.get("name")))
+
+    def record(self, table_id: str, number: int | None) -> dict[str, Any]:
+        """A finished game's engine record; refused while the game is on (it holds the deck)."""
+        stored = self.store.game(table_id, number)
+        if stored is None:
+            raise ApiError(404, "not_found")
+        if not stored.over:
+            raise ApiError(409, "game_not_over")
+        return Game.from_record(stored.record()).record()
+
+    # ---------------------------------------------------------------- restart
+
+    def restore(self) -> int:
+        """Bring back every stored table, replaying unfinished games; returns how many."""
+        for stored in self.store.load_tables():
+            self._start(self._restored(stored))
+        return len(self.tables)
+
+    def _restored(self, stored: StoredTable) -> LiveTable:
+        seats = [Seat(item["kind"], item.get("name") or "", item.get("level"), item.get("token"))
+                 for item in stored.seats]
+        table = LiveTable(self, stored.table_id, Rules.from_dict(stored.rules), seats, stored.match)
+        now = time.monotonic()
+        if stored.game is not None:
+            table.game = Game.from_record(stored.game.record())
+            table.game_id, table.game_number = stored.game.game_id, stored.game.number
+        for index, seat in enumerate(seats):
+            if seat.kind == "human":
+                seat.away_since = now
+                if table.game is not None and not table.game.is_over:
+                    self.watch_absence(table, index)
+        return table
+
+    async def close(self) -> None:
+        """Stop the bots and the timers."""
+        for handle in self._timers:
+            handle.cancel()
+        drivers = [table.driver for table in self.tables.values() if table.driver is not None]
+        for driver in drivers:
+            driver.cancel()
+        for driver in drivers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await driver
+        for table in self.tables.values():
+            for seat in table.seats:
+                for connection in list(seat.connections):
+                    connection.close()
