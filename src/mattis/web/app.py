@@ -77,7 +77,7 @@ def _refusal(error: ApiError, lang: Lang) -> JSONResponse:
 async def _json_body(request: Request) -> object:
     body = await request.body()
     if len(body) > MAX_BODY:
-        raise ApiError(413, "too_large")
+        raise ApiError(413, "too_large", limit=MAX_BODY)
     try:
         return json.loads(body)
     except (ValueError, UnicodeDecodeError):
@@ -280,8 +280,7 @@ def _handle(table: LiveTable, connection: Connection, text: str, hints: set[asyn
             _refuse(connection, ApiError(429, "rate_limited"))
         return
     if len(text) > settings.max_message:
-        connection.send({"type": "error", "code": "too_large",
-                         "message": t("web.err.too_large", connection.lang, limit=settings.max_message)})
+        _refuse(connection, ApiError(413, "too_large", limit=settings.max_message))
         return
     try:
         message = json.loads(text)

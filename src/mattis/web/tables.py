@@ -75,15 +75,16 @@ class Settings:
 class ApiError(Exception):
     """A refusal for one client: an HTTP status, a stable code and a message."""
 
-    def __init__(self, status: int, code: str, detail: str = "") -> None:
+    def __init__(self, status: int, code: str, detail: str = "", **params: object) -> None:
         super().__init__(code)
         self.status = status
         self.code = code
         self.detail = detail
+        self.params = params
 
     def message(self, lang: Lang) -> str:
         """The refusal in words."""
-        return t(f"web.err.{self.code}", lang, detail=self.detail)
+        return t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
 
 
 def hash_token(token: str) -> str:
