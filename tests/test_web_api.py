@@ -14,6 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from mattis import Game, next_dealer
 from mattis.frontend import card_label
 from mattis.web import Settings
+
 from .web_helpers import create_table, next_state, play_to_my_turn, receive, web_client
 
 
@@ -80,7 +81,8 @@ def test_join_takes_the_open_seat_then_the_table_is_full(client: TestClient) -> 
     assert joined.status_code == 200 and joined.json()["seat"] == 1
     info = client.get(f"/api/tables/{table['table']}").json()
     assert info["status"] == "playing" and info["seats"][1]["name"] == "Ola Nordmann"
-    full = client.post(f"/api/tables/{table['table']}/join", json={"name": "Per"}, headers={"accept-language": "nb"})
+    full = client.post(f"/api/tables/{table['table']}/join", json={"name": "Per"},
+                       headers={"accept-language": "nb"})
     assert full.status_code == 409 and full.json() == {
         "type": "error", "code": "table_full", "message": "Bordet er fullt."}
     unknown = client.post("/api/tables/nosuchtable/join", json={"name": "Per"})
@@ -250,5 +252,6 @@ def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
         assert "http://" not in response.text.replace("http://www.w3.org", "")
     options = client.get("/api/options?lang=nb").json()
     assert {o["field"] for o in options["options"]} >= {"trick", "min_sequence", "follow_suit"}
-    assert client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()["again"] == "Spill igjen"
+    texts = client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()
+    assert texts["again"] == "Spill igjen"
 

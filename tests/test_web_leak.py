@@ -20,8 +20,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from mattis import PRESET_NAMES, Game
-from mattis.frontend.cards import RANK_LABELS
 from mattis.core.cards import SUIT_SYMBOLS, SUITS
+from mattis.frontend.cards import RANK_LABELS
 
 from .web_helpers import create_table, receive, web_client
 

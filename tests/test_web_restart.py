@@ -7,13 +7,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,37 +16,7 @@ from websockets.sync.client import connect
 
 from mattis import Game
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def server(port: int, db: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``mattis serve`` as a process, ready for requests."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mattis", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, process.stdout.read() if process.stdout else b""
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
-        if process.stdout:
-            process.stdout.close()
+from .web_helpers import free_port, server
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +39,7 @@ def test_sigkill_and_restart_continue_the_game(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
     base = f"http://127.0.0.1:{port}"
     played: list[str] = []
-    with server(port, db) as process:
+    with server(port, db, "--bot-delay", "0") as process:
         table = post(f"{base}/api/tables", {"rules": "pagat", "players": 3, "seed": 17, "seats": [
             {"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "easy"},
             {"kind": "bot", "level": "normal"}]})
@@ -90,7 +55,7 @@ def test_sigkill_and_restart_continue_the_game(tmp_path: Path) -> None:
             hand_before = state["view"]["hand"]
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
-    with server(port, db):
+    with server(port, db, "--bot-delay", "0"):
         with connect(url) as ws:
             state = my_turn(ws)
             assert state["history_start"] == 0 and len(state["view"]["history"]) == events_before

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -64,3 +69,36 @@ def play_to_my_turn(socket: Any, sink: list[dict[str, Any]] | None = None) -> di
         state = next_state(socket, sink)
         if state["legal"] or (state["view"] and state["view"]["phase"] == "over"):
             return state
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``mattis serve`` as a process, ready for requests."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mattis", "serve", "--port", str(port), "--db", db, *options],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None, process.stdout.read() if process.stdout else b""
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
+        if process.stdout:
+            process.stdout.close()

@@ -4,7 +4,7 @@ const KEY = "mattis.lang";
 
 export function currentLang() {
   const asked = new URLSearchParams(location.search).get("lang");
-  if (asked === "nb" || asked === "en") return asked;
+  if (asked === "nb" || asked === "en") { saveLang(asked); return asked; }
   const saved = localStorage.getItem(KEY);
   if (saved === "nb" || saved === "en") return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
