@@ -245,11 +245,12 @@ def test_hint_answers_with_a_legal_move_and_a_reason(client: TestClient) -> None
 
 
 def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
-    for path in ("/", "/t/whatever", "/static/app.js", "/static/table.js", "/static/cards.js",
+    for path in ("/", "/t/whatever", "/rules", "/rules?lang=nb", "/static/app.js", "/static/table.js", "/static/cards.js",
                  "/static/style.css"):
         response = client.get(path)
         assert response.status_code == 200, path
         assert "http://" not in response.text.replace("http://www.w3.org", "")
+    assert "Blåmattis" in client.get("/rules?lang=nb").text
     options = client.get("/api/options?lang=nb").json()
     assert {o["field"] for o in options["options"]} >= {"trick", "min_sequence", "follow_suit"}
     texts = client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()

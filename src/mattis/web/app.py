@@ -26,7 +26,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -44,6 +44,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from .rules_page import rules_page
 from .store import Store, default_url
 from .tables import ApiError, Connection, LiveTable, Lobby, Settings
 
@@ -194,12 +195,16 @@ def create_app(
     async def table_page(request: Request) -> Response:
         return FileResponse(STATIC / "table.html")
 
+    async def rules(request: Request) -> Response:
+        return HTMLResponse(rules_page(_request_lang(request)))
+
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(lobby_of(websocket), websocket)
 
     routes = [
         Route("/", start_page),
         Route("/t/{table_id}", table_page),
+        Route("/rules", rules),
         Route("/api/options", options),
         Route("/api/texts", texts),
         Route("/api/tables", create_table, methods=["POST"]),

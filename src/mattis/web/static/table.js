@@ -134,6 +134,7 @@ function cardButton(code, trump, legalPlays) {
 
 function choose(code, plays) {
   const chooser = $("chooser");
+  if (!state.legal.length) return;
   if (plays.length === 1) { play(plays[0]); return; }
   chooser.replaceChildren();
   chooser.hidden = false;
@@ -179,13 +180,23 @@ function draw() {
   $("waiting").hidden = table.status !== "waiting";
   $("invite").value = location.origin + table.invite;
   $("game").hidden = !state.view;
-  if (!state.view) { $("status").textContent = texts.waiting; return; }
+  if (!state.view) {
+    $("status").textContent = texts.waiting;
+    $("waiting-seats").replaceChildren(...table.seats.map((info, seat) => {
+      const item = document.createElement("li");
+      item.textContent = info.kind === "open" ? texts.kind_open
+        : info.kind === "bot" ? `${seatName(seat)} (${texts.bot}: ${texts["level." + info.level] ?? info.level})` : seatName(seat);
+      return item;
+    }));
+    return;
+  }
   const view = state.view;
   const trump = view.trump;
   const over = view.phase === "over";
   const myTurn = state.legal.length > 0;
   const turn = over ? texts["phase.over"] : myTurn ? texts.your_turn : fmt(texts.turn_of, { who: seatName(view.to_move) });
-  $("status").textContent = `${fmt(texts.game_n, { n: table.game })} \u00b7 ${texts["phase." + view.phase] ?? ""} \u00b7 ${turn}`;
+  const phase = over ? "" : ` \u00b7 ${texts["phase." + view.phase] ?? ""}`;
+  $("status").textContent = `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`;
   document.body.classList.toggle("my-turn", myTurn);
 
   // players
@@ -249,6 +260,7 @@ function draw() {
   $("pickup").hidden = !state.legal.includes("pickup");
   $("hint").hidden = !myTurn;
   $("advice").textContent = state.advice || "";
+  $("advice").hidden = !state.advice;
   if (!myTurn) $("hint-text").textContent = "";
 
   // result
