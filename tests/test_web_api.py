@@ -245,8 +245,8 @@ def test_hint_answers_with_a_legal_move_and_a_reason(client: TestClient) -> None
 
 
 def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
-    for path in ("/", "/t/whatever", "/rules", "/rules?lang=nb", "/static/app.js", "/static/table.js", "/static/cards.js",
-                 "/static/style.css"):
+    for path in ("/", "/t/whatever", "/rules", "/rules?lang=nb", "/static/app.js", "/static/table.js",
+                 "/static/cards.js", "/static/style.css"):
         response = client.get(path)
         assert response.status_code == 200, path
         assert "http://" not in response.text.replace("http://www.w3.org", "")

@@ -101,6 +101,7 @@ def overview_html(lang: Lang) -> str:
 def rules_page(lang: Lang) -> str:
     """The whole page."""
     other: Lang = "en" if lang == "nb" else "nb"
+    other_name = "English" if other == "en" else "Norsk"
     docs = DOCS / f"rules.{lang}.md"
     full = markdown_html(docs.read_text(encoding="utf-8")) if docs.is_file() else ""
     return f"""<!doctype html>
@@ -109,6 +110,6 @@ def rules_page(lang: Lang) -> str:
 <title>Mattis: {html.escape(t('web.ui.rules_link', lang))}</title>
 <link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/icon.svg"></head>
 <body><header class="bar"><h1><a href="/">Mattis</a></h1>
-<nav class="lang"><a class="rules-link" href="/rules?lang={other}">{'English' if other == 'en' else 'Norsk'}</a></nav>
+<nav class="lang"><a class="rules-link" href="/rules?lang={other}">{other_name}</a></nav>
 </header><main class="rules-page panel"><h2>{html.escape(t('web.ui.rules_title', lang))}</h2>
 {overview_html(lang)}{full}</main></body></html>"""
