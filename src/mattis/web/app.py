@@ -245,7 +245,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
             if text is None:
                 _refuse(connection, ApiError(400, "bad_message", "send text frames"))
                 continue
-            _handle(table, connection, text, hints)
+            await _handle(table, connection, text, hints)
     except WebSocketDisconnect:
         pass
     finally:
@@ -274,7 +274,8 @@ def _refuse(connection: Connection, error: ApiError) -> None:
     connection.send({"type": "error", "code": error.code, "message": error.message(connection.lang)})
 
 
-def _handle(table: LiveTable, connection: Connection, text: str, hints: set[asyncio.Task[None]]) -> None:
+async def _handle(table: LiveTable, connection: Connection, text: str,
+                  hints: set[asyncio.Task[None]]) -> None:
     """Act on one client message; every refusal goes back to this client only."""
     settings = table.lobby.settings
     if not connection.limiter.allow():
@@ -293,7 +294,7 @@ def _handle(table: LiveTable, connection: Connection, text: str, hints: set[asyn
         _refuse(connection, ApiError(400, "bad_json"))
         return
     try:
-        _dispatch(table, connection, message, hints)
+        await _dispatch(table, connection, message, hints)
     except ApiError as error:
         _refuse(connection, error)
     except Exception:  # a bug must cost one message, not the connection or the table
@@ -301,8 +302,8 @@ def _handle(table: LiveTable, connection: Connection, text: str, hints: set[asyn
         _refuse(connection, ApiError(500, "server_error"))
 
 
-def _dispatch(table: LiveTable, connection: Connection, message: object,
-              hints: set[asyncio.Task[None]]) -> None:
+async def _dispatch(table: LiveTable, connection: Connection, message: object,
+                    hints: set[asyncio.Task[None]]) -> None:
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ApiError(400, "bad_message", "expected an object with a type")
     kind = message["type"]
@@ -310,7 +311,7 @@ def _dispatch(table: LiveTable, connection: Connection, message: object,
         action = message.get("action")
         if not isinstance(action, str) or not 0 < len(action) <= 16:
             raise ApiError(400, "bad_message", "act needs an action such as 7h")
-        table.act(connection.seat, action, connection.lang)
+        await table.act(connection.seat, action, connection.lang)
     elif kind == "hint":
         task = asyncio.create_task(_hint(table, connection))
         hints.add(task)

@@ -68,6 +68,18 @@ _actions = Table(
 
 
 @dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One action to store: which game, its number in the game, who played it, its text."""
+
+    game_id: int
+    index: int
+    seat: int
+    action: str
+    over: bool
+    """Whether this action ended the game."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredGame:
     """One game as stored: its number in the match, starting record and actions so far."""
 
@@ -152,11 +164,18 @@ class Store:
 
     def add_action(self, game_id: int, index: int, seat: int, action: str, over: bool) -> None:
         """Store one action the moment it is played (and mark the game over if it ended it)."""
+        self.add_actions([ActionRow(game_id, index, seat, action, over)])
+
+    def add_actions(self, rows: list[ActionRow]) -> None:
+        """Store several actions in one transaction (all or none)."""
+        now = time.time()
         with self.engine.begin() as connection:
-            connection.execute(insert(_actions).values(
-                game_id=game_id, idx=index, seat=seat, action=action, at=time.time()))
-            if over:
-                connection.execute(update(_games).where(_games.c.id == game_id).values(over=True))
+            connection.execute(insert(_actions), [
+                {"game_id": row.game_id, "idx": row.index, "seat": row.seat, "action": row.action, "at": now}
+                for row in rows])
+            for row in rows:
+                if row.over:
+                    connection.execute(update(_games).where(_games.c.id == row.game_id).values(over=True))
 
     # ---------------------------------------------------------------- reads
 

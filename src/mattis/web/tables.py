@@ -39,7 +39,7 @@ from ..frontend.session import hint_reason
 from ..frontend.table import turn_advice
 from ..i18n import Lang, t
 from . import messages as _web_messages  # noqa: F401  (registers the web texts)
-from .store import Store, StoredTable
+from .store import ActionRow, Store, StoredTable
 from .workers import choose_move, decision_from_parts, suggest_move
 
 SeatKind = Literal["human", "bot", "open"]
@@ -217,6 +217,8 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.narrations: dict[tuple[int, Lang], Narration] = {}
         self.hinting: set[int] = set()
+        self.lock = asyncio.Lock()
+        """Held from applying a move until it is stored and sent, so moves never interleave."""
 
     # ---------------------------------------------------------------- facts
 
@@ -331,21 +333,22 @@ class LiveTable:
         self.match.setdefault("results", []).append(list(game.losers))
         self.store_seats()
 
-    def act(self, seat: int, text: str, lang: Lang) -> None:
+    async def act(self, seat: int, text: str, lang: Lang) -> None:
         """Play ``text`` for ``seat``; refusals raise :class:`ApiError` or its illegal twin."""
-        game = self.game
-        if game is None:
-            raise ApiError(409, "not_started")
-        if game.is_over:
-            raise ApiError(409, "game_over")
-        if game.to_move != seat:
-            raise ApiError(409, "not_your_turn")
-        before = game.copy()
-        try:
-            action = game.apply(text, seat=seat)
-        except IllegalAction as error:
-            raise IllegalMove(error, self._why(game, seat, text, error, lang)) from None
-        self._commit(before, game, seat, action)
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise ApiError(409, "not_started")
+            if game.is_over:
+                raise ApiError(409, "game_over")
+            if game.to_move != seat:
+                raise ApiError(409, "not_your_turn")
+            before = game.copy()
+            try:
+                action = game.apply(text, seat=seat)
+            except IllegalAction as error:
+                raise IllegalMove(error, self._why(game, seat, text, error, lang)) from None
+            await self._commit(before, game, seat, action)
 
     @staticmethod
     def _why(game: Game, seat: int, text: str, error: IllegalAction, lang: Lang) -> str:
@@ -355,11 +358,12 @@ class LiveTable:
         except (ValueError, KeyError):
             return str(error)
 
-    def _commit(self, before: Game, game: Game, seat: int, action: Action) -> None:
-        """Store the move just applied; if storing fails, undo it (nothing is half-done)."""
+    async def _commit(self, before: Game, game: Game, seat: int, action: Action) -> None:
+        """Store the move just applied (hold :attr:`lock`), then tell everyone; if storing
+        fails, undo it, so nothing is half-done."""
         try:
-            self.lobby.store.add_action(self.game_id, game.num_actions - 1, seat, str(action),
-                                        game.is_over)
+            await self.lobby.action_log.write(
+                ActionRow(self.game_id, game.num_actions - 1, seat, str(action), game.is_over))
             if game.is_over:
                 self._finish(game)
         except Exception as error:  # the database is outside our control: refuse, keep state
@@ -380,35 +384,52 @@ class LiveTable:
                 self.changed.clear()
                 await self.changed.wait()
                 continue
-            if settings.bot_delay > 0:
-                await asyncio.sleep(settings.bot_delay)
+            await asyncio.sleep(settings.bot_delay)  # also lets other tables go first
             if self.game is not game or game.to_move != seat or not self.seats[seat].bot_plays:
                 continue
             moves_before = game.num_actions
-            action = await self._bot_choice(game, seat)
-            if self.game is not game or game.num_actions != moves_before:
-                continue  # the table moved on while the bot was thinking
-            before = game.copy()
-            game.apply(action, seat=seat)
-            with contextlib.suppress(ApiError):  # a storage failure undoes the move; try again
-                self._commit(before, game, seat, action)
-            if self.game is before:
+            async with self.lobby.bot_gate:
+                action = self._quick_choice(game, seat)
+            if action is None:
+                action = await self._hard_choice(game, seat)
+            failed = False
+            async with self.lock:
+                if self.game is not game or game.num_actions != moves_before:
+                    continue  # the table moved on while the bot was thinking
+                before = game.copy()
+                game.apply(action, seat=seat)
+                try:
+                    await self._commit(before, game, seat, action)
+                except ApiError:  # storing failed and the move was undone: try again later
+                    failed = True
+            if failed:
                 await asyncio.sleep(1.0)
 
-    async def _bot_choice(self, game: Game, seat: int) -> Action:
+    def _bot_level(self, seat: int) -> str:
+        occupant = self.seats[seat]
+        return occupant.level if occupant.kind == "bot" and occupant.level else "normal"
+
+    def _rng_seed(self, game: Game, seat: int) -> str:
+        """Each bot move has its own seed, so a restarted server plays on the same way."""
+        return f"{self.table_id}/{self.game_number}/{seat}/{game.num_actions}"
+
+    def _quick_choice(self, game: Game, seat: int) -> Action | None:
+        """A forced move or a rule-based bot's move, or ``None`` for a ``hard`` search."""
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        occupant = self.seats[seat]
-        level = occupant.level if occupant.kind == "bot" and occupant.level else "normal"
-        rng_seed = f"{self.table_id}/{self.game_number}/{seat}/{game.num_actions}"
+        level = self._bot_level(seat)
         if level == "hard":
-            parts = await self.lobby.in_worker(
-                choose_move, game.view(seat), [str(a) for a in legal], level, rng_seed,
-                self.lobby.settings.hard_seconds)
-            return decision_from_parts(parts).action
-        agent = make_agent(level)
-        return agent.choose(PlayerView.from_dict(game.view(seat)), legal, random.Random(rng_seed)).action
+            return None
+        view = PlayerView.from_dict(game.view(seat))
+        return make_agent(level).choose(view, legal, random.Random(self._rng_seed(game, seat))).action
+
+    async def _hard_choice(self, game: Game, seat: int) -> Action:
+        """A ``hard`` bot's move, searched in the worker while the server goes on."""
+        legal = game.legal_actions()
+        parts = await self.lobby.in_worker(choose_move, game.view(seat), [str(a) for a in legal], "hard",
+                                           self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
+        return decision_from_parts(parts).action
 
     async def hint(self, connection: Connection) -> None:
         """Send the ``hard`` bot's suggestion to a seat whose turn it is."""
@@ -540,11 +561,47 @@ class IllegalMove(ApiError):
 # -------------------------------------------------------------------- the lobby
 
 
+class ActionLog:
+    """Group commit: the moves played in one turn of the event loop are stored in one
+    transaction, and each move's sender waits for it, so no one hears of a move before it
+    is stored. Under load this turns hundreds of small commits a second into a few."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+
+    async def write(self, row: ActionRow) -> None:
+        """Store ``row`` with whatever else is waiting; raises if the transaction fails."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        if not self.pending:
+            loop.call_soon(self._flush)
+        self.pending.append((row, future))
+        await future
+
+    def _flush(self) -> None:
+        batch, self.pending = self.pending, []
+        try:
+            self.store.add_actions([row for row, _ in batch])
+        except Exception as error:  # every waiting move is refused and undone by its sender
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+        for _, future in batch:
+            if not future.done():
+                future.set_result(None)
+
+
 class Lobby:
     """Every table of a server, the store, and the worker for bot thinking."""
 
     def __init__(self, store: Store, settings: Settings, executor: Executor | None = None) -> None:
         self.store = store
+        self.action_log = ActionLog(store)
+        self.bot_gate = asyncio.Lock()
+        """Bots of all tables take turns, one move per turn of the event loop, so a person's
+        move never waits behind a crowd of bot moves."""
         self.settings = settings
         self.executor = executor
         self.tables: dict[str, LiveTable] = {}
