@@ -256,3 +256,25 @@ def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
     texts = client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()
     assert texts["again"] == "Spill igjen"
 
+
+
+def test_a_move_that_cannot_be_stored_is_refused_and_undone(client: TestClient, monkeypatch: Any) -> None:
+    table = create_table(client, seed=13)
+    store = client.app.state.lobby.store  # type: ignore[attr-defined]
+    with client.websocket_connect(socket_url(table)) as socket:
+        state = play_to_my_turn(socket)
+
+        def broken(rows: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(store, "add_actions", broken)
+        socket.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
+        refusal = receive(socket)
+        assert refusal["type"] == "error" and refusal["code"] == "storage"
+        monkeypatch.undo()
+        socket.send_text(json.dumps({"type": "state"}))
+        again = next_state(socket)
+        assert again["legal"] == state["legal"] and again["view"]["hand"] == state["view"]["hand"]
+        socket.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
+        assert next_state(socket)["view"]["history"][0]["cards"] == [state["legal"][0]]
+    assert len(store.game(table["table"]).actions) >= 1

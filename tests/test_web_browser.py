@@ -85,7 +85,9 @@ def play_one(page: Page, timeout: float = 30.0) -> bool:
 def test_whole_game_against_bots_by_clicking(browser: Browser, base_url: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     create_table(page, base_url, "Kari", lang="nb")
-    expect(page.locator("#hand .card").first).to_be_visible()
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("Tips:", timeout=20_000)
     page.screenshot(path=str(shots / "desktop-start-of-game.png"))
     moves = 0
     while play_one(page):

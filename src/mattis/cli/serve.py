@@ -29,6 +29,8 @@ def serve_command(
         "--absence", min=0.0, help="Seconds a player may be away before a bot plays for them.")] = 60.0,
     hard_seconds: Annotated[float, typer.Option(
         "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = 1.0,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=64, help="Worker processes for hard bots and hints.")] = 1,
 ) -> None:
     """Serve Mattis in the browser: create tables, invite friends, play with bots."""
     try:
@@ -47,6 +49,6 @@ def serve_command(
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     sys.stdout.write(f"Mattis is served at http://{shown_host}:{port}/  (database: {url}; Ctrl+C stops)\n")
     sys.stdout.flush()
-    config = uvicorn.Config(create_app(url, settings), host=host, port=port, log_level="warning",
-                            ws_max_size=64 * 1024, ws="websockets-sansio")
+    config = uvicorn.Config(create_app(url, settings, workers=workers), host=host, port=port,
+                            log_level="warning", ws_max_size=64 * 1024, ws="websockets-sansio")
     uvicorn.Server(config).run()

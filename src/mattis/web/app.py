@@ -123,16 +123,18 @@ def create_app(
     db_url: str | None = None,
     settings: Settings | None = None,
     executor_factory: Callable[[], Executor] | None = None,
+    workers: int = 1,
 ) -> Starlette:
     """The server. ``db_url`` defaults to an SQLite file in the user data folder; bots'
-    ``hard`` searches and hints run in ``executor_factory()`` (default: one worker process)."""
+    ``hard`` searches and hints run in ``executor_factory()`` (default: ``workers`` worker
+    processes, started when first needed)."""
     config = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         executor = (executor_factory() if executor_factory is not None
-                    else ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")))
+                    else ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")))
         lobby = Lobby(store, config, executor)
         lobby.restore()
         app.state.lobby = lobby
