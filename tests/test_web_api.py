@@ -89,6 +89,18 @@ def test_join_takes_the_open_seat_then_the_table_is_full(client: TestClient) -> 
     assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
 
 
+def test_names_at_a_table_stay_distinct(client: TestClient) -> None:
+    table = create_table(client, players=4, seats=[
+        {"kind": "human", "name": "Kari"}, {"kind": "bot"}, {"kind": "open"}, {"kind": "open"}])
+    info = client.get(f"/api/tables/{table['table']}").json()
+    bot_name = info["seats"][1]["name"]
+    assert bot_name and bot_name != "Kari"
+    client.post(f"/api/tables/{table['table']}/join", json={"name": bot_name})
+    client.post(f"/api/tables/{table['table']}/join", json={"name": "kari"})
+    names = [seat["name"] for seat in client.get(f"/api/tables/{table['table']}").json()["seats"]]
+    assert names[2] == bot_name and names[1] not in (bot_name, "Kari") and names[3] == "kari 2"
+
+
 def test_wrong_or_missing_token_gets_one_error_and_a_policy_close(client: TestClient) -> None:
     table = create_table(client)
     for url in (f"/ws/tables/{table['table']}?token=wrong", f"/ws/tables/{table['table']}",

@@ -284,6 +284,7 @@ class LiveTable:
         for index, seat in enumerate(self.seats):
             if seat.kind == "open":
                 token = secrets.token_urlsafe(24)
+                name = self._distinct_name(name)
                 seat.kind, seat.name, seat.token_hash = "human", name, hash_token(token)
                 seat.away_since = time.monotonic()
                 self.store_seats()
@@ -292,6 +293,24 @@ class LiveTable:
                 self.broadcast()
                 return index, token
         raise ApiError(409, "table_full")
+
+    def _distinct_name(self, name: str) -> str:
+        """Keep names apart: a bot with the newcomer's name takes another, and a second
+        person of the same name gets a number."""
+        if not name:
+            return name
+        used = {seat.name.casefold() for seat in self.seats if seat.kind != "open"}
+        for seat in self.seats:
+            if seat.kind == "bot" and seat.name.casefold() == name.casefold():
+                spare = [n for n in BOT_NAMES if n.casefold() not in used | {name.casefold()}]
+                seat.name = spare[0] if spare else f"Bot {self.seats.index(seat) + 1}"
+                used = {s.name.casefold() for s in self.seats if s.kind != "open"}
+        if name.casefold() in used:
+            number = 2
+            while f"{name} {number}".casefold() in used:
+                number += 1
+            name = f"{name} {number}"
+        return name
 
     def deal(self) -> None:
         """Start the next game of the match (stored before it is shown)."""
