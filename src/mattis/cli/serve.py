@@ -7,6 +7,7 @@ so in one line.
 
 from __future__ import annotations
 
+import socket
 import sys
 from typing import Annotated
 
@@ -46,9 +47,24 @@ def serve_command(
     except Exception as error:
         _fail(f"--db: cannot open {url!r}: {str(error).splitlines()[0]}")
     settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds)
+    listener = _listen(host, port)
+    port = listener.getsockname()[1]
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     sys.stdout.write(f"Mattis is served at http://{shown_host}:{port}/  (database: {url}; Ctrl+C stops)\n")
     sys.stdout.flush()
     config = uvicorn.Config(create_app(url, settings, workers=workers), host=host, port=port,
                             log_level="warning", ws_max_size=64 * 1024, ws="websockets-sansio")
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the address before saying where to go, so a busy port is one clear error line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        _fail(f"--host/--port: cannot listen on {host}:{port}: {error.strerror or error}")
+    return listener
