@@ -139,6 +139,13 @@ def test_friend_joins_by_invite_and_both_see_the_plays(browser: Browser, base_ur
 def test_reload_in_the_middle_restores_the_seat(browser: Browser, base_url: str) -> None:
     page = browser.new_page()
     create_table(page, base_url, "Siri")
+    expect(page.locator("#hand .card.legal").first).to_be_visible()
+    log_before = page.locator("#log li").count()
+    page.locator("#hand .card.legal").first.focus()  # the keyboard plays too
+    page.keyboard.press("Enter")
+    if page.locator("#chooser").is_visible():
+        page.keyboard.press("Enter")
+    expect(page.locator("#log li")).not_to_have_count(log_before)
     for _ in range(3):
         assert play_one(page)
     expect(page.locator("#hand .card.legal").first).to_be_visible(timeout=20_000)

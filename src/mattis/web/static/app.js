@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 function fillTexts() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = texts[node.dataset.text] ?? "";
+  for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
   langSwitch($("lang"), lang, (code) => { lang = code; start(); });
 }
 

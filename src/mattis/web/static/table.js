@@ -21,6 +21,7 @@ function saved() {
 function fillTexts() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = texts[node.dataset.text] ?? "";
+  for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
   langSwitch($("lang"), lang, async (code) => {
     lang = code;
     texts = await loadTexts(lang);
@@ -219,7 +220,7 @@ function draw() {
     if (view.losers.includes(seat)) facts.push("Mattis");
     if (info.kind === "human" && !info.connected && !info.you) facts.push(texts.away);
     if (info.stand_in) facts.push(texts.stand_in);
-    if (view.trump_holder === seat && view.phase === "collect") facts.push(`${texts.trump}: \u{1F0A0}`);
+    if (view.trump_holder === seat && view.phase === "collect") facts.push(texts.holds_trump);
     const small = document.createElement("small");
     small.textContent = facts.join(" \u00b7 ");
     item.append(name, document.createElement("br"), small);
