@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from mattis import Game, next_dealer
 from mattis.frontend import card_label
-from mattis.web import Settings
+from mattis.web import Settings, create_app
 
-from .web_helpers import create_table, next_state, play_to_my_turn, receive, web_client
+from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, web_client
 
 
 @pytest.fixture
@@ -290,3 +291,20 @@ def test_a_move_that_cannot_be_stored_is_refused_and_undone(client: TestClient, 
         socket.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
         assert next_state(socket)["view"]["history"][0]["cards"] == [state["legal"][0]]
     assert len(store.game(table["table"]).actions) >= 1
+
+
+def test_hard_bots_think_in_the_worker_not_on_the_event_loop(tmp_path: Path) -> None:
+    submitted: list[str] = []
+
+    class CountingPool(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            submitted.append(fn.__name__)
+            return super().submit(fn, *args, **kwargs)
+
+    app = create_app(f"sqlite:///{tmp_path / 'hard.sqlite3'}", FAST, executor_factory=lambda: CountingPool(1))
+    with TestClient(app) as client:
+        table = create_table(client, seed=6, seats=[{"kind": "human"}, {"kind": "bot", "level": "hard"},
+                                                    {"kind": "bot", "level": "easy"}])
+        with client.websocket_connect(socket_url(table)) as socket:
+            final = play_out(socket)
+    assert final["result"] and "choose_move" in submitted
