@@ -126,9 +126,13 @@ async def run(base: str, server_pid: int, tables: int, games: int, seed: int) ->
     peak = [idle_rss]
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_memory(process, peak, stop))
+    server_cpu = sum(process.cpu_times()[:2])
+    client_cpu = time.process_time()
     started = time.perf_counter()
     await asyncio.gather(*(play_table(base, index, games, seed, totals) for index in range(tables)))
     seconds = time.perf_counter() - started
+    server_cpu = sum(process.cpu_times()[:2]) - server_cpu
+    client_cpu = time.process_time() - client_cpu
     stop.set()
     await sampler
     actions = await asyncio.to_thread(count_actions, base, totals.tables, games)
@@ -141,6 +145,7 @@ async def run(base: str, server_pid: int, tables: int, games: int, seed: int) ->
         "latency_ms_p99": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 2),
         "latency_ms_max": round(1000 * latencies[-1], 2),
         "errors": totals.errors,
+        "server_cpu_seconds": round(server_cpu, 2), "client_cpu_seconds": round(client_cpu, 2),
         "server_rss_mb_idle": round(idle_rss, 1), "server_rss_mb_peak": round(peak[0], 1),
         "server_rss_mb_after": round(process.memory_info().rss / 2**20, 1),
         "cpus": os.cpu_count(),

@@ -308,3 +308,22 @@ def test_hard_bots_think_in_the_worker_not_on_the_event_loop(tmp_path: Path) -> 
         with client.websocket_connect(socket_url(table)) as socket:
             final = play_out(socket)
     assert final["result"] and "choose_move" in submitted
+
+
+def test_idle_tables_leave_memory_and_come_back_when_opened(client: TestClient) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    finished = create_table(client, seed=14)
+    waiting = create_table(client, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}])
+    with client.websocket_connect(socket_url(finished)) as socket:
+        state = play_to_my_turn(socket)
+        assert lobby.unload_older_than(0) == 1  # only the waiting table: the other has a player
+        socket.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
+        play_out(socket)
+    assert lobby.unload_older_than(0) == 1 and not lobby.tables
+    assert client.get(f"/api/tables/{finished['table']}").json()["status"] == "over"
+    with client.websocket_connect(socket_url(finished)) as socket:
+        assert next_state(socket)["result"]
+        socket.send_text(json.dumps({"type": "again"}))
+        assert next_state(socket)["table"]["game"] == 2
+    joined = client.post(f"/api/tables/{waiting['table']}/join", json={"name": "Ola"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1

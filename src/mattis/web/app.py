@@ -226,7 +226,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     """One seat's WebSocket: check the token, then relay messages until it closes."""
     lang = pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
     await websocket.accept()
-    table = lobby.tables.get(websocket.path_params["table_id"])
+    table = lobby.find(websocket.path_params["table_id"])
     token = websocket.query_params.get("token") or ""
     seat = table.seat_of(token) if table is not None and token else None
     if table is None or seat is None:

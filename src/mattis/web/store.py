@@ -30,8 +30,10 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    and_,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -180,20 +182,32 @@ class Store:
     # ---------------------------------------------------------------- reads
 
     def load_tables(self) -> list[StoredTable]:
-        """Every table with its latest game and that game's actions, for a restart."""
-        result: list[StoredTable] = []
+        """Every table whose latest game is unfinished (or not yet dealt), for a restart;
+        finished tables are loaded when someone asks for them (:meth:`load_table`)."""
         with self.engine.connect() as connection:
-            rows = connection.execute(select(_tables).order_by(_tables.c.created)).all()
-            for row in rows:
-                game_row = connection.execute(
-                    select(_games).where(_games.c.table_id == row.id)
-                    .order_by(_games.c.number.desc()).limit(1)).first()
-                game = None
-                if game_row is not None:
-                    game = self._stored_game(connection, game_row)
-                result.append(StoredTable(row.id, _as_dict(row.rules), int(row.players),
-                                          _as_list(row.seats), _as_dict(row.match), game))
-        return result
+            latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
+                      .group_by(_games.c.table_id).subquery())
+            finished = (select(_games.c.table_id)
+                        .join(latest, and_(_games.c.table_id == latest.c.table_id,
+                                           _games.c.number == latest.c.number))
+                        .where(_games.c.over.is_(True)))
+            rows = connection.execute(select(_tables).where(_tables.c.id.not_in(finished))
+                                      .order_by(_tables.c.created)).all()
+            return [self._stored_table(connection, row) for row in rows]
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its latest game, or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(_tables).where(_tables.c.id == table_id)).first()
+            return None if row is None else self._stored_table(connection, row)
+
+    def _stored_table(self, connection: Any, row: Any) -> StoredTable:
+        game_row = connection.execute(
+            select(_games).where(_games.c.table_id == row.id)
+            .order_by(_games.c.number.desc()).limit(1)).first()
+        game = None if game_row is None else self._stored_game(connection, game_row)
+        return StoredTable(row.id, _as_dict(row.rules), int(row.players), _as_list(row.seats),
+                           _as_dict(row.match), game)
 
     def game(self, table_id: str, number: int | None = None) -> StoredGame | None:
         """Game ``number`` of a table (default: the latest), or ``None``."""

@@ -70,6 +70,9 @@ class Settings:
     """Refused messages after which a flooding connection is closed."""
     max_tables: int = 10_000
     """Tables kept in memory at once (creation is refused beyond)."""
+    idle_unload: float = 3600.0
+    """Seconds after which a table nobody is connected to leaves memory (it stays stored and
+    comes back when someone opens it)."""
 
 
 class ApiError(Exception):
@@ -219,6 +222,7 @@ class LiveTable:
         self.hinting: set[int] = set()
         self.lock = asyncio.Lock()
         """Held from applying a move until it is stored and sent, so moves never interleave."""
+        self.last_active = time.monotonic()
 
     # ---------------------------------------------------------------- facts
 
@@ -504,8 +508,18 @@ class LiveTable:
             self.changed.set()
             self.broadcast()
 
+    def idle_for(self, now: float) -> float | None:
+        """Seconds since anything happened here, or ``None`` while someone is connected or
+        a bot is still playing a game."""
+        if any(seat.connections for seat in self.seats):
+            return None
+        if self.game is not None and not self.game.is_over and self.seats[self.game.to_move or 0].bot_plays:
+            return None
+        return now - self.last_active
+
     def broadcast(self) -> None:
         """Send every connection its seat's state."""
+        self.last_active = time.monotonic()
         views: dict[int, dict[str, Any]] = {}
         for index, seat in enumerate(self.seats):
             for connection in list(seat.connections):
@@ -625,6 +639,7 @@ class Lobby:
         self.executor = executor
         self.tables: dict[str, LiveTable] = {}
         self._timers: set[asyncio.TimerHandle] = set()
+        self.janitor: asyncio.Task[None] | None = None
 
     async def in_worker(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run ``function`` in the worker pool (or a thread if there is none)."""
@@ -649,12 +664,39 @@ class Lobby:
         self.tables[table.table_id] = table
         table.driver = asyncio.get_running_loop().create_task(table.drive())
 
+    def find(self, table_id: str) -> LiveTable | None:
+        """A table by id, loaded from the store if it is not in memory."""
+        table = self.tables.get(table_id)
+        if table is None and 0 < len(table_id) <= 40:
+            stored = self.store.load_table(table_id)
+            if stored is not None:
+                table = self._restored(stored)
+                self._start(table)
+        return table
+
     def table(self, table_id: str) -> LiveTable:
         """A table by id, or a 404 refusal."""
-        table = self.tables.get(table_id)
+        table = self.find(table_id)
         if table is None:
             raise ApiError(404, "not_found")
         return table
+
+    async def unload_idle(self, period: float = 60.0) -> None:
+        """Forever: let tables nobody uses leave memory (they stay in the store)."""
+        while True:
+            await asyncio.sleep(period)
+            self.unload_older_than(self.settings.idle_unload)
+
+    def unload_older_than(self, seconds: float) -> int:
+        """Drop tables idle for at least ``seconds``; returns how many."""
+        now = time.monotonic()
+        idle = [table for table in self.tables.values()
+                if (idle_time := table.idle_for(now)) is not None and idle_time >= seconds]
+        for table in idle:
+            if table.driver is not None:
+                table.driver.cancel()
+            del self.tables[table.table_id]
+        return len(idle)
 
     # ---------------------------------------------------------------- the API
 
@@ -748,9 +790,11 @@ class Lobby:
     # ---------------------------------------------------------------- restart
 
     def restore(self) -> int:
-        """Bring back every stored table, replaying unfinished games; returns how many."""
+        """Bring back every table with an unfinished game, replaying it; returns how many.
+        Also starts unloading idle tables."""
         for stored in self.store.load_tables():
             self._start(self._restored(stored))
+        self.janitor = asyncio.get_running_loop().create_task(self.unload_idle())
         return len(self.tables)
 
     def _restored(self, stored: StoredTable) -> LiveTable:
@@ -769,7 +813,9 @@ class Lobby:
         return table
 
     async def close(self) -> None:
-        """Stop the bots and the timers."""
+        """Stop the bots, the timers and the unloading."""
+        if self.janitor is not None:
+            self.janitor.cancel()
         for handle in self._timers:
             handle.cancel()
         drivers = [table.driver for table in self.tables.values() if table.driver is not None]
