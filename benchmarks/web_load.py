@@ -40,7 +40,7 @@ def serve(port: int, db: str, bot_delay: float) -> None:
 
     from mattis.web import Settings, create_app
 
-    settings = Settings(bot_delay=bot_delay, rate=10_000.0, burst=10_000.0)
+    settings = Settings(bot_delay=bot_delay, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0)
     uvicorn.run(create_app(db, settings), host="127.0.0.1", port=port, log_level="warning",
                 ws="websockets-sansio")
 

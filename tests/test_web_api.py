@@ -327,3 +327,15 @@ def test_idle_tables_leave_memory_and_come_back_when_opened(client: TestClient) 
         assert next_state(socket)["table"]["game"] == 2
     joined = client.post(f"/api/tables/{waiting['table']}/join", json={"name": "Ola"})
     assert joined.status_code == 200 and joined.json()["seat"] == 1
+
+
+def test_pages_forbid_outside_content_and_referrers(client: TestClient) -> None:
+    headers = client.get("/").headers
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_one_address_cannot_create_tables_without_end(tmp_path: Path) -> None:
+    with web_client(tmp_path / "posts.sqlite3", Settings(bot_delay=0.0, posts_per_minute=1.0)) as client:
+        codes = [client.post("/api/tables", json={}).status_code for _ in range(25)]
+    assert codes[:20] == [201] * 20 and set(codes[20:]) == {429}

@@ -84,6 +84,9 @@ def play_one(page: Page, timeout: float = 30.0) -> bool:
 
 def test_whole_game_against_bots_by_clicking(browser: Browser, base_url: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     create_table(page, base_url, "Kari", lang="nb")
     expect(page.locator("#hand .card.legal").first).to_be_visible()
     page.click("#hint")
@@ -99,6 +102,9 @@ def test_whole_game_against_bots_by_clicking(browser: Browser, base_url: str, sh
     page.screenshot(path=str(shots / "desktop-result.png"))
     page.click("#again")
     expect(page.locator("#status")).to_contain_text("Spill 2")
+    page.goto(f"{base_url}/rules?lang=nb")
+    expect(page.locator("h2").first).to_contain_text("Regler")
+    assert not problems, problems
     page.close()
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -51,6 +52,32 @@ from .tables import ApiError, Connection, LiveTable, Lobby, Settings
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 log = logging.getLogger("mattis.web")
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # a table's address is its invite: never pass it on
+]
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response: everything is served by the
+    package itself, so the pages may load nothing from elsewhere."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def pick_lang(query: str | None, accept: str | None) -> Lang:
@@ -152,6 +179,7 @@ def create_app(
     async def create_table(request: Request) -> Response:
         lang = _request_lang(request)
         try:
+            lobby_of(request).check_address(request.client.host if request.client else "")
             table, seat, token = lobby_of(request).create(await _json_body(request))
         except ApiError as error:
             return _refusal(error, lang)
@@ -162,6 +190,7 @@ def create_app(
     async def join_table(request: Request) -> Response:
         lang = _request_lang(request)
         try:
+            lobby_of(request).check_address(request.client.host if request.client else "")
             seat, token = lobby_of(request).join(request.path_params["table_id"], await _json_body(request))
         except ApiError as error:
             return _refusal(error, lang)
@@ -216,7 +245,7 @@ def create_app(
         WebSocketRoute("/ws/tables/{table_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
 
 
 # -------------------------------------------------------------------- the socket

@@ -70,6 +70,8 @@ class Settings:
     """Refused messages after which a flooding connection is closed."""
     max_tables: int = 10_000
     """Tables kept in memory at once (creation is refused beyond)."""
+    posts_per_minute: float = 30.0
+    """Tables created and seats joined per minute from one address (bursts of 20)."""
     idle_unload: float = 3600.0
     """Seconds after which a table nobody is connected to leaves memory (it stays stored and
     comes back when someone opens it)."""
@@ -640,6 +642,7 @@ class Lobby:
         self.tables: dict[str, LiveTable] = {}
         self._timers: set[asyncio.TimerHandle] = set()
         self.janitor: asyncio.Task[None] | None = None
+        self.address_limits: dict[str, RateLimiter] = {}
 
     async def in_worker(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run ``function`` in the worker pool (or a thread if there is none)."""
@@ -663,6 +666,16 @@ class Lobby:
     def _start(self, table: LiveTable) -> None:
         self.tables[table.table_id] = table
         table.driver = asyncio.get_running_loop().create_task(table.drive())
+
+    def check_address(self, address: str) -> None:
+        """Refuse an address that creates tables or joins seats too fast (429)."""
+        limiter = self.address_limits.get(address)
+        if limiter is None:
+            if len(self.address_limits) > 10_000:  # forget old addresses rather than grow
+                self.address_limits.clear()
+            limiter = self.address_limits[address] = RateLimiter(self.settings.posts_per_minute / 60, 20)
+        if not limiter.allow():
+            raise ApiError(429, "rate_limited")
 
     def find(self, table_id: str) -> LiveTable | None:
         """A table by id, loaded from the store if it is not in memory."""
