@@ -45,9 +45,10 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from .lobby import Lobby
 from .rules_page import rules_page
 from .store import Store, default_url
-from .tables import ApiError, Connection, LiveTable, Lobby, Settings
+from .tables import ApiError, Connection, LiveTable, Settings
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
