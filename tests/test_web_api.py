@@ -339,3 +339,16 @@ def test_one_address_cannot_create_tables_without_end(tmp_path: Path) -> None:
     with web_client(tmp_path / "posts.sqlite3", Settings(bot_delay=0.0, posts_per_minute=1.0)) as client:
         codes = [client.post("/api/tables", json={}).status_code for _ in range(25)]
     assert codes[:20] == [201] * 20 and set(codes[20:]) == {429}
+
+
+def test_a_broken_worker_costs_the_hard_bot_its_search_not_the_game(tmp_path: Path) -> None:
+    class BrokenPool(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("worker died")
+
+    app = create_app(f"sqlite:///{tmp_path / 'broken.sqlite3'}", FAST, executor_factory=lambda: BrokenPool(1))
+    with TestClient(app) as client:
+        table = create_table(client, seed=7, seats=[{"kind": "human"}, {"kind": "bot", "level": "hard"},
+                                                    {"kind": "bot", "level": "hard"}])
+        with client.websocket_connect(socket_url(table)) as socket:
+            assert play_out(socket)["result"]["headline"]

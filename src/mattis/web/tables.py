@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import random
 import secrets
 import time
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 SeatKind = Literal["human", "bot", "open"]
+log = logging.getLogger("mattis.web")
 MAX_NAME = 24
 FIRST_LOG_LINES = 80
 """How much of the log a new connection receives (older lines add nothing on a phone)."""
@@ -402,7 +404,9 @@ class LiveTable:
     # ---------------------------------------------------------------- bots
 
     async def drive(self) -> None:
-        """Move for bots and stand-ins, one move at a time, until the table is closed."""
+        """Move for bots and stand-ins, one move at a time, until the table is closed. A
+        failure (a database that refuses a write, a crashed worker) costs a pause, never the
+        table: the move is undone and tried again."""
         settings = self.lobby.settings
         while True:
             game = self.game
@@ -412,25 +416,27 @@ class LiveTable:
                 await self.changed.wait()
                 continue
             await asyncio.sleep(settings.bot_delay)  # also lets other tables go first
-            if self.game is not game or game.to_move != seat or not self.seats[seat].bot_plays:
-                continue
-            moves_before = game.num_actions
-            async with self.lobby.bot_gate:
-                action = self._quick_choice(game, seat)
-            if action is None:
-                action = await self._hard_choice(game, seat)
-            failed = False
-            async with self.lock:
-                if self.game is not game or game.num_actions != moves_before:
-                    continue  # the table moved on while the bot was thinking
-                before = game.copy()
-                game.apply(action, seat=seat)
-                try:
-                    await self._commit(before, game, seat, action)
-                except ApiError:  # storing failed and the move was undone: try again later
-                    failed = True
-            if failed:
+            try:
+                await self._bot_move(game, seat)
+            except Exception:
+                log.exception("bot move failed at table %s; trying again", self.table_id)
                 await asyncio.sleep(1.0)
+
+    async def _bot_move(self, game: Game, seat: int) -> None:
+        """One move for the bot at ``seat``, unless the table moved on meanwhile."""
+        if self.game is not game or game.to_move != seat or not self.seats[seat].bot_plays:
+            return
+        moves_before = game.num_actions
+        async with self.lobby.bot_gate:
+            action = self._quick_choice(game, seat)
+        if action is None:
+            action = await self._hard_choice(game, seat)
+        async with self.lock:
+            if self.game is not game or game.num_actions != moves_before:
+                return  # someone else moved while the bot was thinking
+            before = game.copy()
+            game.apply(action, seat=seat)
+            await self._commit(before, game, seat, action)
 
     def _bot_level(self, seat: int) -> str:
         occupant = self.seats[seat]
@@ -454,8 +460,13 @@ class LiveTable:
     async def _hard_choice(self, game: Game, seat: int) -> Action:
         """A ``hard`` bot's move, searched in the worker while the server goes on."""
         legal = game.legal_actions()
-        parts = await self.lobby.in_worker(choose_move, game.view(seat), [str(a) for a in legal], "hard",
-                                           self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
+        try:
+            parts = await self.lobby.in_worker(choose_move, game.view(seat), [str(a) for a in legal], "hard",
+                                               self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
+        except Exception:  # a broken worker must not stop the game: play like a careful human
+            log.exception("hard bot failed at table %s; playing as normal", self.table_id)
+            view = PlayerView.from_dict(game.view(seat))
+            return make_agent("normal").choose(view, legal, random.Random(self._rng_seed(game, seat))).action
         return decision_from_parts(parts).action
 
     async def hint(self, connection: Connection) -> None:
