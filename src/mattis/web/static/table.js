@@ -265,7 +265,11 @@ function draw() {
   if (!myTurn) $("hint-text").textContent = "";
 
   // result
+  const justOver = over && $("result").hidden;
   $("result").hidden = !over;
+  $("hand-area").hidden = over;
+  $("advice").hidden = over || !state.advice;
+  if (justOver) $("result").scrollIntoView({ block: "nearest" });
   if (over && state.result) {
     $("headline").textContent = state.result.headline;
     $("out-order").textContent = state.result.out_order || "";
