@@ -352,3 +352,18 @@ def test_a_broken_worker_costs_the_hard_bot_its_search_not_the_game(tmp_path: Pa
                                                     {"kind": "bot", "level": "hard"}])
         with client.websocket_connect(socket_url(table)) as socket:
             assert play_out(socket)["result"]["headline"]
+
+
+def test_a_score_lost_in_a_crash_is_recounted_from_the_stored_game(client: TestClient) -> None:
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    table = create_table(client, seed=15)
+    with client.websocket_connect(socket_url(table)) as socket:
+        final = play_out(socket)
+    live = lobby.tables[table["table"]]
+    seats = [seat.to_stored() for seat in live.seats]
+    lobby.store.update_table(table["table"], seats, {"scores": [0, 0, 0], "dealer": 2, "games": 1,
+                                                     "seed": 15, "results": []})
+    assert lobby.unload_older_than(0) == 1
+    with client.websocket_connect(socket_url(table)) as socket:
+        state = next_state(socket)
+    assert state["table"]["scores"] == final["table"]["scores"] and sum(state["table"]["scores"]) >= 1

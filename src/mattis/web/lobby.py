@@ -245,6 +245,8 @@ class Lobby:
         if stored.game is not None:
             table.game = Game.from_record(stored.game.record())
             table.game_id, table.game_number = stored.game.game_id, stored.game.number
+            if table.game.is_over and len(table.match.get("results") or []) < table.game_number:
+                table.finish_match_game(table.game)  # killed between the last move and the score
         for index, seat in enumerate(seats):
             if seat.kind == "human":
                 seat.away_since = now

@@ -164,12 +164,9 @@ class Store:
             assert key is not None
             return int(key[0])
 
-    def add_action(self, game_id: int, index: int, seat: int, action: str, over: bool) -> None:
-        """Store one action the moment it is played (and mark the game over if it ended it)."""
-        self.add_actions([ActionRow(game_id, index, seat, action, over)])
-
     def add_actions(self, rows: list[ActionRow]) -> None:
-        """Store several actions in one transaction (all or none)."""
+        """Store actions the moment they are played, in one transaction (all or none), and
+        mark a game over when its last action is among them."""
         now = time.time()
         with self.engine.begin() as connection:
             connection.execute(insert(_actions), [

@@ -352,7 +352,7 @@ class LiveTable:
         self.deal()
         self.broadcast()
 
-    def _finish(self, game: Game) -> None:
+    def finish_match_game(self, game: Game) -> None:
         """Score a finished game and pass the deal to the loser (C2)."""
         scores = list(self.match.get("scores") or [0] * self.players)
         for loser in game.losers:
@@ -393,11 +393,14 @@ class LiveTable:
         try:
             await self.lobby.action_log.write(
                 ActionRow(self.game_id, game.num_actions - 1, seat, str(action), game.is_over))
-            if game.is_over:
-                self._finish(game)
         except Exception as error:  # the database is outside our control: refuse, keep state
             self.game = before
             raise ApiError(503, "storage") from error
+        if game.is_over:
+            try:
+                self.finish_match_game(game)
+            except Exception:  # the game itself is stored; only the match score lags behind
+                log.exception("could not store the match score at table %s", self.table_id)
         self.changed.set()
         self.broadcast()
 
