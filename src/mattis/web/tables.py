@@ -34,7 +34,7 @@ from ..frontend import messages as _play_messages  # noqa: F401  (registers the 
 from ..frontend.cards import sort_actions
 from ..frontend.explain import explain_illegal
 from ..frontend.narrate import Narrator, out_order_line, result_headline
-from ..frontend.seats import BOT_NAMES, Participant
+from ..frontend.seats import BOT_NAMES, Participant, join_names, seat_name
 from ..frontend.session import hint_reason
 from ..frontend.table import turn_advice
 from ..i18n import Lang, t
@@ -189,23 +189,60 @@ class Connection:
                 self.outbox.put_nowait(None)
 
 
-class Narration:
-    """The log of one game for one seat in one language, fed event by event."""
+@dataclass(frozen=True, slots=True)
+class War:
+    """A tie for the highest card in phase 1 (P1.5), noticed after ``events`` events."""
 
-    def __init__(self, narrator: Narrator) -> None:
+    events: int
+    seats: tuple[int, ...]
+
+
+def wars_of(game: Game) -> list[War]:
+    """Every war of a game so far, found by replaying it (for a restored table)."""
+    replay = Game.from_record({**game.record(), "actions": []})
+    wars: list[War] = []
+    for action in game.actions:
+        replay.apply_unchecked(action)
+        note_war(replay, wars)
+    return wars
+
+
+def note_war(game: Game, wars: list[War]) -> None:
+    """Add a war to ``wars`` if the move just played started one."""
+    tie = tuple(game.tie)
+    if tie and game.phase == "collect" and not game.current_round:  # a round just ended level
+        wars.append(War(len(game.history), tie))
+
+
+class Narration:
+    """The log of one game for one seat in one language, fed event by event, with a line
+    when a war starts (the events themselves only show the cards)."""
+
+    def __init__(self, narrator: Narrator, participants: list[Participant], lang: Lang) -> None:
         self.narrator = narrator
+        self.participants = participants
+        self.lang: Lang = lang
         self.events_told = 0
+        self.wars_told = 0
         self.lines: list[str] = []
 
-    def catch_up(self, game: Game) -> list[str]:
+    def catch_up(self, game: Game, wars: list[War]) -> list[str]:
         """All lines so far, narrating the events not yet told."""
         history = game.history
-        for event in history[self.events_told:]:
-            line = self.narrator.describe_one(event)
+        for index in range(self.events_told, len(history)):
+            line = self.narrator.describe_one(history[index])
             if line:
                 self.lines.append(line)
+            while self.wars_told < len(wars) and wars[self.wars_told].events <= index + 1:
+                self.lines.append(self._war_line(wars[self.wars_told]))
+                self.wars_told += 1
         self.events_told = len(history)
         return self.lines
+
+    def _war_line(self, war: War) -> str:
+        names = [seat_name(self.participants[seat], self.lang, initial=index == 0)
+                 for index, seat in enumerate(war.seats)]
+        return t("web.ev.war", self.lang, who=join_names(names, self.lang))
 
 
 class LiveTable:
@@ -225,6 +262,8 @@ class LiveTable:
         self.changed = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.narrations: dict[tuple[int, Lang], Narration] = {}
+        self.wars: list[War] = []
+        """The wars of the current game, for the log."""
         self.hinting: set[int] = set()
         self.lock = asyncio.Lock()
         """Held from applying a move until it is stored and sent, so moves never interleave."""
@@ -336,6 +375,7 @@ class LiveTable:
         self.store_seats()
         self.game, self.game_number = game, number
         self.narrations.clear()
+        self.wars = []
         now = time.monotonic()
         for index, seat in enumerate(self.seats):
             if seat.kind == "human" and not seat.connections:
@@ -396,6 +436,7 @@ class LiveTable:
         except Exception as error:  # the database is outside our control: refuse, keep state
             self.game = before
             raise ApiError(503, "storage") from error
+        note_war(game, self.wars)
         if game.is_over:
             try:
                 self.finish_match_game(game)
@@ -573,9 +614,10 @@ class LiveTable:
         message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
         narration = self.narrations.get((seat, lang))
         if narration is None:
-            narration = Narration(Narrator(self.participants(seat), self.rules, lang))
+            people = self.participants(seat)
+            narration = Narration(Narrator(people, self.rules, lang), people, lang)
             self.narrations[(seat, lang)] = narration
-        lines = narration.catch_up(game)
+        lines = narration.catch_up(game, self.wars)
         start = connection.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
         message["log_start"] = start
         message["log"] = lines[start:]
