@@ -388,3 +388,18 @@ def test_the_log_announces_every_war(client: TestClient) -> None:
         assert sum("tie for the highest card: war!" in line for line in lines) == len(wars)
         wars_seen += len(wars)
     assert wars_seen > 0
+
+
+def test_an_open_seat_can_be_given_to_a_bot(client: TestClient) -> None:
+    table = create_table(client, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}])
+    with client.websocket_connect(socket_url(table)) as socket:
+        assert next_state(socket)["table"]["status"] == "waiting"
+        socket.send_text(json.dumps({"type": "bot", "seat": 2, "level": "easy"}))
+        assert receive(socket)["code"] == "bad_message"
+        socket.send_text(json.dumps({"type": "bot", "seat": 1, "level": "easy"}))
+        state = next_state(socket)
+        while state["view"] is None:
+            state = next_state(socket)
+        assert state["table"]["seats"][1]["kind"] == "bot" and state["table"]["status"] == "playing"
+    joined = client.post(f"/api/tables/{table['table']}/join", json={"name": "Late"})
+    assert joined.status_code == 409

@@ -180,3 +180,14 @@ def test_phone_sized_screen(browser: Browser, base_url: str, shots: Path) -> Non
     card = page.locator("#hand .card").first.bounding_box()
     assert card is not None and card["width"] >= 44  # big enough to tap
     context.close()
+
+
+def test_a_waiting_table_can_seat_a_bot_instead(browser: Browser, base_url: str) -> None:
+    page = browser.new_page()
+    create_table(page, base_url, "Ingrid", open_seats=2)
+    expect(page.locator("#waiting .fill-bot")).to_have_count(2)
+    page.locator("#waiting .fill-bot").first.click()
+    expect(page.locator("#waiting .fill-bot")).to_have_count(1)
+    page.locator("#waiting .fill-bot").first.click()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.close()

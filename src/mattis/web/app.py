@@ -350,6 +350,8 @@ async def _dispatch(table: LiveTable, connection: Connection, message: object,
         task.add_done_callback(hints.discard)
     elif kind == "again":
         table.play_again(connection.seat)
+    elif kind == "bot":
+        table.fill_with_bot(message.get("seat"), message.get("level", "normal"))
     elif kind == "lang":
         lang = message.get("lang")
         if lang not in ("nb", "en"):

@@ -107,6 +107,7 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.ui.trump_mark": ("trumf", "trump"),
     "web.ui.legal": ("kan spilles", "playable"),
     "web.ui.rules_title": ("Regler i korthet", "The rules in brief"),
+    "web.ui.fill_bot": ("Sett inn en robot", "Seat a bot"),
     "web.ui.holds_trump": ("har trumfkortet", "holds the trump card"),
 }
 

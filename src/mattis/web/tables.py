@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..bots import make_agent
+from ..bots import LEVELS, make_agent
 from ..bots.view import PlayerView
 from ..core.actions import Action
 from ..core.game import Game, IllegalAction, next_dealer
@@ -342,6 +342,24 @@ class LiveTable:
                 self.broadcast()
                 return index, token
         raise ApiError(409, "table_full")
+
+    def fill_with_bot(self, index: object, level: object) -> None:
+        """Put a bot in an open seat (a friend who does not come); the game starts when the
+        table is full."""
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.players:
+            raise ApiError(400, "bad_message", "bot needs a seat number")
+        if level not in LEVELS:
+            raise ApiError(400, "bad_message", f"level must be one of {', '.join(LEVELS)}")
+        seat = self.seats[index]
+        if seat.kind != "open" or self.game is not None:
+            raise ApiError(409, "bad_message", "that seat is not open")
+        used = {s.name.casefold() for s in self.seats if s.kind != "open"}
+        spare = [name for name in BOT_NAMES if name.casefold() not in used]
+        seat.kind, seat.level, seat.name = "bot", str(level), spare[0] if spare else f"Bot {index + 1}"
+        self.store_seats()
+        if self.full:
+            self.deal()
+        self.broadcast()
 
     def _distinct_name(self, name: str) -> str:
         """Keep names apart: a bot with the newcomer's name takes another, and a second

@@ -185,8 +185,16 @@ function draw() {
     $("status").textContent = texts.waiting;
     $("waiting-seats").replaceChildren(...table.seats.map((info, seat) => {
       const item = document.createElement("li");
-      item.textContent = info.kind === "open" ? texts.kind_open
+      item.textContent = info.kind === "open" ? `${texts.kind_open} `
         : info.kind === "bot" ? `${seatName(seat)} (${texts.bot}: ${texts["level." + info.level] ?? info.level})` : seatName(seat);
+      if (info.kind === "open") {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "fill-bot";
+        button.textContent = texts.fill_bot;
+        button.addEventListener("click", () => send({ type: "bot", seat, level: "normal" }));
+        item.append(button);
+      }
       return item;
     }));
     return;
