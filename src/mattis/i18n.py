@@ -200,11 +200,13 @@ def catalogues() -> dict[str, Catalogue]:
     """
     from .cli.messages import TOURNAMENT_MESSAGES
     from .frontend.messages import PLAY_MESSAGES
+    from .web.messages import WEB_MESSAGES
 
     return {
         __name__: BASE_MESSAGES,
         "mattis.frontend.messages": PLAY_MESSAGES,
         "mattis.cli.messages": TOURNAMENT_MESSAGES,
+        "mattis.web.messages": WEB_MESSAGES,
     }
 
 

@@ -1,0 +1,375 @@
+"""The ASGI application: pages, the JSON API and a WebSocket per seat.
+
+Protocol (documented in ``docs/web.md``; tests and outside clients rely on these names):
+
+* ``POST /api/tables`` ``{"rules", "set", "players", "seats"}`` → ``{"table", "seat", "token", "invite"}``
+* ``POST /api/tables/{ID}/join`` ``{"name"}`` → ``{"seat", "token"}`` (404 unknown, 409 full)
+* ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
+* ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
+* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|en``) → what the pages show
+* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
+  client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
+  message to that client alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..bots import LEVELS
+from ..core.rules import PRESET_NAMES, Rules
+from ..i18n import (
+    OPTION_RULE_REFS,
+    Lang,
+    message_keys,
+    option_description,
+    option_name,
+    option_value,
+    option_values,
+    preset_summary,
+    t,
+)
+from .lobby import Lobby
+from .rules_page import rules_page
+from .store import Store, default_url
+from .tables import ApiError, Connection, LiveTable, Settings
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+log = logging.getLogger("mattis.web")
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # a table's address is its invite: never pass it on
+]
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response: everything is served by the
+    package itself, so the pages may load nothing from elsewhere."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def pick_lang(query: str | None, accept: str | None) -> Lang:
+    """``?lang=`` if given, else the browser's first language: Norwegian → ``nb``."""
+    if query in ("nb", "en"):
+        return "nb" if query == "nb" else "en"
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if tag.startswith(("nb", "no", "nn")):
+            return "nb"
+        if tag.startswith("en"):
+            return "en"
+    return "en"
+
+
+def _request_lang(request: Request) -> Lang:
+    return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _refusal(error: ApiError, lang: Lang) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": error.code, "message": error.message(lang)},
+                        status_code=error.status)
+
+
+async def _json_body(request: Request) -> object:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ApiError(413, "too_large", limit=MAX_BODY)
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_json") from None
+
+
+def options_payload(lang: Lang) -> dict[str, Any]:
+    """Everything the start page needs to offer every rule option, in ``lang``."""
+    presets = [{"name": name, "summary": preset_summary(name, lang),
+                "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
+    options = []
+    for field in Rules.option_names():
+        if field in ("min_players", "max_players"):
+            continue  # the player count is chosen directly
+        values: list[object]
+        if option_values(field):
+            values = list(option_values(field))
+        elif field in ("chance", "voluntary_pickup", "follow_suit"):
+            values = [True, False]
+        elif field == "min_sequence":
+            values = [0, 2, 3]
+        else:
+            values = list(range(0, 11))
+        options.append({"field": field, "name": option_name(field, lang),
+                        "description": option_description(field, lang),
+                        "rule": OPTION_RULE_REFS.get(field, ""),
+                        "values": [{"value": v, "label": option_value(field, v, lang)} for v in values]})
+    levels = [{"level": level, "label": t(f"play.level.{level}", lang)} for level in LEVELS]
+    return {"presets": presets, "options": options, "levels": levels}
+
+
+def texts_payload(lang: Lang) -> dict[str, str]:
+    """The page labels (``web.ui.*``, bot levels, phases) in ``lang``."""
+    texts = {key[len("web.ui."):]: t(key, lang) for key in message_keys() if key.startswith("web.ui.")}
+    for key in message_keys():
+        if key.startswith(("play.level.", "play.phase.")):
+            texts[key[len("play."):]] = t(key, lang)
+    return texts
+
+
+def create_app(
+    db_url: str | None = None,
+    settings: Settings | None = None,
+    executor_factory: Callable[[], Executor] | None = None,
+    workers: int = 1,
+) -> Starlette:
+    """The server. ``db_url`` defaults to an SQLite file in the user data folder; bots'
+    ``hard`` searches and hints run in ``executor_factory()`` (default: ``workers`` worker
+    processes, started when first needed)."""
+    config = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(db_url or default_url())
+        executor = (executor_factory() if executor_factory is not None
+                    else ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")))
+        lobby = Lobby(store, config, executor)
+        lobby.restore()
+        app.state.lobby = lobby
+        try:
+            yield
+        finally:
+            await lobby.close()
+            executor.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    def lobby_of(request: Request | WebSocket) -> Lobby:
+        lobby: Lobby = request.app.state.lobby
+        return lobby
+
+    async def create_table(request: Request) -> Response:
+        lang = _request_lang(request)
+        try:
+            lobby_of(request).check_address(request.client.host if request.client else "")
+            table, seat, token = lobby_of(request).create(await _json_body(request))
+        except ApiError as error:
+            return _refusal(error, lang)
+        invite = str(request.base_url).rstrip("/") + Lobby.invite_path(table.table_id)
+        return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
+                            status_code=201)
+
+    async def join_table(request: Request) -> Response:
+        lang = _request_lang(request)
+        try:
+            lobby_of(request).check_address(request.client.host if request.client else "")
+            seat, token = lobby_of(request).join(request.path_params["table_id"], await _json_body(request))
+        except ApiError as error:
+            return _refusal(error, lang)
+        return JSONResponse({"seat": seat, "token": token})
+
+    async def table_info(request: Request) -> Response:
+        try:
+            return JSONResponse(lobby_of(request).table(request.path_params["table_id"]).summary())
+        except ApiError as error:
+            return _refusal(error, _request_lang(request))
+
+    async def table_record(request: Request) -> Response:
+        lang = _request_lang(request)
+        number_text = request.query_params.get("game")
+        try:
+            if number_text is not None and not number_text.isdigit():
+                raise ApiError(400, "bad_request", "game must be a number")
+            record = lobby_of(request).record(request.path_params["table_id"],
+                                              int(number_text) if number_text else None)
+        except ApiError as error:
+            return _refusal(error, lang)
+        return JSONResponse(record)
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(options_payload(_request_lang(request)))
+
+    async def texts(request: Request) -> Response:
+        return JSONResponse(texts_payload(_request_lang(request)))
+
+    async def start_page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html")
+
+    async def rules(request: Request) -> Response:
+        return HTMLResponse(rules_page(_request_lang(request)))
+
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(lobby_of(websocket), websocket)
+
+    routes = [
+        Route("/", start_page),
+        Route("/t/{table_id}", table_page),
+        Route("/rules", rules),
+        Route("/api/options", options),
+        Route("/api/texts", texts),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", table_info),
+        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", table_record),
+        WebSocketRoute("/ws/tables/{table_id}", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+
+
+# -------------------------------------------------------------------- the socket
+
+
+async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
+    """One seat's WebSocket: check the token, then relay messages until it closes."""
+    lang = pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
+    await websocket.accept()
+    table = lobby.find(websocket.path_params["table_id"])
+    token = websocket.query_params.get("token") or ""
+    seat = table.seat_of(token) if table is not None and token else None
+    if table is None or seat is None:
+        await websocket.send_json({"type": "error", "code": "bad_token",
+                                   "message": t("web.err.bad_token", lang)})
+        await websocket.close(code=1008)
+        return
+    connection = Connection(seat, lang, lobby.settings)
+    writer = asyncio.create_task(_pump(websocket, connection))
+    table.connect(connection)
+    hints: set[asyncio.Task[None]] = set()
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                _refuse(connection, ApiError(400, "bad_message", "send text frames"))
+                continue
+            await _handle(table, connection, text, hints)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.disconnect(connection)
+        connection.close()
+        for task in hints:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=2)
+
+
+async def _pump(websocket: WebSocket, connection: Connection) -> None:
+    """Write queued messages in order; ``None`` closes the socket."""
+    try:
+        while True:
+            text = await connection.outbox.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+        await websocket.close(code=1000)
+    except Exception:  # the peer is gone; the reader notices and cleans up
+        connection.closed = True
+
+
+def _refuse(connection: Connection, error: ApiError) -> None:
+    connection.send({"type": "error", "code": error.code, "message": error.message(connection.lang)})
+
+
+async def _handle(table: LiveTable, connection: Connection, text: str,
+                  hints: set[asyncio.Task[None]]) -> None:
+    """Act on one client message; every refusal goes back to this client only."""
+    settings = table.lobby.settings
+    if not connection.limiter.allow():
+        refused = connection.limiter.refused
+        if refused >= settings.flood_close:
+            connection.close()
+        elif refused == 1 or refused % 25 == 0:
+            _refuse(connection, ApiError(429, "rate_limited"))
+        return
+    if len(text) > settings.max_message:
+        _refuse(connection, ApiError(413, "too_large", limit=settings.max_message))
+        return
+    try:
+        message = json.loads(text)
+    except ValueError:
+        _refuse(connection, ApiError(400, "bad_json"))
+        return
+    try:
+        await _dispatch(table, connection, message, hints)
+    except ApiError as error:
+        _refuse(connection, error)
+    except Exception:  # a bug must cost one message, not the connection or the table
+        log.exception("message from table %s seat %s failed", table.table_id, connection.seat)
+        _refuse(connection, ApiError(500, "server_error"))
+
+
+async def _dispatch(table: LiveTable, connection: Connection, message: object,
+                    hints: set[asyncio.Task[None]]) -> None:
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ApiError(400, "bad_message", "expected an object with a type")
+    kind = message["type"]
+    if kind == "act":
+        action = message.get("action")
+        if not isinstance(action, str) or not 0 < len(action) <= 16:
+            raise ApiError(400, "bad_message", "act needs an action such as 7h")
+        await table.act(connection.seat, action, connection.lang)
+    elif kind == "hint":
+        task = asyncio.create_task(_hint(table, connection))
+        hints.add(task)
+        task.add_done_callback(hints.discard)
+    elif kind == "again":
+        table.play_again(connection.seat)
+    elif kind == "bot":
+        table.fill_with_bot(message.get("seat"), message.get("level", "normal"))
+    elif kind == "lang":
+        lang = message.get("lang")
+        if lang not in ("nb", "en"):
+            raise ApiError(400, "bad_message", "lang must be nb or en")
+        connection.lang = "nb" if lang == "nb" else "en"
+        connection.log_sent = 0
+        connection.send(table.state_for(connection))
+    elif kind == "state":
+        connection.send(table.state_for(connection))
+    else:
+        raise ApiError(400, "bad_message", f"unknown type {kind[:20]!r}")
+
+
+async def _hint(table: LiveTable, connection: Connection) -> None:
+    try:
+        await table.hint(connection)
+    except ApiError as error:
+        _refuse(connection, error)
+    except Exception:
+        log.exception("hint failed at table %s", table.table_id)
+        _refuse(connection, ApiError(500, "server_error"))

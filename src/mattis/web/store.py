@@ -1,0 +1,241 @@
+"""Where tables, games and every action are kept, so a killed server loses nothing.
+
+SQLAlchemy Core over three tables: ``mattis_tables`` (rules, seats with hashed tokens, the
+match score), ``mattis_games`` (each game's starting record: rules, dealer, seed, deck) and
+``mattis_actions`` (one row per action, written when it is played). Restarting replays a
+game's starting record plus its actions with ``Game.from_record``. The default is an
+embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
+``postgresql+psycopg://user:password@host/mattis``.
+
+Writes are synchronous and small (one row per action). With SQLite's WAL and
+``synchronous=NORMAL`` a commit survives the process being killed, which is the failure
+this store is built for.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+
+_metadata = MetaData()
+
+_tables = Table(
+    "mattis_tables", _metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("match", JSON, nullable=False),
+)
+_games = Table(
+    "mattis_games", _metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(40), ForeignKey("mattis_tables.id"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),
+    Column("start", JSON, nullable=False),
+    Column("over", Boolean, nullable=False, default=False),
+)
+_actions = Table(
+    "mattis_actions", _metadata,
+    Column("game_id", Integer, ForeignKey("mattis_games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One action to store: which game, its number in the game, who played it, its text."""
+
+    game_id: int
+    index: int
+    seat: int
+    action: str
+    over: bool
+    """Whether this action ended the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game as stored: its number in the match, starting record and actions so far."""
+
+    game_id: int
+    number: int
+    start: dict[str, Any]
+    actions: tuple[str, ...]
+    over: bool
+
+    def record(self) -> dict[str, Any]:
+        """The engine record (start plus actions) that ``Game.from_record`` replays."""
+        return {**self.start, "actions": list(self.actions)}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """One table as stored, with its latest game (``None`` before it started)."""
+
+    table_id: str
+    rules: dict[str, Any]
+    players: int
+    seats: list[dict[str, Any]]
+    match: dict[str, Any]
+    game: StoredGame | None
+
+
+def default_url() -> str:
+    """An SQLite file in the user's data folder (created on first use)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("mattis", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'mattis-web.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """The database behind the server (see the module docstring)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        _metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- writes
+
+    def add_table(self, table_id: str, rules: dict[str, Any], players: int,
+                  seats: list[dict[str, Any]], match: dict[str, Any]) -> None:
+        """Store a new table."""
+        with self.engine.begin() as connection:
+            connection.execute(insert(_tables).values(
+                id=table_id, created=time.time(), rules=rules, players=players, seats=seats,
+                match=match))
+
+    def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any]) -> None:
+        """Store changed seats (a join) or match state (a finished game)."""
+        with self.engine.begin() as connection:
+            connection.execute(update(_tables).where(_tables.c.id == table_id).values(
+                seats=seats, match=match))
+
+    def add_game(self, table_id: str, number: int, start: dict[str, Any]) -> int:
+        """Store a newly dealt game; returns its id."""
+        with self.engine.begin() as connection:
+            result = connection.execute(insert(_games).values(
+                table_id=table_id, number=number, start=start, over=False))
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def add_actions(self, rows: list[ActionRow]) -> None:
+        """Store actions the moment they are played, in one transaction (all or none), and
+        mark a game over when its last action is among them."""
+        now = time.time()
+        with self.engine.begin() as connection:
+            connection.execute(insert(_actions), [
+                {"game_id": row.game_id, "idx": row.index, "seat": row.seat, "action": row.action, "at": now}
+                for row in rows])
+            for row in rows:
+                if row.over:
+                    connection.execute(update(_games).where(_games.c.id == row.game_id).values(over=True))
+
+    # ---------------------------------------------------------------- reads
+
+    def load_tables(self) -> list[StoredTable]:
+        """Every table whose latest game is unfinished (or not yet dealt), for a restart;
+        finished tables are loaded when someone asks for them (:meth:`load_table`)."""
+        with self.engine.connect() as connection:
+            latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
+                      .group_by(_games.c.table_id).subquery())
+            finished = (select(_games.c.table_id)
+                        .join(latest, and_(_games.c.table_id == latest.c.table_id,
+                                           _games.c.number == latest.c.number))
+                        .where(_games.c.over.is_(True)))
+            rows = connection.execute(select(_tables).where(_tables.c.id.not_in(finished))
+                                      .order_by(_tables.c.created)).all()
+            return [self._stored_table(connection, row) for row in rows]
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table with its latest game, or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(_tables).where(_tables.c.id == table_id)).first()
+            return None if row is None else self._stored_table(connection, row)
+
+    def _stored_table(self, connection: Any, row: Any) -> StoredTable:
+        game_row = connection.execute(
+            select(_games).where(_games.c.table_id == row.id)
+            .order_by(_games.c.number.desc()).limit(1)).first()
+        game = None if game_row is None else self._stored_game(connection, game_row)
+        return StoredTable(row.id, _as_dict(row.rules), int(row.players), _as_list(row.seats),
+                           _as_dict(row.match), game)
+
+    def game(self, table_id: str, number: int | None = None) -> StoredGame | None:
+        """Game ``number`` of a table (default: the latest), or ``None``."""
+        with self.engine.connect() as connection:
+            query = select(_games).where(_games.c.table_id == table_id)
+            if number is None:
+                query = query.order_by(_games.c.number.desc()).limit(1)
+            else:
+                query = query.where(_games.c.number == number)
+            row = connection.execute(query).first()
+            return None if row is None else self._stored_game(connection, row)
+
+    @staticmethod
+    def _stored_game(connection: Any, row: Any) -> StoredGame:
+        actions = connection.execute(
+            select(_actions.c.action).where(_actions.c.game_id == row.id)
+            .order_by(_actions.c.idx)).scalars().all()
+        return StoredGame(int(row.id), int(row.number), _as_dict(row.start),
+                          tuple(str(a) for a in actions), bool(row.over))
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    """JSON columns come back decoded on most backends; accept text too."""
+    data = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(data, dict):
+        raise ValueError("stored value is not an object")
+    return data
+
+
+def _as_list(value: Any) -> list[dict[str, Any]]:
+    data = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(data, list):
+        raise ValueError("stored value is not a list")
+    return data
