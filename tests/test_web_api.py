@@ -144,8 +144,8 @@ def test_bad_messages_get_errors_and_change_nothing(client: TestClient) -> None:
         for text in sends:
             socket.send_text(text)
             codes.append(receive(socket)["code"])
-        assert codes == ["bad_json", "bad_message", "bad_message", "bad_message", "malformed", "pickup_in_phase1",
-                         "too_large"]
+        assert codes == ["bad_json", "bad_message", "bad_message", "bad_message", "malformed",
+                         "pickup_in_phase1", "too_large"]
         socket.send_text(json.dumps({"type": "act", "action": "pickup"}))
         refusal = receive(socket)
         assert refusal["message"] == "Not allowed: picking up is only possible in phase 2 (utspilling)."

@@ -47,8 +47,9 @@ from .common import (
 DEFAULT_PLAYERS = 3
 MAX_HINT_SECONDS = 30.0
 MAX_GAMES = 1000
-DEFAULT_SEED_RANGE = 1_000_000
-"""A random seed below this when none is given: short enough to read off and type again."""
+DEFAULT_SEED_BITS = 63
+"""Random bits in the seed drawn when none is given: far too many to search for, so a bot
+cannot find the deal from its seed (the seed is saved with the game, to replay it)."""
 
 
 def play_command(
@@ -122,7 +123,7 @@ def play_command(
     except ValueError as error:
         fail(str(error))
     match = Match(resolved, make_participants(players, seat, levels), games,
-                  seed if seed is not None else secrets.randbelow(DEFAULT_SEED_RANGE))
+                  seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS))
     terminal = TerminalPlay(match, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
                             overwrite=overwrite)
     code = terminal.run()

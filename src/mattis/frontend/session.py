@@ -27,7 +27,7 @@ from ..bots import (
     seat_rng,
 )
 from ..core.actions import Action
-from ..core.game import Game, next_dealer
+from ..core.game import MAX_SEED, Game, next_dealer
 from ..core.rules import Rules
 from ..i18n import Lang, t
 from .cards import action_label, sort_actions
@@ -286,7 +286,8 @@ class Match:
 
     def game_seed(self, number: int | None = None) -> int:
         """The seed of game ``number`` (1-based; default: the next game)."""
-        return self.seed + (self.played if number is None else number - 1)
+        offset = self.played if number is None else number - 1
+        return (self.seed + offset) % (MAX_SEED + 1)  # records hold seeds up to 2**64-1
 
     def new_game(self) -> Game:
         """Deal the next game."""
