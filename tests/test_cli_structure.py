@@ -23,7 +23,7 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
-COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament")
+COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve")
 OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")), SRC / "i18n.py",
                *(SRC / "frontend" / name for name in ("messages.py", "record.py", "inputs.py",
                                                       "seats.py", "text.py", "__init__.py"))]
@@ -78,7 +78,8 @@ def test_importing_a_command_module_alone_works_without_the_app() -> None:
 
 def test_no_message_key_is_defined_in_two_catalogues() -> None:
     sources = catalogues()
-    assert set(sources) == {"mattis.i18n", "mattis.frontend.messages", "mattis.cli.messages"}
+    assert set(sources) == {"mattis.i18n", "mattis.frontend.messages", "mattis.cli.messages",
+                            "mattis.web.messages"}
     assert duplicate_keys(sources) == {}
     assert len(message_keys()) == sum(len(catalogue) for catalogue in sources.values())
 

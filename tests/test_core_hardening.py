@@ -142,7 +142,7 @@ def test_a_hand_built_action_cannot_play_another_seats_card() -> None:
     legal = game.legal_actions()[0]
     other_card = mattis.parse_card(game.hand(1)[0])
     forged = Action(ActionKind.PLAY, (other_card,), legal.index)
-    assert forged == legal  # equal by index: the old check let it through
+    assert forged.index == legal.index and forged != legal  # the old check compared indexes
     refusal = game.check(forged)
     assert isinstance(refusal, InvalidAction)
     with pytest.raises(InvalidAction):
@@ -478,7 +478,7 @@ def test_position_check_catches_every_inconsistency() -> None:
 # ---------------------------------------------------------------- every field in one place
 
 
-BOOKKEEPING = {"_deck", "_seed", "_start", "_log", "_events", "_num_actions", "_num_events", "_legal",
+BOOKKEEPING = {"_origin", "_log", "_events", "_num_actions", "_counted", "_legal",
                "_stock", "_stock_pos", "_in_count", "_min_sequence"}
 """Game slots that a Position does not carry as they are: the record, the history, caches,
 values derived from other fields, and the stock with its read position (a Position holds

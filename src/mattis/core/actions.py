@@ -76,8 +76,8 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Action) and other.index == self.index
+    # Equality is identity (object's own): every real action exists once, so two equal
+    # actions are the same object, and a hand-built look-alike equals none of them.
 
     def __hash__(self) -> int:
         return self.index

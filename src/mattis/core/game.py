@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
@@ -91,7 +91,7 @@ class Game:
     """One game of Mattis. Create it with :meth:`new`, :meth:`from_hands` or :meth:`from_record`."""
 
     __slots__ = (
-        "_deck",
+        "_counted",
         "_discard",
         "_events",
         "_hands",
@@ -104,15 +104,13 @@ class Game:
         "_lost_on_empty",
         "_min_sequence",
         "_num_actions",
-        "_num_events",
+        "_origin",
         "_out",
         "_out_order",
         "_phase",
         "_queue",
         "_removed",
         "_round",
-        "_seed",
-        "_start",
         "_stock",
         "_stock_pos",
         "_table",
@@ -206,7 +204,7 @@ class Game:
             raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {_kind(leader)}")
         game = cls.__new__(cls)
         game._init_common(resolved, len(hands), -1, (), None)
-        game._start = {"hands": [codes_of(m) for m in masks], "trump": SUITS[trump_suit], "leader": leader}
+        game._origin = _Origin((), None, ([codes_of(m) for m in masks], SUITS[trump_suit], leader))
         game._removed = ((1 << NUM_CARDS) - 1) & ~seen
         game._won = masks  # treated as the phase-1 won piles for P1.10
         game._trump_card = -1
@@ -288,9 +286,9 @@ class Game:
         except ValueError as error:
             raise ValueError(f"record: {error}") from None
         if seed is not None:
-            if list(game._deck) != _shuffled(seed):
+            if list(game._origin.deck) != _shuffled(seed):
                 raise ValueError("record: the seed does not give this deck (one of them was changed)")
-            game._seed = seed
+            game._origin = game._origin._replace(seed=seed)
         return game
 
     def _init_common(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
@@ -298,9 +296,7 @@ class Game:
         self.rules = rules
         self.players = players
         self.dealer = dealer
-        self._deck = deck
-        self._seed = seed
-        self._start: dict[str, Any] | None = None
+        self._origin = _Origin(deck, seed, None)
         self._phase = _COLLECT
         self._to_move = -1
         self._hands = [0] * players
@@ -329,7 +325,7 @@ class Game:
         self._log: tuple[Action, Any] | None = None
         self._events: tuple[RawEvent, Any] | None = None
         self._num_actions = 0
-        self._num_events = 0
+        self._counted: tuple[tuple[RawEvent, Any] | None, int] = (None, 0)
         self._legal: list[Action] | None = None
         self._min_sequence = rules.min_sequence
 
@@ -471,8 +467,19 @@ class Game:
 
     @property
     def num_events(self) -> int:
-        """How many public events have happened (the length of :attr:`history`)."""
-        return self._num_events
+        """How many public events have happened (the length of :attr:`history`).
+
+        Counted lazily from the last count, so the hot path (``apply``) pays nothing and a
+        caller asking after every move pays for the new events only.
+        """
+        mark, count = self._counted
+        cell = self._events
+        while cell is not mark:
+            assert cell is not None
+            count += 1
+            cell = cell[1]
+        self._counted = (self._events, count)
+        return count
 
     def events_since(self, start: int) -> list[Event]:
         """The public events from number ``start`` (0-based) on, oldest first. Costs time in
@@ -486,7 +493,7 @@ class Game:
             raise ValueError(f"since: must be a whole number from 0, got {start!r}")
         items: list[RawEvent] = []
         cell = self._events
-        for _ in range(self._num_events - start):
+        for _ in range(self.num_events - start):
             assert cell is not None
             items.append(cell[0])
             cell = cell[1]
@@ -584,10 +591,13 @@ class Game:
             refusal = self.check(action, seat)
             assert refusal is not None
             raise refusal
-        parsed = Action.parse(action)  # raises InvalidAction, also for hand-built objects
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
+        if action in legal:  # actions compare by identity: only the engine's own get here
+            self._do(action)
+            return action
+        parsed = Action.parse(action)  # raises InvalidAction, also for hand-built objects
         if parsed not in legal:
             raise self._refusal(parsed)
         self._do(parsed)
@@ -604,9 +614,7 @@ class Game:
         other.rules = self.rules
         other.players = self.players
         other.dealer = self.dealer
-        other._deck = self._deck
-        other._seed = self._seed
-        other._start = self._start
+        other._origin = self._origin
         other._phase = self._phase
         other._to_move = self._to_move
         other._hands = self._hands[:]
@@ -635,7 +643,7 @@ class Game:
         other._log = self._log
         other._events = self._events
         other._num_actions = self._num_actions
-        other._num_events = self._num_events
+        other._counted = self._counted
         other._legal = self._legal
         other._min_sequence = self._min_sequence
         return other
@@ -644,7 +652,7 @@ class Game:
 
     def _state_key(self) -> tuple[Any, ...]:
         return (
-            self.rules, self.players, self.dealer, self._deck, self._start is not None,
+            self.rules, self.players, self.dealer, self._origin.deck, self._origin.start is not None,
             self._phase, self._to_move, tuple(self._hands), tuple(self._won), self._stock,
             self._stock_pos, self._removed, self._discard, self._trump_card, self._trump_suit,
             self._trump_known, self._trump_holder, self._last_drawer, self._leader,
@@ -675,13 +683,14 @@ class Game:
             "rules": self.rules.to_dict(),
             "players": self.players,
         }
-        if self._start is not None:  # a copy: the caller may change the record freely
-            record["start"] = {"hands": [list(hand) for hand in self._start["hands"]],
-                               "trump": self._start["trump"], "leader": self._start["leader"]}
+        start = self._origin.start
+        if start is not None:  # a copy: the caller may change the record freely
+            hands, trump, leader = start
+            record["start"] = {"hands": [list(hand) for hand in hands], "trump": trump, "leader": leader}
         else:
             record["dealer"] = self.dealer
-            record["seed"] = self._seed
-            record["deck"] = [CARD_CODES[card] for card in self._deck]
+            record["seed"] = self._origin.seed
+            record["deck"] = [CARD_CODES[card] for card in self._origin.deck]
         record["actions"] = [str(action) for action in self.actions]
         if self._phase == _OVER:
             record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
@@ -713,7 +722,6 @@ class Game:
             position.check()
         game = cls.__new__(cls)
         game._init_common(position.rules, position.players, position.dealer, (), None)
-        game._start = None
         game._phase = _PHASE_NAMES.index(position.phase)
         game._to_move = position.to_move
         game._leader = position.leader
@@ -748,8 +756,9 @@ class Game:
         a caller that remembers ``event_count`` gets views of constant size."""
         from .observation import build_view
 
-        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= self._num_events:
-            raise ValueError(f"since: must be from 0 to {self._num_events}, got {since!r}")
+        count = self.num_events
+        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= count:
+            raise ValueError(f"since: must be from 0 to {count}, got {since!r}")
         return build_view(self, self._check_seat(seat), since)
 
     # ------------------------------------------------------------------ legal moves
@@ -831,12 +840,10 @@ class Game:
         if action is CHANCE:  # P1.4: the top of the stock, played at once
             card = self._stock[self._stock_pos]
             self._stock_pos += 1
-            self._num_events += 1
             self._events = ((EV_CHANCE, seat, 1 << card), self._events)
         else:
             card = action.low
             self._hands[seat] &= ~(1 << card)
-            self._num_events += 1
             self._events = ((EV_PLAY, seat, 1 << card), self._events)
             if self.rules.draw is DrawMode.AFTER_PLAY:  # P1.4a
                 self._draw(seat)
@@ -853,7 +860,6 @@ class Game:
         if remaining == 1 and self.rules.trump is TrumpMode.HIDDEN_LAST:
             self._stock_pos += 1
             self._trump_holder = seat
-            self._num_events += 1
             self._events = ((EV_ASIDE, seat, 0), self._events)
             return
         card = self._stock[self._stock_pos]
@@ -862,7 +868,6 @@ class Game:
         if remaining == 1:
             self._last_drawer = seat
             if self._trump_known:  # everyone sees who takes the face-up bottom card
-                self._num_events += 1
                 self._events = ((EV_DRAW_TRUMP, seat, 1 << card), self._events)
 
     def _p1_settle(self) -> None:
@@ -891,7 +896,6 @@ class Game:
         self._tie.remove(seat)
         self._queue = [s for s in self._queue if s != seat]
         self._round = [(s, c) for s, c in self._round if s != seat]
-        self._num_events += 1
         self._events = ((EV_DROP, seat, 0), self._events)
         if len(self._tie) == 1:
             self._p1_win(self._tie[0])
@@ -933,7 +937,6 @@ class Game:
         for _, card in self._trick:
             taken |= 1 << card
         self._won[winner] |= taken
-        self._num_events += 1
         self._events = ((EV_WON, winner, taken), self._events)
         self._trick = []
         self._round = []
@@ -984,7 +987,6 @@ class Game:
             for seat, card in self._trick:
                 self._hands[seat] |= 1 << card
                 returned |= 1 << card
-            self._num_events += 1
             self._events = ((EV_BACK, -1, returned), self._events)
         self._trick, self._round, self._tie, self._queue = [], [], [], []
         if self.stock_size > 0:  # P1.7c: the rest of the stock leaves the game unseen
@@ -997,7 +999,6 @@ class Game:
         if self._trump_holder >= 0:
             self._hands[self._trump_holder] |= 1 << self._trump_card
         if self._trump_card >= 0:
-            self._num_events += 1
             self._events = ((EV_REVEAL, self._trump_holder,
                              (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
         self._trump_known = True
@@ -1009,7 +1010,6 @@ class Game:
                 empty = [seat for seat in range(self.players) if self._hands[seat] == 0]
             if empty:
                 for seat in empty:
-                    self._num_events += 1
                     self._events = ((EV_LOSE, seat, 0), self._events)
                 self._losers = empty
                 self._lost_on_empty = True
@@ -1024,7 +1024,6 @@ class Game:
         else:  # P1.7c: whoever would have led the next phase-1 trick
             leader = self._leader
         self._p2_start_trick(leader)
-        self._num_events += 1
         self._events = ((EV_SHED, self._leader, 0), self._events)
 
     # Phase 2 ---------------------------------------------------------
@@ -1063,7 +1062,6 @@ class Game:
         if action is PICKUP:  # P2.4: the oldest play comes back into the hand
             _, oldest = table.pop(0)
             self._hands[seat] |= oldest.mask
-            self._num_events += 1
             self._events = ((EV_PICKUP, seat, oldest.mask), self._events)
             if not table:  # P2.7
                 self._p2_start_trick(self._next_in(seat))
@@ -1072,18 +1070,15 @@ class Game:
             return
         self._hands[seat] &= ~action.mask
         table.append((seat, action))
-        self._num_events += 1
         self._events = ((EV_PLAY, seat, action.mask), self._events)
         if not self._hands[seat]:  # P2.8
             self._out[seat] = True
             self._out_order.append(seat)
             self._in_count -= 1
-            self._num_events += 1
             self._events = ((EV_OUT, seat, 0), self._events)
             if self._in_count == 1:  # P2.9
                 loser = self._next_in(seat)
                 self._losers = [loser]
-                self._num_events += 1
                 self._events = ((EV_LOSE, loser, 0), self._events)
                 self._phase = _OVER
                 self._to_move = -1
@@ -1093,7 +1088,6 @@ class Game:
             for _, play in table:
                 cleared |= play.mask
             self._discard |= cleared
-            self._num_events += 1
             self._events = ((EV_CLEAR, seat, cleared), self._events)
             self._p2_start_trick(seat)
         else:
@@ -1189,6 +1183,15 @@ def _shown(text: str) -> str:
     """Text quoted in a message: printable and at most 30 characters."""
     cleaned = "".join(char if char.isprintable() else "?" for char in text[:30])
     return cleaned + ("..." if len(text) > 30 else "")
+
+
+class _Origin(NamedTuple):
+    """Where a game came from, for its record: fixed from the deal on, so copies share it."""
+
+    deck: tuple[int, ...]
+    seed: int | None
+    start: tuple[list[list[str]], str, int] | None
+    """A game set up from hands: the hands, the trump suit letter and the leader."""
 
 
 def _parse_deck(deck: Sequence[str | int]) -> list[int]:
