@@ -6,10 +6,14 @@ from typing import Protocol
 
 
 class CommandResult(Protocol):
-    exit_code: int
-    stdout: str
-    stderr: str
-    output: str
+    @property
+    def exit_code(self) -> int: ...
+    @property
+    def stdout(self) -> str: ...
+    @property
+    def stderr(self) -> str: ...
+    @property
+    def output(self) -> str: ...
 
 
 MAX_ERROR_LINE = 400

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -336,20 +337,24 @@ def test_rules_are_frozen() -> None:
 
 
 def test_replace_with_string_values_is_converted() -> None:
-    """Section 4: house rules are one replaced field; string values are accepted."""
-    rules = dataclasses.replace(Rules.preset("pagat"), nothing_left="must_pick_up", min_sequence="3",
-                                chance="false", follow_suit="true", tie="TWO_CARDS")
+    """Section 4: house rules are one replaced field; string values are accepted at run time
+    (the typed entry point for text is ``with_options``, so mypy is told here)."""
+    text: dict[str, Any] = {"nothing_left": "must_pick_up", "min_sequence": "3", "chance": "false",
+                            "follow_suit": "true", "tie": "TWO_CARDS"}
+    rules = dataclasses.replace(Rules.preset("pagat"), **text)
+    assert rules == Rules.preset("pagat").with_options(nothing_left="must_pick_up", min_sequence="3",
+                                                       chance="false", follow_suit="true", tie="TWO_CARDS")
     assert rules.nothing_left is mattis.NothingLeft.MUST_PICK_UP
     assert rules.min_sequence == 3
     assert rules.chance is False
     assert rules.follow_suit is True
     assert rules.tie is mattis.TieMode.TWO_CARDS
     assert rules.preset_name is None
-    assert dataclasses.replace(rules, nothing_left="lose", min_sequence=2, chance=True, follow_suit=False,
-                               tie="replay") == Rules.preset("pagat")
+    assert dataclasses.replace(rules, nothing_left=mattis.NothingLeft.LOSE, min_sequence=2, chance=True,
+                               follow_suit=False, tie=mattis.TieMode.REPLAY) == Rules.preset("pagat")
     # The documented alternatives are reachable.
     assert dataclasses.replace(Rules.preset("kortregler"), min_sequence=2).min_sequence == 2
-    assert dataclasses.replace(Rules.preset("app"), phase1_end="stock_empty").phase1_end == "stock_empty"
+    assert Rules.preset("app").with_options(phase1_end="stock_empty").phase1_end == "stock_empty"
 
 
 @pytest.mark.parametrize(
@@ -373,7 +378,7 @@ def test_replace_with_string_values_is_converted() -> None:
 )
 def test_invalid_option_raises_value_error_naming_the_field(changes: dict[str, object], field: str) -> None:
     with pytest.raises(ValueError) as error:
-        dataclasses.replace(Rules.preset("pagat"), **changes)
+        dataclasses.replace(Rules.preset("pagat"), **changes)  # type: ignore[arg-type]  # text at run time
     assert field in str(error.value)
     with pytest.raises(ValueError) as error:
         Rules(**changes)  # type: ignore[arg-type]
@@ -510,6 +515,7 @@ def test_from_record_with_tampered_action_raises() -> None:
     replay = Game.new("pagat", players=3, deck=DECK)
     for text in record["actions"][:number]:
         replay.apply(text)
+    assert replay.to_move is not None
     not_held = sorted(seat_cards - set(replay.hand(replay.to_move)))[0]
     tampered = json.loads(json.dumps(record))
     tampered["actions"][number] = not_held
@@ -634,6 +640,7 @@ def test_view_never_leaks_hidden_cards_during_phase_1(preset: str, players: int)
         stock_top = deck[len(deck) - game.stock_size] if game.stock_size else None
         action = game.apply(rng.choice(game.legal_actions()))
         played = stock_top if action is mattis.CHANCE else str(action)
+        assert played is not None
         for seat in range(players):  # a played (or chanced) card is public from then on
             assert quoted(played) in json.dumps(game.view(seat)), (mover, played)
     # Phase 2 (or a Blåmattis end): the trump card is turned for everyone.

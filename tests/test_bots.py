@@ -406,7 +406,7 @@ class Checked:
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random,
                limit: Limit | None = None) -> Decision:
-        decision = self.agent.choose(view, legal, rng, limit)
+        decision: Decision = self.agent.choose(view, legal, rng, limit)
         assert decision.action in legal, (self.name, decision, legal)
         assert isinstance(decision.explanation, str) and decision.explanation
         self.reasons.append(decision.reason)

@@ -349,7 +349,7 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("seed huge", lambda r: r.update(seed=10**5000), "seed"),
     ("seed text", lambda r: r.update(seed="77"), "seed"),
     ("seed not the deck's", lambda r: r.update(seed=78), "seed"),
-    ("not an object", lambda r: r.clear() or r.update(x=1) or r.pop("x"), "rules"),
+    ("no rules", lambda r: r.pop("rules"), "rules"),
 ]
 
 
@@ -364,7 +364,7 @@ def test_a_hostile_record_raises_value_error_naming_the_field(
     assert len(str(raised.value)) < 400
 
 
-PUZZLE = {"hands": [["4c", "9h"], ["8c", "9c", "2s"]], "trump": "s", "leader": 0}
+PUZZLE: dict[str, Any] = {"hands": [["4c", "9h"], ["8c", "9c", "2s"]], "trump": "s", "leader": 0}
 BAD_STARTS: list[tuple[str, Any, str]] = [
     ("start list", [1], "start"),
     ("leader text", {**PUZZLE, "leader": "0"}, "leader"),

@@ -92,7 +92,7 @@ def test_a_game_past_max_actions_is_truncated_with_zero_rewards() -> None:
 
 def test_a_seed_gives_the_deal_of_game_new_with_that_seed_and_numpy_seeds_work() -> None:
     environment = raw_env(rules="app", players=4)
-    environment.reset(seed=np.int64(12))
+    environment.reset(seed=np.int64(12))  # type: ignore[arg-type]  # numpy seeds work too
     assert environment.game == Game.new("app", 4, seed=12)
     assert type(environment.game.record()["seed"]) is int
     environment.reset()  # continues a sequence drawn from seed 12
@@ -182,7 +182,7 @@ def test_render_shows_the_table_as_text_in_both_languages(lang: str, words: list
 def swap_hidden(deck: list[int], players: int, seat: int, rng: random.Random, dealer: int) -> list[int]:
     """The deck with two cards swapped that ``seat`` has not seen at the deal: one from
     another seat's hand, one from another hand or the stock (never the face-up bottom)."""
-    dealt = {(dealer + 1 + position) % players: [] for position in range(players)}
+    dealt: dict[int, list[int]] = {(dealer + 1 + position) % players: [] for position in range(players)}
     for round_number in range(3):
         for offset in range(players):
             position = round_number * players + offset

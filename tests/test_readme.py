@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mattis import Game
+from mattis.bots import Decision
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -15,6 +18,7 @@ def test_readme_python_blocks_run() -> None:
     exec(compile("\n".join(blocks), str(README), "exec"), namespace)
     game = namespace["game"]
     hint = namespace["hint"]
+    assert isinstance(game, Game) and isinstance(hint, Decision)
     assert str(hint.action) == "4d"  # the README shows this hint's move
     assert game.is_over  # play_game played it to the end
 
@@ -25,7 +29,7 @@ def test_readme_opens_with_the_two_commands() -> None:
     assert first_block is not None
     commands = first_block.group(1).strip().splitlines()
     assert len(commands) == 2
-    assert commands[0].endswith("mattis play")
+    assert commands[0].endswith("mattis serve")
     assert "pytest" in commands[1]
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1].replace("pip install -e", "pip install -q -e") in ci

@@ -21,7 +21,7 @@ from .variants import events
 PAGAT = Rules.preset("pagat")
 KORTREGLER = Rules.preset("kortregler")
 APP = Rules.preset("app")
-PAGAT_MUST_PICK_UP = dataclasses.replace(PAGAT, nothing_left="must_pick_up")
+PAGAT_MUST_PICK_UP = PAGAT.with_options(nothing_left="must_pick_up")
 PAGAT_MIN_SEQUENCE_3 = dataclasses.replace(PAGAT, min_sequence=3)
 KORTREGLER_MIN_SEQUENCE_2 = dataclasses.replace(KORTREGLER, min_sequence=2)
 
@@ -75,6 +75,7 @@ def play_out_phase1(game: Game) -> list[tuple[int, str, int, int]]:
     log = []
     while game.phase == "collect":
         seat, before = game.to_move, game.stock_size
+        assert seat is not None
         action = game.legal_actions()[0]
         game.apply(action)
         log.append((seat, str(action), before, game.stock_size))
@@ -170,7 +171,7 @@ def test_p1_10_blodmattis_empty_won_pile_loses_even_with_hand_cards() -> None:
     assert game.result is not None and game.result.lost_on_empty
     assert game.hand(2) == ["6c", "Js", "Ks"]  # hand cards, yet Blodmattis
 
-    all_cards = Game.new(dataclasses.replace(APP, nothing_left_counts="all_cards"), players=3, deck=deck)
+    all_cards = Game.new(APP.with_options(nothing_left_counts="all_cards"), players=3, deck=deck)
     play_out_phase1(all_cards)
     assert all_cards.phase == "shed"
     assert all_cards.hand(2) == ["6c", "Js", "Ks"]
@@ -243,7 +244,7 @@ def test_p1_10_must_pick_up_empty_player_can_still_be_mattis(rules: Rules) -> No
 
 def test_p1_10_nothing_left_counts_only_matters_with_lose() -> None:
     """P1.10: ``nothing_left_counts`` is ignored under must_pick_up (kortregler with won_pile)."""
-    rules = dataclasses.replace(KORTREGLER, nothing_left_counts="won_pile")
+    rules = KORTREGLER.with_options(nothing_left_counts="won_pile")
     game = Game.from_hands(rules, hands=[[], ["5c"], ["6c"]], trump="s", leader=0)
     assert game.phase == "shed"
     assert game.to_move == 1

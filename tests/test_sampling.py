@@ -237,9 +237,9 @@ def check_sample(game: Game, seat: int, sample: Position, where: str) -> None:
     moved |= sample.removed ^ real.removed
     assert moved & ~view.unseen == 0, where
     sampled = Game.from_position(sample)
-    mine, theirs = sampled.view(seat), game.view(seat)
+    sampled_view, real_view = sampled.view(seat), game.view(seat)
     for key in PUBLIC_VIEW_FIELDS:
-        assert mine[key] == theirs[key], f"{where}: view field {key}"
+        assert sampled_view[key] == real_view[key], f"{where}: view field {key}"
 
 
 def test_samples_agree_with_every_public_fact() -> None:

@@ -29,7 +29,7 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def my_turn(ws: Any) -> dict[str, Any]:
     while True:
-        message = json.loads(ws.recv(timeout=20))
+        message: dict[str, Any] = json.loads(ws.recv(timeout=20))
         if message["type"] == "state" and (message["legal"] or message["view"]["phase"] == "over"):
             return message
 

@@ -98,8 +98,3 @@ def cards_in(mask: int) -> Iterator[Card]:
 def codes_of(mask: int) -> list[str]:
     """The sorted card codes of ``mask`` (the public form of a set of cards)."""
     return [CARD_CODES[card] for card in cards_in(mask)]
-
-
-def standard_deck() -> list[Card]:
-    """All 52 cards in ascending order, the order a seeded shuffle starts from."""
-    return list(range(NUM_CARDS))

@@ -6,9 +6,12 @@ house rule is one replaced field::
 
     dataclasses.replace(Rules.preset("pagat"), min_sequence=3)
 
-Option values may be given as their strings (``nothing_left="must_pick_up"``), booleans as
-``"true"``/``"false"`` and numbers as digit strings: they are converted on creation, and a
-bad value raises ``ValueError`` naming the field.
+The typed path is the enums, booleans and ints themselves. Text (from ``--set``, a file or a
+form) has one entry point, :meth:`Rules.with_options`, which takes option values as their
+strings (``nothing_left="must_pick_up"``), booleans as ``"true"``/``"false"`` and numbers as
+ASCII digits, and raises ``ValueError`` naming the field for a bad one. (``dataclasses.replace``
+with strings converts them the same way at run time, but only ``with_options`` says so in its
+types.)
 """
 
 from __future__ import annotations
@@ -156,7 +159,8 @@ class Rules:
         return tuple(str(v) for v in range(2, 7))
 
     def with_options(self, **changes: object) -> Rules:
-        """A copy with some options changed; unknown option names raise ``ValueError``."""
+        """A copy with some options changed, given typed or as text (the string entry point,
+        see the module docstring); unknown option names and bad values raise ``ValueError``."""
         known = set(self.option_names())
         for name in changes:
             if name not in known:

@@ -28,10 +28,8 @@ def make_rules(rules: str | Rules, options: dict[str, object]) -> Rules:
 
 def check_players(rules: Rules, players: object) -> int:
     """``players`` if ``rules`` allow that many seats, else a ``ValueError`` saying the range."""
-    if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
-        name = rules.preset_name or "these rules"
-        raise ValueError(f"players: {name} allows {rules.min_players}-{rules.max_players} players, "
-                         f"got {players!r}")
+    rules.check_players(players)
+    assert isinstance(players, int)
     return players
 
 

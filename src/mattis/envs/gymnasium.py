@@ -24,7 +24,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import LEVELS, Agent, Limit, decide, make_agent, seat_rng
+from ..bots import Agent, Limit, decide, make_agent, parse_level, seat_rng
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
 from ..core.game import Game
 from ..core.rules import Rules
@@ -65,10 +65,10 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         levels = [opponents] * (self.players - 1) if isinstance(opponents, str) else list(opponents)
         if len(levels) != self.players - 1:
             raise ValueError(f"opponents: give one level or {self.players - 1} levels, got {len(levels)}")
-        for level in levels:
-            if level not in LEVELS:
-                raise ValueError(f"opponents: unknown level {level!r}; choose from {', '.join(LEVELS)}")
-        self.opponent_levels = tuple(levels)
+        try:
+            self.opponent_levels = tuple(parse_level(level) for level in levels)
+        except ValueError as error:
+            raise ValueError(f"opponents: {error}") from None
         self.hard_limit = hard_limit
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of human, ansi or None, got {render_mode!r}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import LEVELS
+from ..bots import LEVELS, parse_level
 from ..i18n import Lang, t
 from .text import printable
 
@@ -44,8 +44,7 @@ def make_participants(players: int, human_seat: int, levels: Sequence[str]) -> l
     if len(levels) != players - 1:
         raise ValueError(f"bots: need {players - 1} levels for {players} players, got {len(levels)}")
     for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"bots: unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        parse_level(level)
     seats: list[Participant] = []
     bot_levels = iter(levels)
     bot_names = iter(BOT_NAMES)
