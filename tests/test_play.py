@@ -32,8 +32,9 @@ from .cli_checks import assert_one_error_line
 PROGRAM = [sys.executable, "-c", "from mattis.cli.app import main; main()"]
 """The real command line, started the way the ``mattis`` console script starts it."""
 ENV = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120", "LINES": "50",
-       "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
-PROMPTS = {"en": "Your move: ", "nb": "Ditt trekk: "}
+       "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "MATTIS_PACE": "0"}
+"""No pause between bot moves (``MATTIS_PACE``), so tests run as fast as before pacing."""
+PROMPTS = {"en": r"Your move(?: \(Enter plays [^)]*\))?: ", "nb": r"Ditt trekk(?: \(Enter spiller [^)]*\))?: "}
 SAVED = {"en": r"The game is saved in (\S+)", "nb": r"Spillet er lagret i (\S+)"}
 MAX_TURNS = 600
 

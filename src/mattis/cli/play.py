@@ -30,6 +30,7 @@ from ..frontend.session import Match
 from ..frontend.text import printable
 from ..i18n import Lang, t
 from ..terminal import EXIT_OK, TerminalPlay
+from ..terminal.game import DEFAULT_PACE
 from .common import (
     LangOption,
     SetOption,
@@ -47,6 +48,8 @@ from .common import (
 DEFAULT_PLAYERS = 3
 MAX_HINT_SECONDS = 30.0
 MAX_GAMES = 1000
+MAX_PACE = 10.0
+"""Longest pause between bot moves: longer is surely a typo (milliseconds meant)."""
 DEFAULT_SEED_RANGE = 1_000_000
 """A random seed below this when none is given: short enough to read off and type again."""
 
@@ -78,6 +81,15 @@ def play_command(
         "--hint-seconds", help="How long the strong bot thinks for a hint.")] = 0.5,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Let --save replace a game saved earlier in the same file(s).")] = False,
+    pace: Annotated[float | None, typer.Option(
+        "--pace", metavar="SECONDS", envvar="MATTIS_PACE",
+        help="Pause between bot moves (a finished trick waits twice as long); 0 for none. Press "
+        "Enter to skip ahead to your turn. Default: 0.5 at a terminal, 0 when input is not a "
+        "terminal. Also read from MATTIS_PACE.", show_default=False)] = None,
+    auto_forced: Annotated[bool, typer.Option(
+        "--auto-forced", help="Play your move without asking when it is the only legal one.")] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Show why each bot made its move.")] = False,
 ) -> None:
     """Play Mattis against bots in the terminal (type 'help' during the game)."""
     chosen = language(lang)
@@ -111,6 +123,10 @@ def play_command(
         fail(f"--games: must be from 1 to {MAX_GAMES}, got {games}")
     if not 0 < hint_seconds <= MAX_HINT_SECONDS:
         fail(f"--hint-seconds: must be more than 0 and at most {MAX_HINT_SECONDS:g}, got {hint_seconds:g}")
+    if pace is None:
+        pace = DEFAULT_PACE if sys.stdin.isatty() else 0.0
+    if not 0 <= pace <= MAX_PACE:
+        fail(f"--pace: must be from 0 to {MAX_PACE:g} seconds, got {pace:g}")
     if overwrite and save is None:
         fail("--overwrite needs --save: the default file name is always a new file")
     save_path = save if save is not None else default_save_path()
@@ -124,7 +140,7 @@ def play_command(
     match = Match(resolved, make_participants(players, seat, levels), games,
                   seed if seed is not None else secrets.randbelow(DEFAULT_SEED_RANGE))
     terminal = TerminalPlay(match, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
-                            overwrite=overwrite)
+                            overwrite=overwrite, pace=pace, auto_forced=auto_forced, explain=explain)
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)
