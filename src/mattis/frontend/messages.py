@@ -85,81 +85,81 @@ PLAY_MESSAGES: Catalogue = {
         "{who} have an empty won pile after collecting and are {name}!",
     ),
     # announcements in the move log (frontend.story)
-    "story.war.starts": (
+    "play.story.war.starts": (
         "Krig! Med i krigen: {names}. {how}",
         "War! In the war: {names}. {how}",
     ),
-    "story.war.goes_on": (
+    "play.story.war.goes_on": (
         "Likt igjen, så krigen fortsetter: {names}. {how}",
         "Tied again, so the war goes on: {names}. {how}",
     ),
-    "story.war.how.replay": (
+    "play.story.war.how.replay": (
         "De spiller ett kort til hver, og høyeste nye kort tar hele stikket.",
         "They play one more card each, and the highest new card takes the whole trick.",
     ),
-    "story.war.how.two_cards": (
+    "play.story.war.how.two_cards": (
         "De spiller to nye kort hver, og det beste av dem teller.",
         "They play two new cards each, and the better one counts.",
     ),
-    "story.war.how.any_match": (
+    "play.story.war.how.any_match": (
         "De spiller et kampkort hver fra hånden, og høyeste tar hele stikket.",
         "They play a battle card each from the hand, and the highest takes the whole trick.",
     ),
-    "story.war.ahead": ("I krigen leder {who} med {card}.", "Ahead in the war: {who} with {card}."),
-    "story.lead.won": (
+    "play.story.war.ahead": ("I krigen leder {who} med {card}.", "Ahead in the war: {who} with {card}."),
+    "play.story.lead.won": (
         'Neste utspill: {who} (vant forrige stikk).',
         'Next to lead: {who} (won the last trick).',
     ),
-    "story.lead.passed": (
+    "play.story.lead.passed": (
         'Neste utspill: {who} ({winner} vant, men har ikke noe å spille).',
         'Next to lead: {who} ({winner} won but has nothing to play).',
     ),
-    "story.lead.trump_card": (
+    "play.story.lead.trump_card": (
         'Først ut: {who} (har trumfkortet).',
         'First to lead: {who} (holds the trump card).',
     ),
-    "story.lead.last_card": (
+    "play.story.lead.last_card": (
         'Først ut: {who} (trakk det siste kortet i bunken).',
         "First to lead: {who} (drew the stock's last card).",
     ),
-    "story.lead.next_in_turn": (
+    "play.story.lead.next_in_turn": (
         'Først ut: {who} (stod for tur til neste stikk).',
         'First to lead: {who} (was next to lead a trick).',
     ),
-    "story.lead.last_play": (
+    "play.story.lead.last_play": (
         'Neste utspill: {who} (la det siste utspillet).',
         'Next to lead: {who} (made the last play).',
     ),
-    "story.lead.after_out": (
+    "play.story.lead.after_out": (
         'Neste utspill: {who} ({out} la det siste utspillet, men gikk ut).',
         'Next to lead: {who} ({out} made the last play but went out).',
     ),
-    "story.lead.table_empty": (
+    "play.story.lead.table_empty": (
         "Bordet er tomt, så {who} spiller ut et nytt stikk.",
         "The table is empty, so {who} leads a new trick.",
     ),
-    "story.still_in": ("{count} spillere er fortsatt med.", "{count} players are still in."),
-    "story.forced.empty": (
+    "play.story.still_in": ("{count} spillere er fortsatt med.", "{count} players are still in."),
+    "play.story.forced.empty": (
         "{who} hadde ingen kort og måtte ta opp.",
         "{who} had no cards and had to pick up.",
     ),
-    "story.forced.cannot_beat": (
+    "play.story.forced.cannot_beat": (
         "{who} kunne ikke slå {target} og måtte ta opp.",
         "{who} could not beat {target} and had to pick up.",
     ),
-    "story.phase_end.no_card": (
+    "play.story.phase_end.no_card": (
         "Innsamlingen er over: en spiller som skulle spille, hadde ikke noe å spille.",
         "Collecting is over: a player who had to play had nothing left to play.",
     ),
-    "story.phase_end.one_left": (
+    "play.story.phase_end.one_left": (
         "Innsamlingen er over: færre enn to spillere har noe å spille.",
         "Collecting is over: fewer than two players have anything left to play.",
     ),
-    "story.phase_end.stock_empty": (
+    "play.story.phase_end.stock_empty": (
         "Innsamlingen er over: trekkbunken er tom.",
         "Collecting is over: the stock has run out.",
     ),
-    "story.empty_must_pick_up": (
+    "play.story.empty_must_pick_up": (
         '{who}: ingen kort etter innsamlingen, men fortsatt med – må ta opp til det kommer kort på hånden.',
         '{who}: no cards after collecting, but still in – must pick up until holding cards again.',
     ),

@@ -58,9 +58,9 @@ class LogLine:
 
 
 PHASE_END_KEYS: dict[Phase1End, str] = {
-    Phase1End.NO_CARD: "story.phase_end.no_card",
-    Phase1End.ONE_LEFT: "story.phase_end.one_left",
-    Phase1End.STOCK_EMPTY: "story.phase_end.stock_empty",
+    Phase1End.NO_CARD: "play.story.phase_end.no_card",
+    Phase1End.ONE_LEFT: "play.story.phase_end.one_left",
+    Phase1End.STOCK_EMPTY: "play.story.phase_end.stock_empty",
 }
 """Why phase 1 ended, by the rule that ends it (P1.7)."""
 
@@ -120,35 +120,35 @@ class TableStory:
         if kind is EventKind.CLEAR and seat is not None and public.to_move is not None:
             leader = public.to_move
             if seat in public.out and leader != seat:
-                return [self._line(Announcement.LEAD, leader, "story.lead.after_out",
+                return [self._line(Announcement.LEAD, leader, "play.story.lead.after_out",
                                    who=self._who(leader), out=self._who(seat, initial=False))]
-            return [self._line(Announcement.LEAD, leader, "story.lead.last_play", who=self._who(leader))]
+            return [self._line(Announcement.LEAD, leader, "play.story.lead.last_play", who=self._who(leader))]
         if kind is EventKind.OUT and seat is not None:
             still_in = public.players - len(public.out)
             if still_in > 1:
-                return [self._line(Announcement.LEAD, None, "story.still_in", count=still_in)]
+                return [self._line(Announcement.LEAD, None, "play.story.still_in", count=still_in)]
         return []
 
     def _shed_lead(self, seat: int, public: SeatView) -> LogLine:
         who = self._who(seat)
         if self.rules.trump is TrumpMode.HIDDEN_LAST and self._reveal_seat == seat:
-            return self._line(Announcement.LEAD, seat, "story.lead.trump_card", who=who)
+            return self._line(Announcement.LEAD, seat, "play.story.lead.trump_card", who=who)
         if self.rules.trump is TrumpMode.BOTTOM_UP and public.last_drawer == seat:
-            return self._line(Announcement.LEAD, seat, "story.lead.last_card", who=who)
-        return self._line(Announcement.LEAD, seat, "story.lead.next_in_turn", who=who)
+            return self._line(Announcement.LEAD, seat, "play.story.lead.last_card", who=who)
+        return self._line(Announcement.LEAD, seat, "play.story.lead.next_in_turn", who=who)
 
     def _pickup(self, seat: int, public: SeatView) -> list[LogLine]:
         lines: list[LogLine] = []
         before = self._hand_sizes[seat] if seat < len(self._hand_sizes) else None
         if before == 0:
-            lines.append(self._line(Announcement.FORCED, seat, "story.forced.empty", who=self._who(seat)))
+            lines.append(self._line(Announcement.FORCED, seat, "play.story.forced.empty", who=self._who(seat)))
         elif not self.rules.voluntary_pickup and self._plays:
             target = play_label(self._plays[-1][1])
-            lines.append(self._line(Announcement.FORCED, seat, "story.forced.cannot_beat",
+            lines.append(self._line(Announcement.FORCED, seat, "play.story.forced.cannot_beat",
                                     who=self._who(seat), target=target))
         if not public.plays and public.to_move is not None and not public.losers:
             leader = public.to_move
-            lines.append(self._line(Announcement.LEAD, leader, "story.lead.table_empty",
+            lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.table_empty",
                                     who=self._who(leader)))
         return lines
 
@@ -160,28 +160,28 @@ class TableStory:
         if public.phase == "collect":
             if public.tie and public.tie != self._tie:
                 names = join_names([self._who(s, initial=False) for s in public.tie], self.lang)
-                key = "story.war.starts" if not self._tie else "story.war.goes_on"
+                key = "play.story.war.starts" if not self._tie else "play.story.war.goes_on"
                 lines.append(self._line(Announcement.WAR, None, key, names=names,
-                                        how=t(f"story.war.how.{self.rules.tie.value}", self.lang)))
+                                        how=t(f"play.story.war.how.{self.rules.tie.value}", self.lang)))
             elif public.tie and kinds & {EventKind.PLAY, EventKind.CHANCE}:
                 best = current_best(public)
                 if best is not None and EventKind.WON not in kinds:
                     card, seats = best
                     names = join_names([self._who(s, initial=False) for s in seats], self.lang)
-                    lines.append(self._line(Announcement.AHEAD, seats[0], "story.war.ahead",
+                    lines.append(self._line(Announcement.AHEAD, seats[0], "play.story.war.ahead",
                                             card=card_label(card), who=names))
             if EventKind.WON in kinds and public.to_move is not None:
                 winner = next(e.seat for e in events if e.kind is EventKind.WON)
                 leader = public.leader
                 if winner is not None and leader == winner:
-                    lines.append(self._line(Announcement.LEAD, leader, "story.lead.won",
+                    lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.won",
                                             who=self._who(leader)))
                 elif winner is not None and 0 <= leader < public.players:
-                    lines.append(self._line(Announcement.LEAD, leader, "story.lead.passed",
+                    lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.passed",
                                             who=self._who(leader), winner=self._who(winner, initial=False)))
         if EventKind.SHED in kinds and self.rules.nothing_left is NothingLeft.MUST_PICK_UP:
             for seat, size in enumerate(public.hand_sizes):
                 if size == 0 and seat not in public.out and seat not in public.losers:
-                    lines.append(self._line(Announcement.EMPTY, seat, "story.empty_must_pick_up",
+                    lines.append(self._line(Announcement.EMPTY, seat, "play.story.empty_must_pick_up",
                                             who=self._who(seat)))
         return lines
