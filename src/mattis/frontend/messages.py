@@ -472,8 +472,8 @@ PLAY_MESSAGES: Catalogue = {
     "play.rules_title": ("Regler: {preset}", "Rules: {preset}"),
     "play.rules_title_house": ("Regler: {preset} med husregler", "Rules: {preset} with house rules"),
     "play.rules_more": (
-        "Hele reglene: docs/rules.nb.md, eller «mattis rules {preset} --lang nb».",
-        "The full rules: docs/rules.en.md, or 'mattis rules {preset} --lang en'.",
+        "Hele reglene: «mattis rules --full --lang nb». Valgene: «mattis rules {preset} --lang nb».",
+        "The full rules: 'mattis rules --full --lang en'. The options: 'mattis rules {preset} --lang en'.",
     ),
     # the game and the match
     "play.welcome": ("Mattis · {rules} · {players} spillere", "Mattis · {rules} · {players} players"),

@@ -141,7 +141,8 @@ class TableStory:
         lines: list[LogLine] = []
         before = self._hand_sizes[seat] if seat < len(self._hand_sizes) else None
         if before == 0:
-            lines.append(self._line(Announcement.FORCED, seat, "play.story.forced.empty", who=self._who(seat)))
+            lines.append(self._line(Announcement.FORCED, seat, "play.story.forced.empty",
+                                    who=self._who(seat)))
         elif not self.rules.voluntary_pickup and self._plays:
             target = play_label(self._plays[-1][1])
             lines.append(self._line(Announcement.FORCED, seat, "play.story.forced.cannot_beat",
