@@ -24,6 +24,8 @@ from ..frontend.record import (
     check_save_path,
     default_save_path,
     match_save_path,
+    os_error_text,
+    saves_folder,
 )
 from ..frontend.seats import make_participants
 from ..frontend.session import Match
@@ -76,7 +78,8 @@ def play_command(
     lang: LangOption = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="PATH", help="Where to save the game (a match adds -1, -2 …). "
-        "Default: ./mattis-YYYYMMDD-HHMMSS.json.", show_default=False)] = None,
+        "Default: mattis-YYYYMMDD-HHMMSS.json in the games folder of your data folder "
+        "(or of $MATTIS_DATA_DIR); 'mattis replay' lists them.", show_default=False)] = None,
     hint_seconds: Annotated[float, typer.Option(
         "--hint-seconds", help="How long the strong bot thinks for a hint.")] = 0.5,
     overwrite: Annotated[bool, typer.Option(
@@ -129,11 +132,12 @@ def play_command(
         fail(f"--pace: must be from 0 to {MAX_PACE:g} seconds, got {pace:g}")
     if overwrite and save is None:
         fail("--overwrite needs --save: the default file name is always a new file")
-    save_path = save if save is not None else default_save_path()
     try:
         if save is None:
+            save_path = default_save_path(directory=_games_folder())
             check_save_folder(save_path)
         else:
+            save_path = save
             overwrite = _check_save_paths(save_path, games, overwrite, chosen)
     except ValueError as error:
         fail(str(error))
@@ -144,6 +148,17 @@ def play_command(
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)
+
+
+def _games_folder() -> Path:
+    """The default folder for saved games, created on first use."""
+    folder = saves_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot create the folder for saved games {printable(str(folder))}: "
+                         f"{os_error_text(error)} (choose a file with --save)") from None
+    return folder
 
 
 REPLACE_WORDS = ("y", "yes", "j", "ja")

@@ -57,10 +57,7 @@ PLAY_MESSAGES: Catalogue = {
         "{who} trakk det synlige trumfkortet {card}",
         "{who} drew the face-up trump card {card}",
     ),
-    "play.ev.shed": (
-        "Innsamlingen er over, og utspillingen begynner. Først ut: {who}",
-        "Collecting is over, and shedding begins. First to lead: {who}",
-    ),
+    "play.ev.shed": ("Utspillingen (fase 2) begynner.", "Shedding (phase 2) begins."),
     "play.ev.clear": (
         "Stikket er fullt og går ut av spillet ({count} kort)",
         "The trick is complete and leaves the game ({count} cards)",
@@ -582,5 +579,35 @@ PLAY_MESSAGES: Catalogue = {
     "play.replay_seat": ("Sett fra plassen til {who}.", "Seen from the seat of {who}."),
     "play.replay_yours": ("Sett fra din plass.", "Seen from your seat."),
     "play.replay_prompt": ("Enter: neste trekk · q: stopp ", "Enter: next move · q: stop "),
+    "play.replay_bad_level": (
+        "Navnene i filen kan ikke leses (ukjent botnivå {level} på plass {seat}), så plassene "
+        "vises med nummer.",
+        "The names in the file cannot be read (unknown bot level {level} at seat {seat}), so "
+        "seats are shown by number.",
+    ),
+    "play.replay_no_names": (
+        "Navnene i filen kan ikke leses, så plassene vises med nummer.",
+        "The names in the file cannot be read, so seats are shown by number.",
+    ),
+    "play.replay_prompt_back": (
+        "Enter: neste trekk · b: tilbake · q: stopp ",
+        "Enter: next move · b: back · q: stop ",
+    ),
+    "play.replay_back": ("Tilbake til før trekk {number}.", "Back to before move {number}."),
+    "play.replay_at_start": ("Dette er starten av spillet.", "This is the start of the game."),
+    "play.recent_title": ("Nylige spill i {folder}", "Recent games in {folder}"),
+    "play.recent_none": (
+        "Ingen lagrede spill i {folder} ennå. Spill ett med «mattis play».",
+        "No saved games in {folder} yet. Play one with 'mattis play'.",
+    ),
+    "play.recent_how": (
+        "Se et spill igjen: «mattis replay NUMMER» eller «mattis replay FIL».",
+        "Watch one again: 'mattis replay NUMBER' or 'mattis replay FILE'.",
+    ),
+    "play.recent_col.when": ("Lagret", "Saved"),
+    "play.recent_col.rules": ("Regler", "Rules"),
+    "play.recent_col.result": ("Resultat", "Result"),
+    "play.recent_col.file": ("Fil", "File"),
+    "play.recent_unreadable": ("kan ikke leses", "cannot be read"),
     "play.replay_unfinished": ("Spillet ble ikke spilt ferdig.", "The game was not finished."),
 }

@@ -78,6 +78,7 @@ class TableStory:
         self._hand_sizes: tuple[int, ...] = ()
         self._plays: tuple[tuple[int, Action], ...] = ()
         self._reveal_seat: int | None = None
+        self._told_winner_leads = False
 
     def _who(self, seat: int, initial: bool = True) -> str:
         return seat_name(self.participants[seat], self.lang, initial)
@@ -174,7 +175,8 @@ class TableStory:
             if EventKind.WON in kinds and public.to_move is not None:
                 winner = next(e.seat for e in events if e.kind is EventKind.WON)
                 leader = public.leader
-                if winner is not None and leader == winner:
+                if winner is not None and leader == winner and not self._told_winner_leads:
+                    self._told_winner_leads = True  # said once: after that the log shows it
                     lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.won",
                                             who=self._who(leader)))
                 elif winner is not None and 0 <= leader < public.players:
