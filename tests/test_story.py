@@ -1,0 +1,169 @@
+"""The move log's announcements (:mod:`mattis.frontend.story`), checked over random games of
+every preset: each war, forced pick-up, change of lead and end of phase 1 is announced, in
+both languages, from public information only."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from mattis import Game, Rules
+from mattis.core.actions import PICKUP
+from mattis.core.events import EventKind
+from mattis.core.observation import SeatView
+from mattis.frontend import make_participants, turn_advice
+from mattis.frontend.story import Announcement, LogLine, TableStory
+from mattis.i18n import Lang
+
+SEEDS = range(12)
+
+
+@dataclass
+class Told:
+    """A random game told by one :class:`TableStory`, step by step."""
+
+    game: Game
+    steps: list[tuple[list[EventKind], SeatView, SeatView, list[LogLine]]] = field(default_factory=list)
+    """Per step: the event kinds, the view before and after, and the lines told."""
+
+
+def told_game(preset: str, players: int, seed: int, lang: Lang = "en", seat: int = 0,
+              rules: Rules | None = None) -> Told:
+    game = Game.new(rules or Rules.preset(preset), players, seed=seed)
+    story = TableStory(make_participants(players, 0, ["normal"] * (players - 1)), game.rules, lang)
+    rng = random.Random(seed)
+    told = Told(game)
+    before = SeatView.from_dict(game.view(seat, since=game.num_events))
+    story.tell(game.history, before)
+    while not game.is_over and game.num_actions < 2000:
+        count = game.num_events
+        game.apply(rng.choice(game.legal_actions()))
+        events = game.events_since(count)
+        after = SeatView.from_dict(game.view(seat, since=game.num_events))
+        told.steps.append(([e.kind for e in events], before, after, story.tell(events, after)))
+        before = after
+    return told
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 4), ("app", 3)])
+def test_every_seat_hears_the_same_story(preset: str, players: int) -> None:
+    """Only public facts go into the log, so a server may send it to every seat."""
+    for seed in SEEDS[:4]:
+        lines = [told_game(preset, players, seed, seat=seat).steps for seat in range(players)]
+        texts = [[[line.text for line in step[3]] for step in steps] for steps in lines]
+        assert all(other == texts[0] for other in texts[1:])
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 4), ("app", 3)])
+def test_a_war_is_announced_with_who_is_in_it_p1_5(preset: str, players: int) -> None:
+    wars = 0
+    names = ["You", "Kari", "Ola", "Siri"]
+    for seed in SEEDS:
+        for _, before, after, lines in told_game(preset, players, seed).steps:
+            if after.phase == "collect" and after.tie and after.tie != before.tie:
+                wars += 1
+                war = [line for line in lines if line.kind is Announcement.WAR]
+                assert len(war) == 1
+                assert war[0].text.startswith(("War!", "Tied again"))
+                for seat in after.tie:
+                    assert names[seat].lower() in war[0].text.lower()
+    assert wars > 0
+
+
+def test_who_is_ahead_in_a_war_is_told_after_each_war_card() -> None:
+    ahead = 0
+    for seed in SEEDS:
+        for kinds, before, after, lines in told_game("kortregler", 4, seed).steps:
+            if (after.phase == "collect" and before.tie and after.tie == before.tie
+                    and EventKind.PLAY in kinds and EventKind.WON not in kinds):
+                ahead += 1
+                assert [line for line in lines if line.kind is Announcement.AHEAD]
+    assert ahead > 0
+
+
+@pytest.mark.parametrize(("preset", "players", "why"), [
+    ("pagat", 3, "holds the trump card"), ("kortregler", 4, "holds the trump card"),
+    ("app", 3, "drew the stock's last card")])
+def test_the_end_of_phase_1_says_why_and_who_leads_p1_7_p2_1(preset: str, players: int, why: str) -> None:
+    for seed in SEEDS[:6]:
+        for kinds, _, _, lines in told_game(preset, players, seed).steps:
+            if EventKind.SHED not in kinds:
+                continue
+            kinds_told = [line.kind for line in lines]
+            shed = kinds_told.index(EventKind.SHED)
+            assert kinds_told[shed - 1] is Announcement.PHASE_END
+            assert kinds_told[shed + 1] is Announcement.LEAD
+            assert why in lines[shed + 1].text or "was next to lead" in lines[shed + 1].text
+
+
+def test_a_pick_up_without_voluntary_pick_ups_is_announced_as_forced_p2_4() -> None:
+    forced = 0
+    for seed in SEEDS[:6]:
+        for kinds, _, _, lines in told_game("kortregler", 3, seed).steps:
+            if EventKind.PICKUP in kinds:
+                forced += 1
+                notes = [line.text for line in lines if line.kind is Announcement.FORCED]
+                assert notes and ("could not beat" in notes[0] or "had no cards" in notes[0])
+    assert forced > 0
+
+
+def test_each_new_phase_2_trick_says_who_leads_and_why_p2_6() -> None:
+    for seed in SEEDS[:6]:
+        for kinds, _, after, lines in told_game("pagat", 4, seed).steps:
+            if EventKind.CLEAR in kinds and not after.losers:
+                leads = [line for line in lines if line.kind is Announcement.LEAD]
+                assert leads and leads[-1].seat == after.to_move
+                assert "made the last play" in leads[-1].text
+
+
+def test_the_first_trick_won_explains_that_the_winner_leads_p1_1() -> None:
+    steps = told_game("pagat", 3, 1).steps
+    leads = [line.text for step in steps for line in step[3] if line.text.startswith("Next to lead")
+             and "won the last trick" in line.text]
+    assert len(leads) == 1
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_story_is_told_in_both_languages(lang: Lang) -> None:
+    text = " ".join(line.text for step in told_game("kortregler", 4, 3, lang).steps for line in step[3])
+    if lang == "nb":
+        assert "Innsamlingen er over" in text and "Krig!" in text
+    else:
+        assert "Collecting is over" in text and "War!" in text
+
+
+def test_an_empty_player_who_stays_in_must_pick_up_p1_10() -> None:
+    rules = Rules.preset("pagat").with_options(nothing_left="must_pick_up")
+    empties = 0
+    for seed in range(40):
+        for kinds, _, after, lines in told_game("pagat", 5, seed, rules=rules).steps:
+            if EventKind.SHED in kinds:
+                empty = [s for s, size in enumerate(after.hand_sizes) if size == 0]
+                notes = [line.seat for line in lines if line.kind is Announcement.EMPTY]
+                assert notes == empty
+                empties += len(empty)
+    assert empties > 0
+
+
+def test_follow_suit_advice_does_not_offer_a_trump_p2_5() -> None:
+    """Under follow_suit, a player holding the newest play's suit is not told to trump."""
+    checked = 0
+    people = make_participants(3, 0, ["normal", "normal"])
+    for seed in SEEDS:
+        game = Game.new(Rules.preset("app"), 3, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            view = SeatView.from_dict(game.view(game.to_move or 0, since=game.num_events))
+            if view.phase == "shed" and view.plays and view.to_move is not None:
+                newest = view.plays[-1][1]
+                holds = any(card // 13 == newest.suit for card in view.hand_cards)
+                if holds and newest.suit != view.trump_suit:
+                    advice = turn_advice(view, people, game.legal_actions(), "en")
+                    assert "trump" not in advice.replace("may not trump", "").replace("no trumping", "")
+                    assert "may not trump" in advice or "no trumping" in advice or "Beat" not in advice
+                    checked += 1
+            legal = game.legal_actions()
+            game.apply(rng.choice([a for a in legal if a is not PICKUP] or legal))
+    assert checked > 0
