@@ -41,7 +41,9 @@ def child_env() -> dict[str, str]:
     return {**ENV, "MATTIS_DATA_DIR": os.environ["MATTIS_DATA_DIR"]}
 
 
-PROMPTS = {"en": r"Your move(?: \(Enter plays [^)]*\))?: ", "nb": r"Ditt trekk(?: \(Enter spiller [^)]*\))?: "}
+PROMPTS = {"en": r"Your move(?: \(Enter plays [^)]*\))?: ",
+           "nb": r"Ditt trekk(?: \(Enter spiller [^)]*\))?: "}
+"""The prompt, also when it offers the only legal move on Enter."""
 SAVED = {"en": r"The game is saved in (\S+)", "nb": r"Spillet er lagret i (\S+)"}
 MAX_TURNS = 600
 

@@ -167,3 +167,82 @@ def test_follow_suit_advice_does_not_offer_a_trump_p2_5() -> None:
             legal = game.legal_actions()
             game.apply(rng.choice([a for a in legal if a is not PICKUP] or legal))
     assert checked > 0
+
+
+# ---------------------------------------------------------------- smaller things at the table
+
+
+def test_input_errors_say_what_was_expected() -> None:
+    from mattis.core.actions import Action
+    from mattis.frontend import InputError, parse_input
+
+    choices = [Action.parse("7h"), Action.parse("9c")]
+    word = parse_input("blah", choices)
+    assert isinstance(word, InputError) and word.key == "play.err.unknown"
+    negative = parse_input("-1", choices)
+    assert isinstance(negative, InputError)
+    assert negative.text("en") == ("'-1' is not a move: type a card like 7h, a number from the list "
+                                   "(1-2), or 'help'.")
+    assert "«-1» er ikke et trekk" in negative.text("nb")
+
+
+@pytest.mark.parametrize(("lang", "one", "many"), [("en", "stock: 1 card", "stock: 2 cards"),
+                                                  ("nb", "trekkbunken: 1 kort", "trekkbunken: 2 kort")])
+def test_the_stock_count_is_singular_or_plural(lang: Lang, one: str, many: str) -> None:
+    from dataclasses import replace
+
+    from mattis.frontend import table_state
+    from mattis.frontend.table import status_line
+
+    game = Game.new(Rules.preset("pagat"), 3, seed=1)
+    state = table_state(game.view(0), make_participants(3, 0, ["normal", "normal"]), lang)
+    assert one in status_line(replace(state, stock_size=1), lang)
+    assert many in status_line(replace(state, stock_size=2), lang)
+
+
+def test_cards_in_the_move_list_have_the_colours_of_the_hand() -> None:
+    from mattis.core.actions import Action
+    from mattis.terminal.render import card_text, choices_text
+
+    moves = [Action.parse("7s"), Action.parse("9h")]
+    text = choices_text(moves, ["7♠", "9♥"], None, "en", 80)
+    assert "cyan" not in str(text.style)
+    for card, label in ((Action.parse("7s").low, "7♠"), (Action.parse("9h").low, "9♥")):
+        start = text.plain.index(label)
+        styles = {str(span.style) for span in text.spans if span.start <= start < span.end}
+        assert styles == {str(card_text(card).style)}  # in the hand: the same card_text
+
+
+def test_without_suit_symbols_cards_are_letters() -> None:
+    import io
+
+    from mattis.frontend.cards import card_label, cards_label, console_takes_symbols, use_symbols
+
+    ascii_stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    assert not console_takes_symbols(ascii_stream)
+    assert console_takes_symbols(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    try:
+        use_symbols(False)
+        assert card_label("Th") == "10h"
+        assert cards_label(["6h", "7h", "8h"]) == "6h-8h"
+        use_symbols(True)
+        assert card_label("Th") == "10♥"
+    finally:
+        use_symbols(None)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "the cheapest card that beats 9"), ("nb", "billigste kort som slår 9")])
+def test_bot_reasons_in_plain_words(lang: Lang, expected: str) -> None:
+    from mattis.bots import Decision
+    from mattis.core.actions import Action
+    from mattis.frontend.session import bot_reason, hint_reason
+
+    assert bot_reason(Decision(Action.parse("Jh"), "x", "win_cheap", (("rank", "9"),)), lang) == expected
+    pickup = Decision(PICKUP, "x", "must_pick_up", (("target", "9♥"),))
+    assert "9♥" in bot_reason(pickup, lang)
+    search = Decision(Action.parse("7h"), "x", "search", (("share", "41%"), ("iterations", "336"),
+                                                          ("safe", "66%")))
+    text = hint_reason(search, lang)
+    assert "336" not in text and "66" in text
+    assert ("kept you out of Mattis 66% of the time" in text) if lang == "en" else ("66\u00a0%" in text)
