@@ -137,7 +137,7 @@ def test_the_story_is_told_in_both_languages(lang: Lang) -> None:
 def test_an_empty_player_who_stays_in_must_pick_up_p1_10() -> None:
     rules = Rules.preset("pagat").with_options(nothing_left="must_pick_up")
     empties = 0
-    for seed in range(40):
+    for seed in range(8):  # seeds 0 and 7 leave a player empty
         for kinds, _, after, lines in told_game("pagat", 5, seed, rules=rules).steps:
             if EventKind.SHED in kinds:
                 empty = [s for s, size in enumerate(after.hand_sizes) if size == 0]
