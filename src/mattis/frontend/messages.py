@@ -498,6 +498,10 @@ PLAY_MESSAGES: Catalogue = {
         "Type a card (like 7h), a number from the list, or 'help'. Type 'quit' whenever you like; "
         "the game is saved.",
     ),
+    "play.pace_note": (
+        "Botene spiller ett trekk om gangen; trykk Enter for å hoppe fram til din tur.",
+        "The bots move one at a time; press Enter to skip ahead to your turn.",
+    ),
     "play.game_one": ("Nytt spill", "New game"),
     "play.game_n": ("Spill {number} av {games}", "Game {number} of {games}"),
     "play.dealer_is": ("giver: {who}", "dealer: {who}"),

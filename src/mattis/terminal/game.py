@@ -175,6 +175,8 @@ class TerminalPlay:
                 and rules.nothing_left_counts is NothingLeftCounts.WON_PILE):
             self._say(t("play.blodmattis_warning", lang), "yellow")  # rules Decision 21
         self._say(t("play.how_to", lang), "dim")
+        if self.pace > 0:
+            self._say(t("play.pace_note", lang), "dim")
 
     def _wait_next(self) -> bool:
         """Between games: Enter deals the next, ``quit`` stops, ``help`` and ``rules`` answer
