@@ -61,7 +61,10 @@ def test_a_war_is_announced_with_who_is_in_it_p1_5(preset: str, players: int) ->
     wars = 0
     names = ["You", "Kari", "Ola", "Siri"]
     for seed in SEEDS:
-        for _, before, after, lines in told_game(preset, players, seed).steps:
+        for kinds, before, after, lines in told_game(preset, players, seed).steps:
+            told = [line.kind for line in lines]
+            if EventKind.DROP in kinds and not before.tie:  # a war begun and left in one step
+                assert Announcement.WAR in told and told.index(Announcement.WAR) < told.index(EventKind.DROP)
             if after.phase == "collect" and after.tie and after.tie != before.tie:
                 wars += 1
                 war = [line for line in lines if line.kind is Announcement.WAR]
@@ -246,3 +249,22 @@ def test_bot_reasons_in_plain_words(lang: Lang, expected: str) -> None:
     text = hint_reason(search, lang)
     assert "336" not in text and "66" in text
     assert ("kept you out of Mattis 66% of the time" in text) if lang == "en" else ("66\u00a0%" in text)
+
+
+def test_a_war_begun_and_left_in_one_move_is_still_announced_p1_7b() -> None:
+    """Kortregler, 4 players, seed 7: your ace ties Siri's, who has nothing left and leaves
+    the war at once; the log says there was a war before saying who left it."""
+    from mattis.frontend import GameSession
+
+    game = Game.new(Rules.preset("kortregler"), 4, seed=7)
+    session = GameSession(game, make_participants(4, 0, ["normal"] * 3), "en", seed=7)
+    told: list[LogLine] = []
+    while not session.over and game.phase == "collect":
+        if session.human_to_move:
+            session.handle("1")
+        else:
+            session.step_bot()
+        told.extend(session.news())
+    texts = [line.text for line in told]
+    left = next(i for i, text in enumerate(texts) if text == "Siri had nothing to play and left the war")
+    assert texts[left - 1].startswith("War! In the war: Siri and you.")

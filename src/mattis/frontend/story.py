@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..core.actions import Action
+from ..core.cards import cards_in, rank_of
 from ..core.events import Event, EventKind
 from ..core.observation import SeatView
 from ..core.rules import NothingLeft, Phase1End, Rules, TrumpMode
@@ -79,6 +80,8 @@ class TableStory:
         self._plays: tuple[tuple[int, Action], ...] = ()
         self._reveal_seat: int | None = None
         self._told_winner_leads = False
+        self._round: list[tuple[int, int]] = []
+        """Phase 1: the cards of the round so far (the last view's, plus this step's plays)."""
 
     def _who(self, seat: int, initial: bool = True) -> str:
         return seat_name(self.participants[seat], self.lang, initial)
@@ -92,6 +95,8 @@ class TableStory:
         public = view if isinstance(view, SeatView) else SeatView.from_dict(view)
         lines: list[LogLine] = []
         for event in events:
+            if event.kind in (EventKind.PLAY, EventKind.CHANCE) and event.seat is not None:
+                self._round.extend((event.seat, card) for card in cards_in(event.mask))
             lines.extend(self._before(event, public))
             text = self.narrator.describe_one(event)
             if text:
@@ -99,6 +104,7 @@ class TableStory:
             lines.extend(self._after(event, public))
         lines.extend(self._table_changes(events, public))
         self._tie = public.tie if public.phase == "collect" else ()
+        self._round = list(public.current_round)
         self._hand_sizes = public.hand_sizes
         self._plays = public.plays
         return lines
@@ -110,7 +116,18 @@ class TableStory:
             self._reveal_seat = event.seat
         if event.kind is EventKind.SHED:
             return [self._line(Announcement.PHASE_END, None, PHASE_END_KEYS[self.rules.phase1_end])]
+        if event.kind is EventKind.DROP and not self._tie and self._round:
+            # the war began and ended within this step: say it began before who leaves it
+            top = max(rank_of(card) for _, card in self._round)
+            tied = tuple(dict.fromkeys(s for s, card in self._round if rank_of(card) == top))
+            self._tie = tied
+            return [self._war_line("play.story.war.starts", tied)]
         return []
+
+    def _war_line(self, key: str, seats: Sequence[int]) -> LogLine:
+        names = join_names([self._who(s, initial=False) for s in seats], self.lang)
+        return self._line(Announcement.WAR, None, key, names=names,
+                          how=t(f"play.story.war.how.{self.rules.tie.value}", self.lang))
 
     def _after(self, event: Event, public: SeatView) -> list[LogLine]:
         kind, seat = event.kind, event.seat
@@ -122,8 +139,9 @@ class TableStory:
             leader = public.to_move
             if seat in public.out and leader != seat:
                 return [self._line(Announcement.LEAD, leader, "play.story.lead.after_out",
-                                   who=self._who(leader), out=self._who(seat, initial=False))]
-            return [self._line(Announcement.LEAD, leader, "play.story.lead.last_play", who=self._who(leader))]
+                                   who=self._who(leader, initial=False), out=self._who(seat))]
+            return [self._line(Announcement.LEAD, leader, "play.story.lead.last_play",
+                               who=self._who(leader, initial=False))]
         if kind is EventKind.OUT and seat is not None:
             still_in = public.players - len(public.out)
             if still_in > 1:
@@ -131,7 +149,7 @@ class TableStory:
         return []
 
     def _shed_lead(self, seat: int, public: SeatView) -> LogLine:
-        who = self._who(seat)
+        who = self._who(seat, initial=False)
         if self.rules.trump is TrumpMode.HIDDEN_LAST and self._reveal_seat == seat:
             return self._line(Announcement.LEAD, seat, "play.story.lead.trump_card", who=who)
         if self.rules.trump is TrumpMode.BOTTOM_UP and public.last_drawer == seat:
@@ -160,11 +178,10 @@ class TableStory:
         lines: list[LogLine] = []
         kinds = {event.kind for event in events}
         if public.phase == "collect":
-            if public.tie and public.tie != self._tie:
-                names = join_names([self._who(s, initial=False) for s in public.tie], self.lang)
+            dropped_only = EventKind.DROP in kinds and set(public.tie) <= set(self._tie)
+            if public.tie and public.tie != self._tie and not dropped_only:
                 key = "play.story.war.starts" if not self._tie else "play.story.war.goes_on"
-                lines.append(self._line(Announcement.WAR, None, key, names=names,
-                                        how=t(f"play.story.war.how.{self.rules.tie.value}", self.lang)))
+                lines.append(self._war_line(key, public.tie))
             elif public.tie and kinds & {EventKind.PLAY, EventKind.CHANCE}:
                 best = current_best(public)
                 if best is not None and EventKind.WON not in kinds:
@@ -175,13 +192,15 @@ class TableStory:
             if EventKind.WON in kinds and public.to_move is not None:
                 winner = next(e.seat for e in events if e.kind is EventKind.WON)
                 leader = public.leader
-                if winner is not None and leader == winner and not self._told_winner_leads:
-                    self._told_winner_leads = True  # said once: after that the log shows it
-                    lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.won",
-                                            who=self._who(leader)))
+                if winner is not None and leader == winner:
+                    if not self._told_winner_leads:  # said once: after that the log shows it
+                        self._told_winner_leads = True
+                        lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.won",
+                                                who=self._who(leader, initial=False)))
                 elif winner is not None and 0 <= leader < public.players:
                     lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.passed",
-                                            who=self._who(leader), winner=self._who(winner, initial=False)))
+                                            who=self._who(leader, initial=False),
+                                            winner=self._who(winner)))
         if EventKind.SHED in kinds and self.rules.nothing_left is NothingLeft.MUST_PICK_UP:
             for seat, size in enumerate(public.hand_sizes):
                 if size == 0 and seat not in public.out and seat not in public.losers:
