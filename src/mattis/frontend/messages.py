@@ -108,8 +108,8 @@ PLAY_MESSAGES: Catalogue = {
         'Next to lead: {who} (won the last trick).',
     ),
     "play.story.lead.passed": (
-        "Neste utspill: {who} ({winner} vant stikket, men har ikke noe igjen å spille)."
-        "Next to lead: {who} ({winner} won the trick but cannot lead: nothing left to play)."
+        "Neste utspill: {who} ({winner} vant stikket, men har ikke noe igjen å spille).",
+        "Next to lead: {who} ({winner} won the trick but cannot lead: nothing left to play).",
     ),
     "play.story.lead.trump_card": (
         'Først ut: {who} (har trumfkortet).',
