@@ -244,6 +244,7 @@ class TerminalPlay:
                 self._save(session, slot, number)
                 forced = session.forced_move
                 if forced is not None and self.auto_forced:
+                    self._say(session.advice(), "yellow")  # why it is the only move
                     self._say(t("play.auto_forced", self.lang,
                                 move=session.choice_labels()[0]), "dim")
                     session.handle("")
