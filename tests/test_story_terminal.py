@@ -116,7 +116,7 @@ def test_the_legend_explains_underlined_trumps(tmp_path: Path) -> None:
     term = Terminal("play", "--rules", "app", "--seed", "1", "--lang", "en", "--save",
                     str(tmp_path / "g.json"))
     term.expect(PROMPTS["en"])
-    assert "(underlined = trump)" in term.turn_screen()
+    assert "(underlined = trump, which only counts in shedding)" in term.turn_screen()
     term.send("quit")
     term.finish()
 

@@ -516,6 +516,10 @@ PLAY_MESSAGES: Catalogue = {
         "You have only one legal move, {move}, so it is played for you.",
     ),
     "play.legend_trump": ("(understreket = trumf)", "(underlined = trump)"),
+    "play.legend_trump_later": (
+        "(understreket = trumf, som først teller i utspillingen)",
+        "(underlined = trump, which only counts in shedding)",
+    ),
     "play.others_play_on": (
         "… de andre spiller videre (viser bare hvem som går ut)",
         "… the others play on (showing only who goes out)",

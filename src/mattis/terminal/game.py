@@ -237,7 +237,8 @@ class TerminalPlay:
                     if self.explain and decision.reason != "forced":
                         reason = bot_reason(decision, self.lang)
                     shown_while_out = self._show_news(session, news, shown_while_out, reason)
-                    self._pause(news)
+                    if shown_while_out <= QUIET_AFTER:  # no waiting for moves not shown
+                        self._pause(news)
                 self._skipping = False
                 if session.over:
                     return Ending.OVER

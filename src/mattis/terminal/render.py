@@ -159,7 +159,8 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
             hand.append(t("play.no_cards", lang), style="dim")
         parts.append(hand)
     if state.trump_suit is not None:
-        parts.append(Text(t("play.legend_trump", lang), style="dim"))
+        key = "play.legend_trump_later" if state.phase == "collect" else "play.legend_trump"
+        parts.append(Text(t(key, lang), style="dim"))
     return Group(*parts)
 
 
