@@ -4,6 +4,7 @@ both languages, from public information only."""
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -29,8 +30,10 @@ class Told:
     """Per step: the event kinds, the view before and after, and the lines told."""
 
 
+@functools.cache
 def told_game(preset: str, players: int, seed: int, lang: Lang = "en", seat: int = 0,
               rules: Rules | None = None) -> Told:
+    """Cached: several tests read the same games (none changes them)."""
     game = Game.new(rules or Rules.preset(preset), players, seed=seed)
     story = TableStory(make_participants(players, 0, ["normal"] * (players - 1)), game.rules, lang)
     rng = random.Random(seed)
@@ -50,7 +53,7 @@ def told_game(preset: str, players: int, seed: int, lang: Lang = "en", seat: int
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 4), ("app", 3)])
 def test_every_seat_hears_the_same_story(preset: str, players: int) -> None:
     """Only public facts go into the log, so a server may send it to every seat."""
-    for seed in SEEDS[:4]:
+    for seed in SEEDS[:2]:
         lines = [told_game(preset, players, seed, seat=seat).steps for seat in range(players)]
         texts = [[[line.text for line in step[3]] for step in steps] for steps in lines]
         assert all(other == texts[0] for other in texts[1:])

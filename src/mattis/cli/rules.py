@@ -8,7 +8,6 @@ from importlib import resources
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
@@ -113,6 +112,8 @@ def rules_command(
     if full:
         if compare or sets:
             fail("--full cannot be combined with --all or --set")
+        from rich.markdown import Markdown  # only here: it costs a tenth of the start-up
+
         out.print(Markdown(full_rules(chosen)))
         return
     if compare:
