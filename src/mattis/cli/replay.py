@@ -1,4 +1,6 @@
-"""``mattis replay``: a saved game shown again, move by move, replayed by the rules engine.
+"""``mattis replay``: a saved game shown again, move by move, replayed by the rules engine;
+without a file, the list of recent games in the data folder, numbered so ``mattis replay 1``
+shows the newest.
 
 The file is outside input: :func:`mattis.frontend.record.load_record` turns anything it
 holds into a game or one line saying why not, and names read back from it are made safe

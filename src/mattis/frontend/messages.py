@@ -434,6 +434,11 @@ PLAY_MESSAGES: Catalogue = {
     ),
     "play.help.number_cmd": ("1  2  3 …", "1  2  3 …"),
     "play.help.number": ("velg et trekk fra den nummererte lista", "choose a move from the numbered list"),
+    "play.help.enter_cmd": ("Enter", "Enter"),
+    "play.help.enter": (
+        "spill det eneste lovlige trekket når det bare er ett; mens botene spiller: hopp fram til din tur",
+        "play the only legal move when there is just one; while the bots move: skip ahead to your turn",
+    ),
     "play.help.chance_cmd": ("sjanse", "chance"),
     "play.help.chance": (
         "spill det øverste kortet i trekkbunken usett (bare i innsamlingen)",

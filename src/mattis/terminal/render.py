@@ -216,8 +216,8 @@ def help_text(lang: Lang) -> Group:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column()
-    for key in ("card", "sequence", "number", "chance", "pickup", "hint", "rules", "show", "help",
-                "quit"):
+    for key in ("card", "sequence", "number", "enter", "chance", "pickup", "hint", "rules", "show",
+                "help", "quit"):
         grid.add_row(t(f"play.help.{key}_cmd", lang), t(f"play.help.{key}", lang))
     return Group(Text(t("play.help.title", lang), style="bold"), grid,
                  Text(t("play.help.game", lang), style="dim"))
