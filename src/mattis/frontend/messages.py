@@ -103,6 +103,10 @@ PLAY_MESSAGES: Catalogue = {
         "They play a battle card each from the hand, and the highest takes the whole trick.",
     ),
     "play.story.war.ahead": ("I krigen leder {who} med {card}.", "Ahead in the war: {who} with {card}."),
+    "play.story.war.level": (
+        "I krigen står {who} likt med {card} så langt.",
+        "Level in the war so far: {who} with {card}.",
+    ),
     "play.story.lead.won": (
         'Neste utspill: {who} (vant forrige stikk).',
         'Next to lead: {who} (won the last trick).',

@@ -43,6 +43,8 @@ class Announcement(StrEnum):
     """Phase 1 is over, and why."""
     EMPTY = "empty"
     """A player with nothing left after phase 1 who stays in and must pick up."""
+    STILL_IN = "still_in"
+    """How many players are still in, after someone went out."""
 
 
 LineKind = EventKind | Announcement
@@ -145,7 +147,7 @@ class TableStory:
         if kind is EventKind.OUT and seat is not None:
             still_in = public.players - len(public.out)
             if still_in > 1:
-                return [self._line(Announcement.LEAD, None, "play.story.still_in", count=still_in)]
+                return [self._line(Announcement.STILL_IN, None, "play.story.still_in", count=still_in)]
         return []
 
     def _shed_lead(self, seat: int, public: SeatView) -> LogLine:
@@ -187,7 +189,8 @@ class TableStory:
                 if best is not None and EventKind.WON not in kinds:
                     card, seats = best
                     names = join_names([self._who(s, initial=False) for s in seats], self.lang)
-                    lines.append(self._line(Announcement.AHEAD, seats[0], "play.story.war.ahead",
+                    key = "play.story.war.ahead" if len(seats) == 1 else "play.story.war.level"
+                    lines.append(self._line(Announcement.AHEAD, seats[0], key,
                                             card=card_label(card), who=names))
             if EventKind.WON in kinds and public.to_move is not None:
                 winner = next(e.seat for e in events if e.kind is EventKind.WON)
