@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 from typer.testing import CliRunner
 
 from mattis import Game, Rules
@@ -35,6 +36,19 @@ def test_bot_moves_wait_for_the_pace_and_enter_skips_ahead(tmp_path: Path) -> No
     assert time.monotonic() - started < 2.5  # two bot moves would have taken 6 s and more
     term.send("quit")
     assert term.finish() == 0
+    assert "press Enter to skip ahead to your turn" in term.screen
+
+
+def test_without_a_terminal_bots_do_not_wait(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("MATTIS_PACE")
+    started = time.monotonic()
+    result = CliRunner().invoke(app, ["play", "--seed", "5", "--lang", "en", "--bots", "random,random",
+                                      "--auto-forced", "--save", str(tmp_path / "g.json")],
+                                input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "The game is saved in" in result.output
+    assert "skip ahead" not in result.output
+    assert time.monotonic() - started < 20  # a whole game at 0.5 s a move would take minutes
 
 
 def test_pace_must_be_a_sensible_number_of_seconds() -> None:
