@@ -171,7 +171,7 @@ class TableStory:
         if not public.plays and public.to_move is not None and not public.losers:
             leader = public.to_move
             lines.append(self._line(Announcement.LEAD, leader, "play.story.lead.table_empty",
-                                    who=self._who(leader)))
+                                    who=self._who(leader, initial=False)))
         return lines
 
     # ---------------------------------------------------------------- the table after the step
