@@ -136,8 +136,8 @@ PLAY_MESSAGES: Catalogue = {
         'Next to lead: {who} ({out} made the last play but went out).',
     ),
     "play.story.lead.table_empty": (
-        "Bordet er tomt, så {who} spiller ut et nytt stikk.",
-        "The table is empty, so {who} leads a new trick.",
+        "Bordet er tomt: nytt stikk, og {who} spiller ut.",
+        "The table is empty: a new trick, led by {who}.",
     ),
     "play.story.still_in": ("{count} spillere er fortsatt med.", "{count} players are still in."),
     "play.story.forced.empty": (
