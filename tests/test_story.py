@@ -271,3 +271,16 @@ def test_a_war_begun_and_left_in_one_move_is_still_announced_p1_7b() -> None:
     texts = [line.text for line in told]
     left = next(i for i, text in enumerate(texts) if text == "Siri had nothing to play and left the war")
     assert texts[left - 1].startswith("War! In the war: Siri and you.")
+
+
+def test_story_sentences_agree_with_you() -> None:
+    """Announcements name the person at the keyboard as "you"; no "you has" or "you leads"."""
+    import re
+
+    from mattis.i18n import message_keys, t
+
+    params = {"who": "you", "winner": "You", "out": "You", "names": "Kari and you", "how": "",
+              "card": "K♠", "target": "9♥", "count": 2}
+    for key in (key for key in message_keys() if key.startswith("play.story.")):
+        text = t(key, "en", **params)
+        assert not re.search(r"\b[Yy]ou (has|is|leads|was|holds|draws)\b", text), (key, text)
