@@ -85,8 +85,9 @@ def _list_recent(folder: Path, lang: Lang) -> None:
     table = Table(title=t("play.recent_title", lang, folder=where), title_justify="left",
                   box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("#", justify="right", style="cyan")
-    for key in ("when", "rules", "result", "file"):
+    for key in ("when", "rules", "result"):
         table.add_column(t(f"play.recent_col.{key}", lang))
+    table.add_column(t("play.recent_col.file", lang), overflow="fold")  # typed back: keep it whole
     for number, info in enumerate(recent, start=1):
         when = info.saved.strftime("%Y-%m-%d %H:%M")
         name = Text(printable(info.path.name), style="dim")
