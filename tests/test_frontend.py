@@ -186,7 +186,7 @@ def test_narrator_tells_phase_2_and_the_end() -> None:
               ("pickup", 2, bits("6h", "7h", "8h")), ("out", 0, 0), ("out", 1, 0), ("lose", 2, 0)]
     assert narrator.describe(typed(events)) == [
         "Kari snudde trumfkortet: 9♦, så ruter er trumf!",
-        "Innsamlingen er over, og utspillingen begynner. Først ut: Kari",
+        "Utspillingen (fase 2) begynner.",
         "Kari la 6♥–8♥",
         "Ola tok opp 6♥–8♥",
         "Du gikk ut som nummer 1!",

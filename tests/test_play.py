@@ -32,8 +32,18 @@ from .cli_checks import assert_one_error_line
 PROGRAM = [sys.executable, "-c", "from mattis.cli.app import main; main()"]
 """The real command line, started the way the ``mattis`` console script starts it."""
 ENV = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120", "LINES": "50",
-       "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
-PROMPTS = {"en": "Your move: ", "nb": "Ditt trekk: "}
+       "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "MATTIS_PACE": "0"}
+"""No pause between bot moves (``MATTIS_PACE``), so tests run as fast as before pacing."""
+
+
+def child_env() -> dict[str, str]:
+    """:data:`ENV` with this test's data folder (set by ``conftest.private_data_folder``)."""
+    return {**ENV, "MATTIS_DATA_DIR": os.environ["MATTIS_DATA_DIR"]}
+
+
+PROMPTS = {"en": r"Your move(?: \(Enter plays [^)]*\))?: ",
+           "nb": r"Ditt trekk(?: \(Enter spiller [^)]*\))?: "}
+"""The prompt, also when it offers the only legal move on Enter."""
 SAVED = {"en": r"The game is saved in (\S+)", "nb": r"Spillet er lagret i (\S+)"}
 MAX_TURNS = 600
 
@@ -42,7 +52,7 @@ class Terminal:
     """The program running in a pseudo-terminal, and what it has shown so far."""
 
     def __init__(self, *args: str, timeout: float = 20) -> None:
-        self.child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], env=ENV, encoding="utf-8",
+        self.child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], env=child_env(), encoding="utf-8",
                                    timeout=timeout, dimensions=(50, 120))
         self.child.delaybeforesend = None  # pexpect waits 50 ms before each line by default
         self.screen = ""
@@ -132,7 +142,7 @@ def test_a_whole_game_in_english_with_bad_input_hint_help_and_rules(tmp_path: Pa
         term.expect(re.escape("' is not a move: type a card like 7h, a number from the list (1-4)"))
         term.expect(PROMPTS["en"])
     term.send("hint")
-    term.expect(r"Hint: (\S+) \(number (\d)\)\.\s+Why: ")
+    term.expect(r"(?:Safest move|Hint): (\S+) \(number (\d)\) – ")
     term.expect(PROMPTS["en"])
     term.send("help")
     term.expect("How to play")
@@ -185,7 +195,7 @@ def test_a_whole_game_in_norwegian(tmp_path: Path) -> None:
     term.expect("Regler: pagat")
     term.expect(PROMPTS["nb"])
     term.send("tips")
-    term.expect(r"Tips: \S+ \(nr\. \d\)\.\s+Hvorfor: ")
+    term.expect(r"(?:Tryggeste trekk|Tips): \S+ \(nr\. \d\) – ")
     term.expect(PROMPTS["nb"])
     term.send("sjanse")
     term.expect("Du sjanset og fikk")
@@ -271,19 +281,19 @@ def test_replay_prints_the_whole_game_and_its_result(tmp_path: Path) -> None:
     path = finished_record(tmp_path)
     game = Game.from_record(load(str(path)))
     done = subprocess.run([*PROGRAM, "replay", str(path), "--no-step", "--lang", "en"],
-                          capture_output=True, text=True, timeout=60, env=ENV, check=False)
+                          capture_output=True, text=True, timeout=60, env=child_env(), check=False)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Replay · pagat · 3 players" in out
     assert "0: You, 1: Kari (normal), 2: Ola (hard)" in out
     assert f"{game.num_actions:>4}. " in out  # every move is numbered
-    assert "Collecting is over, and shedding begins" in out or "Blåmattis" in out
+    assert "Shedding (phase 2) begins." in out or "Blåmattis" in out
     loser = ["You", "Kari", "Ola"][game.losers[0]]
     assert re.search(rf"{loser} (is|are) (Blå)?Mattis", out)
     assert "[" in out  # the player's hand is shown at each of their moves
 
     everyone = subprocess.run([*PROGRAM, "replay", str(path), "--no-step", "--all", "--lang", "nb"],
-                              capture_output=True, text=True, timeout=60, env=ENV, check=False)
+                              capture_output=True, text=True, timeout=60, env=child_env(), check=False)
     assert everyone.returncode == 0, everyone.stderr
     assert "Alle hender vises." in everyone.stdout
     assert "Reprise · pagat · 3 spillere" in everyone.stdout

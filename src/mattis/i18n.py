@@ -75,6 +75,9 @@ BASE_MESSAGES: Catalogue = {
     "rules.field": ("Felt", "Field"),
     "rules.option": ("Valg", "Option"),
     "rules.value": ("Verdi", "Value"),
+    "rules.allowed": ("Lovlige verdier", "Allowed values"),
+    "rules.changed_one": ("{option}: {value} (før: {was})", "{option}: {value} (was: {was})"),
+    "rules.caption_house": ("{preset} med endringer: {changes}", "{preset} with changes: {changes}"),
     "rules.footer": (
         "Endre ett valg med --set felt=verdi, f.eks. --set min_sequence=3.",
         "Change one option with --set field=value, e.g. --set min_sequence=3.",

@@ -85,7 +85,8 @@ class RuleBasedAgent:
                 return Decision(cards[0], "already winning this round: give the lowest card",
                                 "sacrifice_low")
         action, reason, text = phase1_choice(view.hand, legal, others_best, last, CHANCE in legal)
-        return Decision(action, text, reason)
+        detail = (("rank", RANK_WORDS[others_best]),) if reason == "win_cheap" and others_best >= 0 else ()
+        return Decision(action, text, reason, detail)
 
     def _phase2(self, view: PlayerView, legal: Sequence[Action]) -> Decision:
         trump = view.trump_suit

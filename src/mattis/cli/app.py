@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
+from .. import __version__
 from . import bench, play, replay, rules, serve, simulate, tournament
 from .common import one_line
 
@@ -58,7 +59,19 @@ def _help_hint(error: Exception) -> str:
     return f" (see '{command_path} --help')" if isinstance(command_path, str) else ""
 
 
-def _show_help_without_a_command(context: typer.Context) -> None:
+def _show_version(value: bool) -> None:
+    """``mattis --version``: print the version and stop."""
+    if value:
+        sys.stdout.write(f"mattis {__version__}\n")
+        raise typer.Exit()
+
+
+def _show_help_without_a_command(
+    context: typer.Context,
+    version: Annotated[bool, typer.Option(
+        "--version", "-V", callback=_show_version, is_eager=True,
+        help="Show the version and exit.")] = False,
+) -> None:
     """Bare ``mattis`` shows the help: asking what there is to do is not an error."""
     if context.invoked_subcommand is None:
         text = context.get_help()  # typer's rich help prints itself and returns ""
@@ -69,24 +82,31 @@ def _show_help_without_a_command(context: typer.Context) -> None:
 app = typer.Typer(
     name="mattis",
     cls=_OneLineErrorsGroup,
-    help="Mattis, the Norwegian card game: rules, random-play statistics and benchmarks.",
+    help="Mattis, the Norwegian card game: play against bots, watch saved games again, read the "
+    "rules, and measure the bots (simulate, bench, tournament).",
     invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.callback()(_show_help_without_a_command)
+app.command("play")(play.play_command)
+app.command("replay")(replay.replay_command)
 app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)
-app.command("play")(play.play_command)
-app.command("replay")(replay.replay_command)
 app.command("tournament")(tournament.tournament_command)
 app.command("serve")(serve.serve_command)
 
 
 def main() -> None:
-    """Run the ``mattis`` command (the console script's entry point)."""
+    """Run the ``mattis`` command (the console script's entry point). A console that cannot
+    print every character (``PYTHONIOENCODING=ascii``) shows ``?`` for the rest rather than
+    stopping with an error; cards switch to letters such as ``7h`` by themselves."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     app()
 
 

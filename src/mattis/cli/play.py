@@ -24,12 +24,15 @@ from ..frontend.record import (
     check_save_path,
     default_save_path,
     match_save_path,
+    os_error_text,
+    saves_folder,
 )
 from ..frontend.seats import make_participants
 from ..frontend.session import Match
 from ..frontend.text import printable
 from ..i18n import Lang, t
 from ..terminal import EXIT_OK, TerminalPlay
+from ..terminal.game import DEFAULT_PACE
 from .common import (
     LangOption,
     SetOption,
@@ -47,6 +50,8 @@ from .common import (
 DEFAULT_PLAYERS = 3
 MAX_HINT_SECONDS = 30.0
 MAX_GAMES = 1000
+MAX_PACE = 10.0
+"""Longest pause between bot moves: longer is surely a typo (milliseconds meant)."""
 DEFAULT_SEED_BITS = 63
 """Random bits in the seed drawn when none is given: far too many to search for, so a bot
 cannot find the deal from its seed (the seed is saved with the game, to replay it)."""
@@ -74,11 +79,21 @@ def play_command(
     lang: LangOption = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="PATH", help="Where to save the game (a match adds -1, -2 …). "
-        "Default: ./mattis-YYYYMMDD-HHMMSS.json.", show_default=False)] = None,
+        "Default: mattis-YYYYMMDD-HHMMSS.json in the games folder of your data folder "
+        "(or of $MATTIS_DATA_DIR); 'mattis replay' lists them.", show_default=False)] = None,
     hint_seconds: Annotated[float, typer.Option(
         "--hint-seconds", help="How long the strong bot thinks for a hint.")] = 0.5,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Let --save replace a game saved earlier in the same file(s).")] = False,
+    pace: Annotated[float | None, typer.Option(
+        "--pace", metavar="SECONDS", envvar="MATTIS_PACE",
+        help="Pause between bot moves (a finished trick waits twice as long); 0 for none. Press "
+        "Enter to skip ahead to your turn. Default: 0.5 at a terminal, 0 when input is not a "
+        "terminal. Also read from MATTIS_PACE.", show_default=False)] = None,
+    auto_forced: Annotated[bool, typer.Option(
+        "--auto-forced", help="Play your move without asking when it is the only legal one.")] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Show why each bot made its move.")] = False,
 ) -> None:
     """Play Mattis against bots in the terminal (type 'help' during the game)."""
     chosen = language(lang)
@@ -112,23 +127,39 @@ def play_command(
         fail(f"--games: must be from 1 to {MAX_GAMES}, got {games}")
     if not 0 < hint_seconds <= MAX_HINT_SECONDS:
         fail(f"--hint-seconds: must be more than 0 and at most {MAX_HINT_SECONDS:g}, got {hint_seconds:g}")
+    if pace is None:
+        pace = DEFAULT_PACE if sys.stdin.isatty() else 0.0
+    if not 0 <= pace <= MAX_PACE:
+        fail(f"--pace: must be from 0 to {MAX_PACE:g} seconds, got {pace:g}")
     if overwrite and save is None:
         fail("--overwrite needs --save: the default file name is always a new file")
-    save_path = save if save is not None else default_save_path()
     try:
         if save is None:
+            save_path = default_save_path(directory=_games_folder())
             check_save_folder(save_path)
         else:
+            save_path = save
             overwrite = _check_save_paths(save_path, games, overwrite, chosen)
     except ValueError as error:
         fail(str(error))
     match = Match(resolved, make_participants(players, seat, levels), games,
                   seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS))
     terminal = TerminalPlay(match, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
-                            overwrite=overwrite)
+                            overwrite=overwrite, pace=pace, auto_forced=auto_forced, explain=explain)
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)
+
+
+def _games_folder() -> Path:
+    """The default folder for saved games, created on first use."""
+    folder = saves_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot create the folder for saved games {printable(str(folder))}: "
+                         f"{os_error_text(error)} (choose a file with --save)") from None
+    return folder
 
 
 REPLACE_WORDS = ("y", "yes", "j", "ja")

@@ -1,7 +1,10 @@
-"""``mattis rules``: a preset's rule options as a table, or the three presets side by side."""
+"""``mattis rules``: a preset's rule options as a table (each with the field name and the
+values ``--set`` accepts), the three presets side by side, or the full rules text that ships
+with the package (``--full``)."""
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Annotated
 
 import typer
@@ -29,21 +32,52 @@ def _option_cell(field: str, lang: Lang, detailed: bool = True) -> Text:
     return cell
 
 
+def allowed_values(field: str) -> str:
+    """What ``--set field=…`` accepts, as typed: ``all, pair`` or ``0–10``."""
+    choices = Rules.option_choices(field)
+    if len(choices) > 4 and all(choice.isdigit() for choice in choices):
+        return f"{choices[0]}–{choices[-1]}"
+    return ", ".join(choices)
+
+
+def house_caption(name: str, rules: Rules, lang: Lang) -> str:
+    """The table's caption: the preset in one line, or, with house rules, what was changed
+    (the preset's own summary would describe the options before the change)."""
+    base = Rules.preset(name)
+    changed = rules.differences(base)
+    preset = base.preset_name or name
+    if not changed:
+        return preset_summary(preset, lang)
+    values = rules.to_dict()
+    changes = "; ".join(
+        t("rules.changed_one", lang, option=option_name(field, lang),
+          value=option_value(field, values[field], lang), was=option_value(field, old, lang))
+        for field, (_, old) in changed.items())
+    return t("rules.caption_house", lang, preset=preset, changes=changes)
+
+
 def _rules_table(name: str, rules: Rules, lang: Lang) -> Table:
     base = Rules.preset(name)
     changed = rules.differences(base)
     title_key = "rules.title_house" if changed else "rules.title"
     table = Table(title=t(title_key, lang, preset=base.preset_name or name),
-                  caption=preset_summary(base.preset_name or name, lang), show_lines=False)
+                  caption=house_caption(name, rules, lang), show_lines=False)
     table.add_column(t("rules.field", lang), style="cyan", no_wrap=True)
     table.add_column(t("rules.option", lang))
     table.add_column(t("rules.value", lang))
+    table.add_column(t("rules.allowed", lang), style="cyan")
     values = rules.to_dict()
     for field in Rules.option_names():
         value = Text(option_value(field, values[field], lang),
                      style="bold yellow" if field in changed else "")
-        table.add_row(field, _option_cell(field, lang), value)
+        table.add_row(field, _option_cell(field, lang), value, allowed_values(field))
     return table
+
+
+def full_rules(lang: Lang) -> str:
+    """The full rules text in ``lang``, as shipped with the package (``mattis/data``)."""
+    name = "rules.nb.md" if lang == "nb" else "rules.en.md"
+    return resources.files("mattis").joinpath("data", name).read_text(encoding="utf-8")
 
 
 def _compare_table(lang: Lang) -> Table:
@@ -67,12 +101,21 @@ def _compare_table(lang: Lang) -> Table:
 def rules_command(
     preset: Annotated[str, typer.Argument(help="Preset to show: pagat, kortregler or app.")] = "pagat",
     compare: Annotated[bool, typer.Option("--all", "-a", help="Compare all presets side by side.")] = False,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Print the full rules of the game (in the --lang language).")] = False,
     sets: SetOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Show a preset's rule options (field, meaning, value)."""
+    """Show a preset's rule options and the values --set accepts, or the full rules (--full)."""
     chosen = language(lang)
     out = console()
+    if full:
+        if compare or sets:
+            fail("--full cannot be combined with --all or --set")
+        from rich.markdown import Markdown  # only here: it costs a tenth of the start-up
+
+        out.print(Markdown(full_rules(chosen)))
+        return
     if compare:
         if sets:
             fail("--set cannot be combined with --all")

@@ -8,6 +8,8 @@ once here while each front end picks its own styles for the roles.
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Literal
@@ -35,6 +37,49 @@ DISPLAY_SUIT_ORDER: tuple[int, ...] = (0, 2, 3, 1)
 """Phase-2 hands group suits as ♣ ♥ ♠ ♦ so black and red alternate and neighbours never blur."""
 
 
+ASCII_SUITS: tuple[str, ...] = ("c", "d", "h", "s")
+"""Suit letters for a console that cannot print ``♣♦♥♠`` (the letters a turn accepts)."""
+
+SYMBOL_SAMPLE = "♣♦♥♠–"
+"""What a console must be able to print for cards to be shown with suit symbols."""
+
+
+def console_takes_symbols(stream: object = None) -> bool:
+    """Whether ``stream`` (default ``sys.stdout``) can print suit symbols, by its encoding."""
+    encoding = getattr(stream if stream is not None else sys.stdout, "encoding", None) or "ascii"
+    try:
+        SYMBOL_SAMPLE.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+@functools.cache
+def _symbols() -> bool:
+    """Decided once per program, from the console it started with."""
+    return console_takes_symbols()
+
+
+_chosen: list[bool] = []
+"""The front end's own choice, when it made one (see :func:`use_symbols`)."""
+
+
+def use_symbols(enabled: bool | None) -> None:
+    """Force suit symbols on or off, or ``None`` to follow the console again: for front ends
+    that do not print to the console, such as a web server."""
+    _chosen[:] = [] if enabled is None else [enabled]
+
+
+def symbols_shown() -> bool:
+    """Whether cards are labelled with suit symbols (``7♥``) rather than letters (``7h``)."""
+    return _chosen[0] if _chosen else _symbols()
+
+
+def run_dash() -> str:
+    """The dash between the ends of a sequence: ``–``, or ``-`` without symbols."""
+    return "–" if symbols_shown() else "-"
+
+
 def card_int(card: int | str) -> int:
     """A card number from a number or a code (``"Th"``)."""
     return card if isinstance(card, int) else parse_card(card)
@@ -43,7 +88,8 @@ def card_int(card: int | str) -> int:
 def card_label(card: int | str) -> str:
     """The short label of a card, e.g. ``10♥`` or ``K♠``."""
     number = card_int(card)
-    return RANK_LABELS[rank_of(number)] + SUIT_SYMBOLS[suit_of(number)]
+    suits = SUIT_SYMBOLS if symbols_shown() else ASCII_SUITS
+    return RANK_LABELS[rank_of(number)] + suits[suit_of(number)]
 
 
 def rank_word(rank: int, lang: Lang) -> str:
@@ -79,7 +125,7 @@ def cards_label(cards: Iterable[int | str]) -> str:
     if not numbers:
         return ""
     if len(numbers) > 1 and is_run(numbers):
-        return f"{card_label(numbers[0])}–{card_label(numbers[-1])}"
+        return f"{card_label(numbers[0])}{run_dash()}{card_label(numbers[-1])}"
     return " ".join(card_label(card) for card in numbers)
 
 

@@ -125,6 +125,11 @@ def parse_input(text: str, choices: Sequence[Action] = ()) -> ParsedInput | None
             return InputError("play.err.not_a_move", {"text": shown(text.strip()), "max": len(choices)})
         return InputError("play.err.not_a_move_no_list", {"text": shown(text.strip())})
     compact = words.replace(" ", "")
+    if compact[:1] in _DASHES and compact[1:].isascii() and compact[1:].isdigit():
+        # ``-1``: a number below the list, not a sequence with its first card missing
+        if choices:
+            return InputError("play.err.not_a_move", {"text": shown(text.strip()), "max": len(choices)})
+        return InputError("play.err.not_a_move_no_list", {"text": shown(text.strip())})
     try:
         if any(dash in compact for dash in _DASHES):
             return MoveInput(_parse_sequence(compact, shown(text.strip())))
@@ -138,8 +143,8 @@ def parse_input(text: str, choices: Sequence[Action] = ()) -> ParsedInput | None
 def _looks_like_card(compact: str) -> bool:
     """Short text that starts or ends like a card: worth a card error rather than
     "unknown command" when it is malformed (``7x``, ``1h``, ``Zh``)."""
-    if not 2 <= len(compact) <= 4:
-        return False
+    if not 2 <= len(compact) <= 4 or (compact.isalpha() and len(compact) > 3):
+        return False  # a word such as ``blah`` is no card: say what a move looks like
     return compact[0].isdigit() or compact[-1] in _SUIT_CHARS or compact[0] in _SUIT_CHARS
 
 

@@ -57,10 +57,7 @@ PLAY_MESSAGES: Catalogue = {
         "{who} trakk det synlige trumfkortet {card}",
         "{who} drew the face-up trump card {card}",
     ),
-    "play.ev.shed": (
-        "Innsamlingen er over, og utspillingen begynner. Først ut: {who}",
-        "Collecting is over, and shedding begins. First to lead: {who}",
-    ),
+    "play.ev.shed": ("Utspillingen (fase 2) begynner.", "Shedding (phase 2) begins."),
     "play.ev.clear": (
         "Stikket er fullt og går ut av spillet ({count} kort)",
         "The trick is complete and leaves the game ({count} cards)",
@@ -84,11 +81,95 @@ PLAY_MESSAGES: Catalogue = {
         "{who} har tom stikkbunke etter innsamlingen og er {name}!",
         "{who} have an empty won pile after collecting and are {name}!",
     ),
+    # announcements in the move log (frontend.story)
+    "play.story.war.starts": (
+        "Krig! Med i krigen: {names}. {how}",
+        "War! In the war: {names}. {how}",
+    ),
+    "play.story.war.goes_on": (
+        "Likt igjen, så krigen fortsetter: {names}. {how}",
+        "Tied again, so the war goes on: {names}. {how}",
+    ),
+    "play.story.war.how.replay": (
+        "De spiller ett kort til hver, og høyeste nye kort tar hele stikket.",
+        "They play one more card each, and the highest new card takes the whole trick.",
+    ),
+    "play.story.war.how.two_cards": (
+        "De spiller to nye kort hver, og det beste av dem teller.",
+        "They play two new cards each, and the better one counts.",
+    ),
+    "play.story.war.how.any_match": (
+        "De spiller et kampkort hver fra hånden, og høyeste tar hele stikket.",
+        "They play a battle card each from the hand, and the highest takes the whole trick.",
+    ),
+    "play.story.war.ahead": ("I krigen leder {who} med {card}.", "Ahead in the war: {who} with {card}."),
+    "play.story.war.level": (
+        "I krigen står {who} likt med {card} så langt.",
+        "Level in the war so far: {who} with {card}.",
+    ),
+    "play.story.lead.won": (
+        'Neste utspill: {who} (vant forrige stikk).',
+        'Next to lead: {who} (won the last trick).',
+    ),
+    "play.story.lead.passed": (
+        "Neste utspill: {who} ({winner} vant stikket, men har ikke noe igjen å spille).",
+        "Next to lead: {who} ({winner} won the trick but cannot lead: nothing left to play).",
+    ),
+    "play.story.lead.trump_card": (
+        'Først ut: {who} (har trumfkortet).',
+        'First to lead: {who} (holds the trump card).',
+    ),
+    "play.story.lead.last_card": (
+        'Først ut: {who} (trakk det siste kortet i bunken).',
+        "First to lead: {who} (drew the stock's last card).",
+    ),
+    "play.story.lead.next_in_turn": (
+        'Først ut: {who} (stod for tur til neste stikk).',
+        'First to lead: {who} (was next to lead a trick).',
+    ),
+    "play.story.lead.last_play": (
+        'Neste utspill: {who} (la det siste utspillet).',
+        'Next to lead: {who} (made the last play).',
+    ),
+    "play.story.lead.after_out": (
+        'Neste utspill: {who} ({out} la det siste utspillet, men gikk ut).',
+        'Next to lead: {who} ({out} made the last play but went out).',
+    ),
+    "play.story.lead.table_empty": (
+        "Bordet er tomt: nytt stikk, og {who} spiller ut.",
+        "The table is empty: a new trick, led by {who}.",
+    ),
+    "play.story.still_in": ("{count} spillere er fortsatt med.", "{count} players are still in."),
+    "play.story.forced.empty": (
+        "{who} hadde ingen kort og måtte ta opp.",
+        "{who} had no cards and had to pick up.",
+    ),
+    "play.story.forced.cannot_beat": (
+        "{who} kunne ikke slå {target} og måtte ta opp.",
+        "{who} could not beat {target} and had to pick up.",
+    ),
+    "play.story.phase_end.no_card": (
+        "Innsamlingen er over: en spiller som skulle spille, hadde ikke noe å spille.",
+        "Collecting is over: a player who had to play had nothing left to play.",
+    ),
+    "play.story.phase_end.one_left": (
+        "Innsamlingen er over: færre enn to spillere har noe å spille.",
+        "Collecting is over: fewer than two players have anything left to play.",
+    ),
+    "play.story.phase_end.stock_empty": (
+        "Innsamlingen er over: trekkbunken er tom.",
+        "Collecting is over: the stock has run out.",
+    ),
+    "play.story.empty_must_pick_up": (
+        '{who}: ingen kort etter innsamlingen, men fortsatt med – må ta opp til det kommer kort på hånden.',
+        '{who}: no cards after collecting, but still in – must pick up until holding cards again.',
+    ),
     # the table
     "play.phase.collect": ("Innsamling (fase 1)", "Collecting (phase 1)"),
     "play.phase.shed": ("Utspilling (fase 2)", "Shedding (phase 2)"),
     "play.phase.over": ("Spillet er over", "The game is over"),
     "play.status.stock": ("trekkbunken: {count} kort", "stock: {count} cards"),
+    "play.status.stock_one": ("trekkbunken: 1 kort", "stock: 1 card"),
     "play.status.trick_size": (
         "stikket er fullt ved {count} utspill (nå {played})",
         "the trick is complete after {count} plays ({played} so far)",
@@ -162,6 +243,16 @@ PLAY_MESSAGES: Catalogue = {
     "play.advice.must_pick_up": (
         "Du kan ikke slå {target}, så du må ta opp {oldest}.",
         "You cannot beat {target}, so you must pick up {oldest}.",
+    ),
+    "play.advice.must_pick_up_follow": (
+        "Du kan ikke slå {target} i {suit} og må følge sort (ikke trumfe), så du må ta opp {oldest}.",
+        "You cannot beat {target} in {suit} and must follow suit (no trumping), so you must pick "
+        "up {oldest}.",
+    ),
+    "play.advice.beat_or_pick_up_follow": (
+        "Slå {target} med høyere {suit} (du har {suit}, så du kan ikke trumfe), eller ta opp {oldest}.",
+        "Beat {target} with a higher card in {suit} (you hold {suit}, so you may not trump), or "
+        "pick up {oldest}.",
     ),
     "play.advice.must_beat": (
         "Slå {target} (du må slå når du kan).",
@@ -288,13 +379,51 @@ PLAY_MESSAGES: Catalogue = {
     ),
     # hints
     "play.thinking": ("Den sterke boten tenker …", "The strong bot is thinking …"),
-    "play.hint": ("Tips: {move} (nr. {number}).", "Hint: {move} (number {number})."),
-    "play.hint_why": ("Hvorfor: {reason}.", "Why: {reason}."),
-    "play.hint.search": (
-        "{share} av {iterations} simuleringer valgte trekket, og det unngikk Mattis i {safe} av dem",
-        "{share} of {iterations} simulations chose it, and it avoided Mattis in {safe} of them",
+    "play.hint": ("Tips: {move} (nr. {number}) – {reason}.", "Hint: {move} (number {number}) – {reason}."),
+    "play.hint_safest": (
+        "Tryggeste trekk: {move} (nr. {number}) – {reason}.",
+        "Safest move: {move} (number {number}) – {reason}.",
     ),
-    "play.hint.forced": ("det er det eneste lovlige trekket", "it is the only legal move"),
+    "play.hint.search": (
+        "i simulerte spill holdt det deg unna Mattis {safe} av gangene",
+        "in simulated games it kept you out of Mattis {safe} of the time",
+    ),
+    # why a bot (or the hint) chose its move (keys of mattis.bots.rule_based)
+    "play.bot.forced": ("det eneste lovlige trekket", "the only legal move"),
+    "play.bot.random": ("tilfeldig valgt", "chosen at random"),
+    "play.bot.careless": ("et forhastet trekk", "a hasty move"),
+    "play.bot.break_loop": (
+        "de samme utspillene går i ring, så den gjør noe annet",
+        "the same plays keep coming round, so it varies",
+    ),
+    "play.bot.chance_forced": (
+        "ingen kort på hånden, så den sjanser",
+        "no cards in hand, so it chances the stock",
+    ),
+    "play.bot.chance_weak": ("svak hånd: sjanser heller", "a weak hand: chances the stock instead"),
+    "play.bot.lead_low": (
+        "spiller ut lavt ({move}) og sparer de høye kortene",
+        "leads low ({move}), keeping the high cards",
+    ),
+    "play.bot.win_cheap": (
+        "billigste kort som slår {rank}",
+        "the cheapest card that beats {rank}",
+    ),
+    "play.bot.win_cheap_plain": ("billigste kort som vinner", "the cheapest card that wins"),
+    "play.bot.sacrifice_low": (
+        "kan ikke vinne billig, så den ofrer det laveste kortet",
+        "cannot win cheaply, so it gives up its lowest card",
+    ),
+    "play.bot.must_pick_up": ("ingenting slår {target}: tar opp", "nothing beats {target}: picks up"),
+    "play.bot.cheapest_beat": (
+        "billigste utspill som slår {target}",
+        "the cheapest play that beats {target}",
+    ),
+    "play.bot.pickup_cheaper": (
+        "bare trumf slår {target}, og det er billigere å ta opp {oldest}",
+        "only a trump beats {target}, and picking up {oldest} is cheaper",
+    ),
+    "play.bot_why": ("  ({who}: {reason})", "  ({who}: {reason})"),
     # help
     "play.help.title": ("Slik spiller du", "How to play"),
     "play.help.card_cmd": ("7h  10h  Th  K♠", "7h  10h  Th  K♠"),
@@ -309,6 +438,11 @@ PLAY_MESSAGES: Catalogue = {
     ),
     "play.help.number_cmd": ("1  2  3 …", "1  2  3 …"),
     "play.help.number": ("velg et trekk fra den nummererte lista", "choose a move from the numbered list"),
+    "play.help.enter_cmd": ("Enter", "Enter"),
+    "play.help.enter": (
+        "spill det eneste lovlige trekket når det bare er ett; mens botene spiller: hopp fram til din tur",
+        "play the only legal move when there is just one; while the bots move: skip ahead to your turn",
+    ),
     "play.help.chance_cmd": ("sjanse", "chance"),
     "play.help.chance": (
         "spill det øverste kortet i trekkbunken usett (bare i innsamlingen)",
@@ -344,8 +478,8 @@ PLAY_MESSAGES: Catalogue = {
     "play.rules_title": ("Regler: {preset}", "Rules: {preset}"),
     "play.rules_title_house": ("Regler: {preset} med husregler", "Rules: {preset} with house rules"),
     "play.rules_more": (
-        "Hele reglene: docs/rules.nb.md, eller «mattis rules {preset} --lang nb».",
-        "The full rules: docs/rules.en.md, or 'mattis rules {preset} --lang en'.",
+        "Hele reglene: «mattis rules --full --lang nb». Valgene: «mattis rules {preset} --lang nb».",
+        "The full rules: 'mattis rules --full --lang en'. The options: 'mattis rules {preset} --lang en'.",
     ),
     # the game and the match
     "play.welcome": ("Mattis · {rules} · {players} spillere", "Mattis · {rules} · {players} players"),
@@ -373,11 +507,28 @@ PLAY_MESSAGES: Catalogue = {
         "Type a card (like 7h), a number from the list, or 'help'. Type 'quit' whenever you like; "
         "the game is saved.",
     ),
+    "play.pace_note": (
+        "Botene spiller ett trekk om gangen; trykk Enter for å hoppe fram til din tur.",
+        "The bots move one at a time; press Enter to skip ahead to your turn.",
+    ),
     "play.game_one": ("Nytt spill", "New game"),
     "play.game_n": ("Spill {number} av {games}", "Game {number} of {games}"),
     "play.dealer_is": ("giver: {who}", "dealer: {who}"),
     "play.saving_to": ("Spillet lagres underveis i {path}", "The game is saved as you go in {path}"),
     "play.prompt": ("Ditt trekk: ", "Your move: "),
+    "play.prompt_forced": (
+        "Ditt trekk (Enter spiller {move}, det eneste lovlige): ",
+        "Your move (Enter plays {move}, the only legal move): ",
+    ),
+    "play.auto_forced": (
+        "Du har bare ett lovlig trekk, {move}, og det spilles for deg.",
+        "You have only one legal move, {move}, so it is played for you.",
+    ),
+    "play.legend_trump": ("(understreket = trumf)", "(underlined = trump)"),
+    "play.legend_trump_later": (
+        "(understreket = trumf, som først teller i utspillingen)",
+        "(underlined = trump, which only counts in shedding)",
+    ),
     "play.others_play_on": (
         "… de andre spiller videre (viser bare hvem som går ut)",
         "… the others play on (showing only who goes out)",
@@ -445,5 +596,35 @@ PLAY_MESSAGES: Catalogue = {
     "play.replay_seat": ("Sett fra plassen til {who}.", "Seen from the seat of {who}."),
     "play.replay_yours": ("Sett fra din plass.", "Seen from your seat."),
     "play.replay_prompt": ("Enter: neste trekk · q: stopp ", "Enter: next move · q: stop "),
+    "play.replay_bad_level": (
+        "Navnene i filen kan ikke leses (ukjent botnivå {level} på plass {seat}), så plassene "
+        "vises med nummer.",
+        "The names in the file cannot be read (unknown bot level {level} at seat {seat}), so "
+        "seats are shown by number.",
+    ),
+    "play.replay_no_names": (
+        "Navnene i filen kan ikke leses, så plassene vises med nummer.",
+        "The names in the file cannot be read, so seats are shown by number.",
+    ),
+    "play.replay_prompt_back": (
+        "Enter: neste trekk · b: tilbake · q: stopp ",
+        "Enter: next move · b: back · q: stop ",
+    ),
+    "play.replay_back": ("Tilbake til før trekk {number}.", "Back to before move {number}."),
+    "play.replay_at_start": ("Dette er starten av spillet.", "This is the start of the game."),
+    "play.recent_title": ("Nylige spill i {folder}", "Recent games in {folder}"),
+    "play.recent_none": (
+        "Ingen lagrede spill i {folder} ennå. Spill ett med «mattis play».",
+        "No saved games in {folder} yet. Play one with 'mattis play'.",
+    ),
+    "play.recent_how": (
+        "Se et spill igjen: «mattis replay NUMMER» eller «mattis replay FIL».",
+        "Watch one again: 'mattis replay NUMBER' or 'mattis replay FILE'.",
+    ),
+    "play.recent_col.when": ("Lagret", "Saved"),
+    "play.recent_col.rules": ("Regler", "Rules"),
+    "play.recent_col.result": ("Resultat", "Result"),
+    "play.recent_col.file": ("Fil", "File"),
+    "play.recent_unreadable": ("kan ikke leses", "cannot be read"),
     "play.replay_unfinished": ("Spillet ble ikke spilt ferdig.", "The game was not finished."),
 }

@@ -22,7 +22,10 @@ from pathlib import Path
 from string import ascii_lowercase
 from typing import Any
 
+import platformdirs
+
 from .. import __version__
+from ..bots import LEVELS
 from ..core.game import RECORD_FORMAT, Game
 from ..core.rules import Rules
 from ..i18n import Lang
@@ -30,6 +33,19 @@ from .seats import Participant, participants_from_dicts, seat_numbers
 from .text import clip, printable, shown
 
 PLAY_FORMAT = "mattis-play/1"
+
+DATA_DIR_VARIABLE = "MATTIS_DATA_DIR"
+"""An environment variable naming the folder for saved games instead of the user's data
+folder (tests and portable installs set it)."""
+
+
+def saves_folder() -> Path:
+    """Where ``mattis play`` saves games by default: ``$MATTIS_DATA_DIR/games``, or the
+    ``games`` folder in the user's data folder (``~/.local/share/mattis`` on Linux,
+    ``~/Library/Application Support/mattis`` on macOS, ``%LOCALAPPDATA%\\mattis`` on Windows)."""
+    chosen = os.environ.get(DATA_DIR_VARIABLE, "").strip()
+    base = Path(chosen) if chosen else Path(platformdirs.user_data_dir("mattis", appauthor=False))
+    return base / "games"
 
 
 def play_record(
@@ -246,6 +262,8 @@ class LoadedGame:
     """The game replayed to its last action."""
     participants: list[Participant]
     human_seat: int | None
+    notice: tuple[str, dict[str, object]] | None = None
+    """Why the names could not be read back (a message key and its values), if so."""
 
 
 class RecordError(ValueError):
@@ -370,12 +388,61 @@ def load_record(path: Path) -> LoadedGame:
     meta = record.get("play")
     participants: list[Participant] | None = None
     human: int | None = None
+    notice: tuple[str, dict[str, object]] | None = None
     if isinstance(meta, dict):
         participants = participants_from_dicts(meta.get("participants"), game.players)
         seat = meta.get("human_seat")
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < game.players:
             human = seat
+        if participants is None:
+            notice = participants_problem(meta.get("participants"), game.players)
     if participants is None:
         participants = seat_numbers(game.players)
         human = None
-    return LoadedGame(record, game, participants, human)
+    return LoadedGame(record, game, participants, human, notice)
+
+
+def participants_problem(items: object, players: int) -> tuple[str, dict[str, object]]:
+    """Why a record's players cannot be named, as a message key and its values."""
+    if isinstance(items, list) and len(items) == players:
+        for seat, item in enumerate(items):
+            level = item.get("level") if isinstance(item, dict) else None
+            if level is not None and (not isinstance(level, str) or level not in LEVELS):
+                return "play.replay_bad_level", {"seat": seat, "level": _json_value(level)}
+    return "play.replay_no_names", {}
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGameInfo:
+    """One saved game in the list of recent games."""
+
+    path: Path
+    saved: _dt.datetime
+    """When it was last saved (the file's time)."""
+    loaded: LoadedGame | None
+    """The replayed game, or ``None`` when the file is not a readable record."""
+    problem: str | None = None
+
+
+def recent_games(folder: Path, limit: int = 10) -> list[SavedGameInfo]:
+    """The newest saved games in ``folder`` (``*.json``, newest first), each replayed; files
+    that are not readable records are listed with their problem rather than skipped."""
+    try:
+        files = [path for path in folder.glob("*.json") if path.is_file()]
+    except OSError:
+        return []
+    dated = []
+    for path in files:
+        try:
+            dated.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    dated.sort(key=lambda item: (item[0], item[1].name), reverse=True)
+    found: list[SavedGameInfo] = []
+    for mtime, path in dated[:limit]:
+        saved = _dt.datetime.fromtimestamp(mtime)
+        try:
+            found.append(SavedGameInfo(path, saved, load_record(path)))
+        except RecordError as error:
+            found.append(SavedGameInfo(path, saved, None, str(error)))
+    return found

@@ -30,12 +30,12 @@ from ..core.actions import Action
 from ..core.game import MAX_SEED, Game, next_dealer
 from ..core.rules import Rules
 from ..i18n import Lang, t
-from .cards import action_label, sort_actions
+from .cards import action_label, play_label, sort_actions
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
-from .narrate import Narrator
 from .record import play_record
 from .seats import Participant
+from .story import LogLine, TableStory
 from .table import TableState, table_state, turn_advice
 
 DEFAULT_HINT_LIMIT = Limit(seconds=0.5)
@@ -70,13 +70,8 @@ class Blank:
 Reply = Moved | Rejected | Asked | Blank
 
 
-@dataclass(frozen=True, slots=True)
-class News:
-    """One thing that happened, as a sentence, with its event kind and seat for styling."""
-
-    kind: str
-    seat: int
-    text: str
+News = LogLine
+"""One line of the move log (the name the terminal has used since before :mod:`.story`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +84,13 @@ class Hint:
     number: int
     """Its number in the list of legal moves (1-based)."""
     reason: str
+    safest: bool = False
+    """Whether the reason is the search's measure of how often the move kept you safe."""
+
+    def text(self, lang: Lang) -> str:
+        """The hint in one line: "Safest move: 7♥ (number 3) – in simulated games …"."""
+        key = "play.hint_safest" if self.safest else "play.hint"
+        return t(key, lang, move=self.label, number=self.number, reason=self.reason)
 
 
 class GameSession:
@@ -116,8 +118,10 @@ class GameSession:
         self.rngs = {seat: seat_rng(seed, seat) for seat in range(game.players)}
         self.trackers = {seat: CardTracker(game.players, game.rules) for seat in self.agents}
         self.hint_rng = derived_rng(seed, "hint")
-        self.narrator = Narrator(participants, game.rules, lang)
+        self.story = TableStory(participants, game.rules, lang)
         self._told = 0
+        self._pending: list[LogLine] = []
+        self._catch_up()
 
     # ---------------------------------------------------------------- turns
 
@@ -136,36 +140,43 @@ class GameSession:
         """Whether the person has gone out (the bots then play on to find Mattis)."""
         return self.game.is_out(self.human)
 
-    def step_bot(self) -> Action:
-        """Let the bot to move play one move (a forced move costs no thinking)."""
+    def step_bot(self) -> Decision:
+        """Let the bot to move play one move (a forced move costs no thinking); returns the
+        bot's decision, whose reason :func:`bot_reason` puts in words."""
         seat = self.game.to_move
         if seat is None or seat == self.human:
             raise ValueError("no bot is to move")
         legal = self.game.legal_actions()
         if len(legal) == 1:
-            action = legal[0]
+            decision = Decision(legal[0], "the only legal move", "forced")
         else:
-            decision: Decision = decide(self.agents[seat], self.game, self.rngs[seat],
-                                        tracker=self.trackers[seat])
-            action = decision.action
-        self.game.apply(action, seat=seat)
-        return action
+            decision = decide(self.agents[seat], self.game, self.rngs[seat], tracker=self.trackers[seat])
+        self.game.apply(decision.action, seat=seat)
+        self._catch_up()
+        return decision
 
     def run_bots(self) -> None:
         """Let the bots move until the person must act or the game is over."""
         while not self.game.is_over and self.game.to_move != self.human:
             self.step_bot()
 
-    def news(self) -> list[News]:
-        """What happened since the last call: one sentence per public event."""
+    def _catch_up(self) -> None:
+        """Tell the story of the step just played (the table after it explains the events)."""
         fresh = self.game.events_since(self._told)
         self._told = self.game.num_events
-        items = []
-        for event in fresh:
-            line = self.narrator.describe_one(event)
-            if line:
-                items.append(News(event.kind, -1 if event.seat is None else event.seat, line))
+        if fresh:
+            self._pending.extend(self.story.tell(fresh, self.view()))
+
+    def news(self) -> list[LogLine]:
+        """The move log since the last call: the events' sentences and the announcements."""
+        items, self._pending = self._pending, []
         return items
+
+    @property
+    def forced_move(self) -> Action | None:
+        """The person's only legal move, when there is just one."""
+        choices = self.choices()
+        return choices[0] if len(choices) == 1 else None
 
     # ---------------------------------------------------------------- the person's turn
 
@@ -214,6 +225,7 @@ class GameSession:
         if refusal is not None:
             return Rejected(t("play.err.illegal", self.lang, reason=explain_illegal(refusal, self.lang)))
         self.game.apply(action, seat=self.human)
+        self._catch_up()
         return Moved(action)
 
     def hint(self) -> Hint:
@@ -222,7 +234,7 @@ class GameSession:
         choices = self.choices()
         number = choices.index(decision.action) + 1 if decision.action in choices else 0
         return Hint(decision.action, action_label(decision.action, self.lang), number,
-                    hint_reason(decision, self.lang))
+                    hint_reason(decision, self.lang), safest=decision.reason == "search")
 
     def record(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game record (replayable with ``Game.from_record``) plus who played."""
@@ -230,18 +242,43 @@ class GameSession:
 
 
 def hint_reason(decision: Decision, lang: Lang) -> str:
-    """The bot's explanation in ``lang``: translated when its reason key is known, else the
-    bot's own (English) words."""
+    """Why the strong bot suggests a move, in plain words in ``lang``: how often the move kept
+    you out of Mattis in its simulated games, or the rule-based reason."""
     details = dict(decision.detail)
-    if decision.reason == "search" and {"share", "iterations", "safe"} <= details.keys():
-        def percent(text: str) -> str:
-            return text.replace("%", "\u00a0%") if lang == "nb" else text
+    if decision.reason == "search" and "safe" in details:
+        safe = details["safe"].replace("%", "\u00a0%") if lang == "nb" else details["safe"]
+        return t("play.hint.search", lang, safe=safe)
+    return bot_reason(decision, lang)
 
-        return t("play.hint.search", lang, share=percent(details["share"]),
-                 iterations=details["iterations"], safe=percent(details["safe"]))
-    if decision.reason == "forced":
-        return t("play.hint.forced", lang)
-    return decision.explanation
+
+BOT_REASONS = ("forced", "random", "careless", "break_loop", "chance_forced", "chance_weak",
+               "lead_low", "win_cheap", "sacrifice_low", "must_pick_up", "cheapest_beat",
+               "pickup_cheaper")
+"""The reason keys of the rule-based bots (:mod:`mattis.bots.rule_based`) with a text."""
+
+
+def _target_text(detail: str) -> str:
+    """A play named in a bot's detail (``9♥``, ``6♥-8♥``) as cards are shown here."""
+    parsed = parse_input(detail)
+    return play_label(parsed.action) if isinstance(parsed, MoveInput) else detail
+
+
+def bot_reason(decision: Decision, lang: Lang) -> str:
+    """A bot's reason for its move in ``lang`` ("cheapest card that beats 9♥"), from its
+    reason key and details; a key without a text gives the bot's own English words."""
+    details = dict(decision.detail)
+    if decision.reason == "search" and "safe" in details:
+        return hint_reason(decision, lang)
+    if decision.reason not in BOT_REASONS:
+        return decision.explanation
+    params: dict[str, object] = {"move": action_label(decision.action, lang)}
+    for name in ("target", "oldest"):
+        params[name] = _target_text(details.get(name, "?"))
+    params["rank"] = details.get("rank", "?")
+    key = f"play.bot.{decision.reason}"
+    if decision.reason == "win_cheap" and "rank" not in details:
+        key += "_plain"
+    return t(key, lang, **params)
 
 
 # -------------------------------------------------------------------- matches

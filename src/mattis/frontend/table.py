@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import PICKUP, Action
-from ..core.cards import SUITS, rank_of
+from ..core.cards import SUITS, rank_of, suit_of
 from ..core.observation import SeatView
 from ..core.rules import Rules, TieMode, TrickMode, TrumpMode
 from ..i18n import Lang, t
@@ -164,21 +164,29 @@ def turn_advice(
         if not public.hand:
             return t("play.advice.empty_hand", lang)
         return t("play.advice.lead2", lang)
-    target = play_label(public.plays[-1][1])
+    newest = public.plays[-1][1]
+    target = play_label(newest)
     oldest = play_label(public.plays[0][1])
     plays = [action for action in legal if action is not PICKUP]
+    # P2.5 follow suit: holding the newest play's suit forbids trumping it
+    no_trumping = (rules.follow_suit and newest.suit != public.trump_suit
+                   and any(suit_of(card) == newest.suit for card in public.hand_cards))
+    suit = suit_word(newest.suit, lang)
     if not plays:
-        return t("play.advice.must_pick_up", lang, target=target, oldest=oldest)
+        key = "play.advice.must_pick_up_follow" if no_trumping else "play.advice.must_pick_up"
+        return t(key, lang, target=target, oldest=oldest, suit=suit)
     if PICKUP not in legal:
         return t("play.advice.must_beat", lang, target=target)
-    return t("play.advice.beat_or_pick_up", lang, target=target, oldest=oldest)
+    key = "play.advice.beat_or_pick_up_follow" if no_trumping else "play.advice.beat_or_pick_up"
+    return t(key, lang, target=target, oldest=oldest, suit=suit)
 
 
 def status_line(state: TableState, lang: Lang) -> str:
     """Phase, stock and trump in one line."""
     parts = [t("play.phase." + state.phase, lang)]
     if state.phase == "collect":
-        parts.append(t("play.status.stock", lang, count=state.stock_size))
+        key = "play.status.stock_one" if state.stock_size == 1 else "play.status.stock"
+        parts.append(t(key, lang, count=state.stock_size))
     parts.append(trump_text(state, lang))
     if state.phase == "shed" and state.trick_size:
         parts.append(t("play.status.trick_size", lang, count=state.trick_size,

@@ -11,6 +11,10 @@ last save fails, the last line says so and the exit code is :data:`EXIT_SAVE_FAI
 
 from __future__ import annotations
 
+import os
+import select
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -22,7 +26,7 @@ from rich.text import Text
 
 from ..bots import Limit
 from ..core.rules import NothingLeft, NothingLeftCounts
-from ..frontend.inputs import Command
+from ..frontend.inputs import Command, CommandInput, parse_input
 from ..frontend.narrate import out_order_line, result_headline
 from ..frontend.record import SaveFile, match_save_path, os_error_text
 from ..frontend.seats import join_names, seat_label, seat_name
@@ -34,6 +38,7 @@ from ..frontend.session import (
     Moved,
     News,
     Rejected,
+    bot_reason,
 )
 from ..frontend.text import printable
 from ..i18n import Lang, t
@@ -51,6 +56,11 @@ BLODMATTIS_WARNING_PLAYERS = 5
 """From this many players most won-pile games end in Blodmattis (rules Decision 21)."""
 QUIET_AFTER = 14
 """Once you are out, show this many of the bots' moves, then only who goes out."""
+DEFAULT_PACE = 0.5
+"""Seconds between two bot moves at a terminal: time to read one line of the log."""
+TRICK_PAUSE = 2.0
+"""A completed trick holds the screen this many paces longer, to see who took it."""
+TRICK_KINDS = frozenset({"won", "clear"})
 
 
 class Ending(Enum):
@@ -76,6 +86,14 @@ class TerminalPlay:
     read_line: ReadLine | None = None
     overwrite: bool = False
     """Whether the person allowed replacing an existing saved game at ``save_base``."""
+    pace: float = 0.0
+    """Seconds between bot moves (0: no pause); a completed trick waits longer."""
+    auto_forced: bool = False
+    """Play the person's only legal move without asking."""
+    explain: bool = False
+    """Show each bot's reason for its move."""
+    _skipping: bool = field(default=False, init=False, repr=False)
+    """Enter was pressed while bots moved: no more pauses until the person's turn."""
     _save_error: str | None = field(default=None, init=False, repr=False)
     """Why the last save failed, while saving keeps failing (``None`` when it works)."""
 
@@ -157,14 +175,31 @@ class TerminalPlay:
                 and rules.nothing_left_counts is NothingLeftCounts.WON_PILE):
             self._say(t("play.blodmattis_warning", lang), "yellow")  # rules Decision 21
         self._say(t("play.how_to", lang), "dim")
+        if self.pace > 0:
+            self._say(t("play.pace_note", lang), "dim")
 
     def _wait_next(self) -> bool:
-        try:
-            answer = self._read(t("play.next_game", self.lang))
-        except (EOFError, KeyboardInterrupt):
-            self.console.print()
-            return False
-        return answer.strip().lower() not in ("quit", "avslutt", "slutt", "exit", "q")
+        """Between games: Enter deals the next, ``quit`` stops, ``help`` and ``rules`` answer
+        and ask again."""
+        while True:
+            try:
+                answer = self._read(t("play.next_game", self.lang))
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                return False
+            if answer.strip().lower() == "q":
+                return False
+            parsed = parse_input(answer)
+            if not isinstance(parsed, CommandInput):
+                return True
+            if parsed.command is Command.QUIT:
+                return False
+            if parsed.command is Command.HELP:
+                self.console.print(help_text(self.lang))
+            elif parsed.command is Command.RULES:
+                self.console.print(rules_summary(self.match.rules, self.preset, self.lang))
+            else:
+                return True
 
     def _save(self, session: GameSession, slot: SaveFile, number: int) -> bool:
         """Save the game so far; whether it worked. A failure is told once, when it starts
@@ -194,13 +229,27 @@ class TerminalPlay:
         shown_while_out = 0
         try:
             while True:
-                while not session.over and not session.human_to_move:
-                    session.step_bot()
-                    shown_while_out = self._show_news(session, session.news(), shown_while_out)
                 shown_while_out = self._show_news(session, session.news(), shown_while_out)
+                while not session.over and not session.human_to_move:
+                    decision = session.step_bot()
+                    news = session.news()
+                    reason = None
+                    if self.explain and decision.reason != "forced":
+                        reason = bot_reason(decision, self.lang)
+                    shown_while_out = self._show_news(session, news, shown_while_out, reason)
+                    if shown_while_out <= QUIET_AFTER:  # no waiting for moves not shown
+                        self._pause(news)
+                self._skipping = False
                 if session.over:
                     return Ending.OVER
                 self._save(session, slot, number)
+                forced = session.forced_move
+                if forced is not None and self.auto_forced:
+                    self._say(session.advice(), "yellow")  # why it is the only move
+                    self._say(t("play.auto_forced", self.lang,
+                                move=session.choice_labels()[0]), "dim")
+                    session.handle("")
+                    continue
                 self._draw_turn(session)
                 ending = self._ask(session)
                 if ending is not None:
@@ -210,8 +259,27 @@ class TerminalPlay:
         except KeyboardInterrupt:
             return Ending.INTERRUPT
 
-    def _show_news(self, session: GameSession, items: list[News], shown_while_out: int) -> int:
-        for item in items:
+    def _pause(self, news: list[News]) -> None:
+        """Wait between bot moves so each can be read; longer when a trick is complete.
+        Enter skips the waiting until the person's next turn (the line is not a move)."""
+        if self.pace <= 0 or self._skipping or not news:
+            return
+        seconds = self.pace * (TRICK_PAUSE if any(item.kind in TRICK_KINDS for item in news) else 1)
+        if self.read_line is not None:
+            time.sleep(seconds)
+            return
+        try:
+            ready, _, _ = select.select([sys.stdin], [], [], seconds)
+        except (OSError, ValueError):  # no selectable stdin (a pipe on Windows): just wait
+            time.sleep(seconds)
+            return
+        if ready:
+            os.read(sys.stdin.fileno(), 4096)  # the Enter that asked to skip
+            self._skipping = True
+
+    def _show_news(self, session: GameSession, items: list[News], shown_while_out: int,
+                   reason: str | None = None) -> int:
+        for index, item in enumerate(items):
             if session.human_out and item.kind not in ("out", "lose"):
                 shown_while_out += 1
                 if shown_while_out > QUIET_AFTER:
@@ -219,6 +287,9 @@ class TerminalPlay:
                         self._say("  " + t("play.others_play_on", self.lang), "dim")
                     continue
             self.console.print(news_text(item.kind, item.text, item.seat == session.human))
+            if index == 0 and reason is not None and item.seat is not None:
+                who = seat_name(session.participants[item.seat], self.lang)
+                self._say(t("play.bot_why", self.lang, who=who, reason=reason), "dim italic")
         return shown_while_out
 
     def _draw_turn(self, session: GameSession) -> None:
@@ -235,7 +306,10 @@ class TerminalPlay:
         """Read lines until one is a legal move (``None``) or the person stops."""
         lang = self.lang
         while True:
-            reply = session.handle(self._read(t("play.prompt", lang)))
+            forced = session.forced_move
+            prompt = (t("play.prompt_forced", lang, move=session.choice_labels()[0]) if forced is not None
+                      else t("play.prompt", lang))
+            reply = session.handle(self._read(prompt))
             if isinstance(reply, Moved):
                 return None
             if isinstance(reply, Rejected):
@@ -251,9 +325,7 @@ class TerminalPlay:
         lang = self.lang
         if command is Command.HINT:
             self._say(t("play.thinking", lang), "dim")
-            hint = session.hint()
-            self._say(t("play.hint", lang, move=hint.label, number=hint.number), "bold green")
-            self._say("  " + t("play.hint_why", lang, reason=hint.reason), "green")
+            self._say(session.hint().text(lang), "bold green")
         elif command is Command.HELP:
             self.console.print(help_text(lang))
         elif command is Command.RULES:

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..core.actions import Action
 from ..core.cards import suit_of
 from ..core.rules import Rules
-from ..frontend.cards import card_label, card_role, is_run
+from ..frontend.cards import card_label, card_role, is_run, run_dash
 from ..frontend.seats import Participant, seat_label
 from ..frontend.table import TableState, status_line
 from ..i18n import (
@@ -50,7 +50,7 @@ def cards_text(cards: Sequence[int], trump_suit: int | None = None, separator: s
     if len(cards) > 1 and is_run(sorted(cards)):
         low, high = min(cards), max(cards)
         joined = card_text(low, trump_suit)
-        joined.append("–", style=ROLE_STYLES[card_role(low)])
+        joined.append(run_dash(), style=ROLE_STYLES[card_role(low)])
         joined.append_text(card_text(high, trump_suit))
         return joined
     text = Text()
@@ -158,6 +158,9 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
         else:
             hand.append(t("play.no_cards", lang), style="dim")
         parts.append(hand)
+    if state.trump_suit is not None:
+        key = "play.legend_trump_later" if state.phase == "collect" else "play.legend_trump"
+        parts.append(Text(t(key, lang), style="dim"))
     return Group(*parts)
 
 
@@ -167,7 +170,8 @@ def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: i
     text = Text(t("play.moves", lang) + " ", style="bold")
     column = len(text.plain)
     for number, (action, label) in enumerate(zip(actions, labels, strict=True), start=1):
-        item = Text(f"{number}) ", style="cyan")
+        item = Text()  # only the number is cyan: cards keep the colours they have in the hand
+        item.append(f"{number}) ", style="cyan")
         item.append_text(play_text(action, label, trump_suit))
         size = len(item.plain) + 2
         if column + size > width and column > 0:
@@ -212,8 +216,8 @@ def help_text(lang: Lang) -> Group:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column()
-    for key in ("card", "sequence", "number", "chance", "pickup", "hint", "rules", "show", "help",
-                "quit"):
+    for key in ("card", "sequence", "number", "enter", "chance", "pickup", "hint", "rules", "show",
+                "help", "quit"):
         grid.add_row(t(f"play.help.{key}_cmd", lang), t(f"play.help.{key}", lang))
     return Group(Text(t("play.help.title", lang), style="bold"), grid,
                  Text(t("play.help.game", lang), style="dim"))

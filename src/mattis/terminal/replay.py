@@ -2,9 +2,10 @@
 
 The saved record is replayed with the rules core (``Game.from_record``), so what is shown is
 what the rules make of the stored actions, not a stored transcript. Each step prints what
-happened in the same sentences as live play; step mode also draws the table before each
-move and waits for Enter. The viewpoint is one seat (only that hand is shown, as during
-play) or every seat (``--all``, for looking back at how the cards lay).
+happened in the same sentences and announcements as live play; step mode also draws the
+table before each move and waits for Enter (``b`` steps back one move). The viewpoint is one
+seat (only that hand is shown, as during play) or every seat (``--all``, for looking back at
+how the cards lay).
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from rich.text import Text
 
 from ..core.game import Game
 from ..frontend.cards import sort_hand
-from ..frontend.narrate import Narrator, out_order_line, result_headline
+from ..frontend.narrate import out_order_line, result_headline
 from ..frontend.record import LoadedGame
 from ..frontend.seats import seat_label, seat_name
+from ..frontend.story import TableStory
 from ..frontend.table import table_state
 from ..i18n import Lang, t
 from .game import EXIT_INTERRUPTED, EXIT_OK, ReadLine
 from .render import board, cards_text, news_text
 
 _STOP_WORDS = ("q", "quit", "avslutt", "slutt", "exit", "stopp")
+_BACK_WORDS = ("b", "back", "tilbake", "t")
 
 
 @dataclass
@@ -52,12 +55,14 @@ class TerminalReplay:
         """Show the game; returns the exit code."""
         lang, record = self.lang, self.loaded.record
         people = self.loaded.participants
-        game = Game.from_record({**record, "actions": [], "result": None})
-        narrator = Narrator(people, game.rules, lang)
+        game = self._start()
         actions: list[str] = [str(a) for a in record.get("actions", [])]
         preset = game.rules.preset_name or t("play.house_rules", lang)
         self.console.print(Rule(Text(t("play.replay_title", lang, rules=preset, players=game.players,
                                        actions=len(actions)), style="bold")))
+        if self.loaded.notice is not None:
+            key, params = self.loaded.notice
+            self.console.print(Text(t(key, lang, **params), style="yellow"))
         if any(p.human or p.name for p in people):  # old records name no one
             seating = ", ".join(f"{p.seat}: {seat_label(p, lang)}" for p in people)
             self.console.print(Text(t("play.replay_seats", lang, seats=seating)))
@@ -71,37 +76,28 @@ class TerminalReplay:
         else:
             viewpoint = t("play.replay_seat", lang, who=seat_name(people[self.seat], lang))
         self.console.print(Text(viewpoint, style="dim"))
-        for line in narrator.describe(game.history):  # puzzles start with events
-            self.console.print(news_text("", line, False))
-        told = game.num_events
-        stepping = self.step
+        story = TableStory(people, game.rules, lang)
+        for line in story.tell(game.history, game.view(0, since=game.num_events)):  # puzzles
+            self.console.print(news_text(line.kind, line.text, False))
+        position = 0
         try:
-            for number, text in enumerate(actions, start=1):
-                mover = game.to_move
-                if stepping:
+            while position < len(actions):
+                if self.step:
                     self._draw(game)
-                    answer = self._read(t("play.replay_prompt", lang))
-                    if answer.strip().lower() in _STOP_WORDS:
+                    answer = self._read(t("play.replay_prompt_back", lang)).strip().lower()
+                    if answer in _STOP_WORDS:
                         return EXIT_OK
-                head = Text(f"{number:>4}. ", style="cyan")
-                if not stepping and self._visible(mover):
-                    assert mover is not None
-                    hand = sort_hand(game.hand(mover), game.phase, game.trump)
-                    head.append("[", style="dim")
-                    head.append_text(cards_text(hand, _trump_index(game)))
-                    head.append("] ", style="dim")
-                game.apply(text)
-                fresh = game.events_since(told)
-                lines = narrator.describe(fresh)
-                kinds = [event.kind for event in fresh]
-                told = game.num_events
-                for index, line in enumerate(lines):
-                    kind = kinds[index] if index < len(kinds) else ""
-                    if index == 0:
-                        head.append(line)
-                        self.console.print(head)
-                    else:
-                        self.console.print(news_text(kind, "    " + line, False))
+                    if answer in _BACK_WORDS:
+                        if position == 0:
+                            self.console.print(Text(t("play.replay_at_start", lang), style="dim"))
+                            continue
+                        position -= 1
+                        game, story = self._rebuilt(actions[:position])
+                        self.console.print(Text(t("play.replay_back", lang, number=position + 1),
+                                                style="bold cyan"))
+                        continue
+                self._show_move(game, story, position + 1, actions[position])
+                position += 1
         except EOFError:
             self.console.print()
             return EXIT_OK
@@ -110,6 +106,40 @@ class TerminalReplay:
             return EXIT_INTERRUPTED
         self._result(game)
         return EXIT_OK
+
+    def _start(self) -> Game:
+        return Game.from_record({**self.loaded.record, "actions": [], "result": None})
+
+    def _rebuilt(self, actions: list[str]) -> tuple[Game, TableStory]:
+        """The game and its story after ``actions``, told silently (stepping back)."""
+        game = self._start()
+        story = TableStory(self.loaded.participants, game.rules, self.lang)
+        story.tell(game.history, game.view(0, since=game.num_events))
+        for text in actions:
+            told = game.num_events
+            game.apply(text)
+            story.tell(game.events_since(told), game.view(0, since=game.num_events))
+        return game, story
+
+    def _show_move(self, game: Game, story: TableStory, number: int, text: str) -> None:
+        """Play one stored move and print what happened, the move numbered."""
+        mover = game.to_move
+        head = Text(f"{number:>4}. ", style="cyan")
+        if not self.step and self._visible(mover):
+            assert mover is not None
+            hand = sort_hand(game.hand(mover), game.phase, game.trump)
+            head.append("[", style="dim")
+            head.append_text(cards_text(hand, _trump_index(game)))
+            head.append("] ", style="dim")
+        told = game.num_events
+        game.apply(text)
+        lines = story.tell(game.events_since(told), game.view(0, since=game.num_events))
+        for index, line in enumerate(lines):
+            if index == 0:
+                head.append(line.text)
+                self.console.print(head)
+            else:
+                self.console.print(news_text(line.kind, "    " + line.text, False))
 
     def _draw(self, game: Game) -> None:
         view_seat = self.seat if self.seat is not None else (game.to_move or 0)
