@@ -31,7 +31,7 @@ from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
 from .encoding import OBSERVATION_SIZE, Observation, action_mask, encode_view, terminal_rewards
-from .render import render_text
+from .render import render_in_mode
 
 ILLEGAL_ACTION_REWARD = -1.0
 """The reward for an illegal action, which also ends the episode."""
@@ -129,14 +129,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The table as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
-            return None
-        text = render_text(self._require_game(), self.lang, self._truncated)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.render_mode, self._require_game(), self.lang, self._truncated)
 
     def _play_bots(self) -> None:
         game = self._require_game()

@@ -32,7 +32,7 @@ from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
 from .encoding import OBSERVATION_SIZE, action_mask, encode_view, terminal_rewards
-from .render import render_text
+from .render import render_in_mode
 
 ILLEGAL_MOVE_REWARD = -1.0
 """What the wrapped environment gives a seat that plays an illegal action (the game ends)."""
@@ -162,14 +162,7 @@ class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
 
     def render(self) -> str | None:
         """The table as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
-            return None
-        text = render_text(self._require_game(), self.lang, self._truncated)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.render_mode, self._require_game(), self.lang, self._truncated)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -3,6 +3,8 @@ for a person watching an agent train (not an observation: agents never see it)."
 
 from __future__ import annotations
 
+import gymnasium
+
 from ..core.game import Game
 from ..i18n import Lang, t
 
@@ -39,3 +41,16 @@ def render_text(game: Game, lang: Lang = "en", truncated: bool = False) -> str:
     if truncated:
         lines.append(t("env.truncated", lang, actions=game.num_actions))
     return "\n".join(lines)
+
+
+def render_in_mode(mode: str | None, game: Game, lang: Lang, truncated: bool) -> str | None:
+    """``render()`` of both environments: the text for ``ansi``, printed for ``human``,
+    and a warning without a mode (the Gymnasium convention)."""
+    if mode is None:
+        gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+        return None
+    text = render_text(game, lang, truncated)
+    if mode == "human":
+        print(text)
+        return None
+    return text
