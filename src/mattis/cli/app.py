@@ -82,8 +82,9 @@ def _show_help_without_a_command(
 app = typer.Typer(
     name="mattis",
     cls=_OneLineErrorsGroup,
-    help="Mattis, the Norwegian card game: play against bots, watch saved games again, read the "
-    "rules, and measure the bots (simulate, bench, tournament).",
+    help="Mattis, the Norwegian card game: play against bots in the terminal or in the browser with "
+    "friends (serve), watch saved games again, read the rules, and measure the bots (simulate, bench, "
+    "tournament).",
     invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -91,12 +92,12 @@ app = typer.Typer(
 )
 app.callback()(_show_help_without_a_command)
 app.command("play")(play.play_command)
+app.command("serve")(serve.serve_command)
 app.command("replay")(replay.replay_command)
 app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)
 app.command("tournament")(tournament.tournament_command)
-app.command("serve")(serve.serve_command)
 
 
 def main() -> None:
