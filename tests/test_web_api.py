@@ -265,6 +265,10 @@ def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
         assert response.status_code == 200, path
         assert "http://" not in response.text.replace("http://www.w3.org", "")
     assert "Blåmattis" in client.get("/rules?lang=nb").text
+    # The full rules text ships with the package (not read from a source checkout's docs/).
+    for lang, decisions in (("nb", "Avgjørelser"), ("en", "Decisions")):
+        page = client.get(f"/rules?lang={lang}").text
+        assert decisions in page and "P1.5" in page and "P2.9" in page, lang
     options = client.get("/api/options?lang=nb").json()
     assert {o["field"] for o in options["options"]} >= {"trick", "min_sequence", "follow_suit"}
     texts = client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()

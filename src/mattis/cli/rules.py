@@ -4,7 +4,6 @@ with the package (``--full``)."""
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Annotated
 
 import typer
@@ -12,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import PRESET_NAMES, Rules
+from ..frontend.rules_text import full_rules
 from ..i18n import (
     OPTION_RULE_REFS,
     Lang,
@@ -73,11 +73,6 @@ def _rules_table(name: str, rules: Rules, lang: Lang) -> Table:
         table.add_row(field, _option_cell(field, lang), value, allowed_values(field))
     return table
 
-
-def full_rules(lang: Lang) -> str:
-    """The full rules text in ``lang``, as shipped with the package (``mattis/data``)."""
-    name = "rules.nb.md" if lang == "nb" else "rules.en.md"
-    return resources.files("mattis").joinpath("data", name).read_text(encoding="utf-8")
 
 
 def _compare_table(lang: Lang) -> Table:

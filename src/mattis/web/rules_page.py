@@ -1,8 +1,8 @@
 """The rules as a web page, in bokmål or English.
 
 The page opens with every rule option side by side for the three presets (from
-:mod:`mattis.i18n`, so it always matches the engine), then the full rules text from
-``docs/rules.<lang>.md`` when the package runs from a source checkout. That Markdown uses a
+:mod:`mattis.i18n`, so it always matches the engine), then the full rules text shipped
+with the package (:func:`mattis.frontend.rules_text.full_rules`). That Markdown uses a
 small set of features (headings, paragraphs, lists, tables, emphasis, code, links), and
 :func:`markdown_html` renders exactly those, escaping everything else.
 """
@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 from ..core.rules import PRESET_NAMES, Rules
+from ..frontend.rules_text import full_rules
 from ..i18n import Lang, option_description, option_name, option_value, preset_summary, t
-
-DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 _INLINE = [
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
@@ -102,8 +100,7 @@ def rules_page(lang: Lang) -> str:
     """The whole page."""
     other: Lang = "en" if lang == "nb" else "nb"
     other_name = "English" if other == "en" else "Norsk"
-    docs = DOCS / f"rules.{lang}.md"
-    full = markdown_html(docs.read_text(encoding="utf-8")) if docs.is_file() else ""
+    full = markdown_html(full_rules(lang))
     return f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
