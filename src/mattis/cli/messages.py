@@ -39,6 +39,14 @@ TOURNAMENT_MESSAGES: Catalogue = {
         "hard thinks {iterations} iterations or {seconds} s per move, whichever ends first, "
         "so the results may depend on machine speed.",
     ),
+    "tournament.openspiel": (
+        "openspiel-ismcts (OpenSpiels ISMCTS i Python) tenker {simulations} simuleringer per trekk.",
+        "openspiel-ismcts (OpenSpiel's Python ISMCTS) thinks {simulations} simulations per move.",
+    ),
+    "tournament.ray": (
+        "Spilt på en Ray-klynge med {workers} CPU-er; resultatene er de samme som lokalt.",
+        "Played on a Ray cluster with {workers} CPUs; the results are the same as locally.",
+    ),
     "tournament.time": ("Tid {seconds} s · {rate} spill/s", "Time {seconds} s · {rate} games/s"),
     "tournament.capped": (
         "Avbrutt ved taket: {count} spill (tak: {cap} handlinger). De er ikke med i andeler, "
