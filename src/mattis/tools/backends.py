@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import logging
 import multiprocessing
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -31,6 +32,9 @@ ResultT = TypeVar("ResultT")
 BACKEND_NAMES = ("local", "ray")
 """The names ``--backend`` accepts."""
 RAY_MISSING = "the ray backend needs Ray: pip install \"mattis[ray]\""
+PROBE_SECONDS = 3.0
+"""How long to wait for a cluster address to answer before saying nothing is there (Ray
+itself keeps retrying an address that does not answer for minutes)."""
 
 
 class BackendError(RuntimeError):
@@ -135,6 +139,8 @@ class RayBackend:
         except ImportError:
             raise BackendError(RAY_MISSING) from None
         if not ray.is_initialized():
+            if self.address is not None:
+                probe_address(self.address)
             options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
                                        "log_to_driver": False}
             if self.address is None:
@@ -174,6 +180,20 @@ class RayBackend:
             self._ray.shutdown()
         self._started = False
         self._ray = None
+
+
+def probe_address(address: str) -> None:
+    """Raise :class:`BackendError` at once when ``host:port`` (or ``ray://host:port``) does
+    not accept a connection; ``auto`` and addresses without a port are left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS):
+            pass
+    except (OSError, ValueError, OverflowError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "no answer"
+        raise BackendError(f"no Ray cluster answers at {address!r}: {reason}") from None
 
 
 def make_backend(name: str, workers: int = 1, address: str | None = None) -> LocalBackend | RayBackend:
