@@ -190,3 +190,16 @@ def test_cli_json_is_the_same_on_local_and_ray(ray_instance: None) -> None:
     assert json_of(*simulation) == json_of(*simulation, "--backend", "ray")
     text = CliRunner().invoke(app, [*tournament, "--backend", "ray", "--lang", "en"], env={"COLUMNS": "200"})
     assert "Played on a Ray cluster with 2 CPUs" in text.stdout
+
+
+@pytest.mark.ray
+def test_the_lab_gives_the_same_numbers_on_ray(ray_instance: None) -> None:
+    from mattis.tools.lab import Variant, run_lab
+
+    variants = [Variant("kortregler", Rules.preset("kortregler"), "kortregler")]
+    local = run_lab(variants, games=2, seed=4, players=[2], hard_iterations=5).to_dict()
+    on_ray = run_lab(variants, games=2, seed=4, players=[2], hard_iterations=5, backend=RayBackend()).to_dict()
+    for data in (local, on_ray):
+        for key in ("seconds", "workers", "backend"):
+            data.pop(key)
+    assert local == on_ray

@@ -16,7 +16,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from . import bench, play, replay, rules, simulate, tournament
+from . import bench, lab, play, replay, rules, simulate, tournament
 from .common import one_line
 
 
@@ -82,6 +82,7 @@ app.command("bench")(bench.bench_command)
 app.command("play")(play.play_command)
 app.command("replay")(replay.replay_command)
 app.command("tournament")(tournament.tournament_command)
+app.command("lab")(lab.lab_command)
 
 
 def main() -> None:
