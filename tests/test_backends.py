@@ -198,7 +198,8 @@ def test_the_lab_gives_the_same_numbers_on_ray(ray_instance: None) -> None:
 
     variants = [Variant("kortregler", Rules.preset("kortregler"), "kortregler")]
     local = run_lab(variants, games=2, seed=4, players=[2], hard_iterations=5).to_dict()
-    on_ray = run_lab(variants, games=2, seed=4, players=[2], hard_iterations=5, backend=RayBackend()).to_dict()
+    on_ray = run_lab(variants, games=2, seed=4, players=[2], hard_iterations=5,
+                     backend=RayBackend()).to_dict()
     for data in (local, on_ray):
         for key in ("seconds", "workers", "backend"):
             data.pop(key)
