@@ -141,7 +141,7 @@ class RayBackend:
         if not ray.is_initialized():
             if self.address is not None:
                 probe_address(self.address)
-            options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
+            options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR,
                                        "log_to_driver": False}
             if self.address is None:
                 options["num_cpus"] = self.requested_workers
