@@ -406,11 +406,15 @@ def test_module_run_reports_bad_input_in_one_line(args: list[str]) -> None:
 @pytest.mark.parametrize(
     "args",
     [["simulate", "--games", "60"], ["bench", "--quick", "--runs", "1", "--games", "2"],
-     ["tournament", "--games", "3", "--bots", "normal,random,random", "--workers", "1"]],
+     ["tournament", "--games", "3", "--bots", "normal,random,random", "--workers", "1"],
+     ["lab", "--rules", "pagat", "--players", "3", "--games", "1", "--hard-iterations", "3", "--workers", "1",
+      "--out", "{tmp}/report"]],
 )
-def test_progress_bars_at_a_terminal(args: list[str]) -> None:
+def test_progress_bars_at_a_terminal(args: list[str], tmp_path: Path) -> None:
     """Progress bars appear only when stderr is a terminal, so only a pseudo-terminal runs them."""
     import pexpect
+
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
 
     child = pexpect.spawn(sys.executable, ["-m", "mattis.cli.app", *args], encoding="utf-8",
                           timeout=120, dimensions=(40, 150))

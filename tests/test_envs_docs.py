@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,12 @@ from mattis import ALL_ACTIONS, NUM_ACTIONS
 
 RESEARCH_DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
+SHELL_BLOCKS = re.findall(r"```sh\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
+COMMANDS = [line.split("  #")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
+            if line.startswith("mattis ")]
+SMALLER = {"--games": "2", "--hard-iterations": "5", "--openspiel-simulations": "5"}
+"""The guide's commands run as written but smaller: fewer games and a shorter search, so
+the options and values it shows are checked without an hour of play."""
 
 
 def run_example(number: int) -> str:
@@ -31,9 +38,10 @@ def run_example(number: int) -> str:
 
 
 def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
-    assert len(BLOCKS) == 6
+    assert len(BLOCKS) == 8
     bokmal = RESEARCH_DOC.with_name("research.nb.md").read_text(encoding="utf-8")
     assert re.findall(r"```python\n(.*?)```", bokmal, re.S) == BLOCKS
+    assert re.findall(r"```sh\n(.*?)```", bokmal, re.S) == SHELL_BLOCKS
 
 
 @pytest.mark.parametrize("number", range(1, len(BLOCKS)))
@@ -54,3 +62,36 @@ def test_the_sequence_index_formula_in_the_guide_holds() -> None:
     assert [str(ALL_ACTIONS[i]) for i in (0, 51, 52, 129, 363, 364, 365)] == [
         "2c", "As", "2c-3c", "Kc-Ac", "Ks-As", "chance", "pickup"]
     assert NUM_ACTIONS == 366
+
+
+def test_the_guide_shows_the_commands_for_ray_openspiel_and_the_lab() -> None:
+    for fragment in ("--bots hard,openspiel-ismcts,normal", "--backend ray --workers 2",
+                     "--backend ray --address HEAD_IP:6379", "--backend ray --address auto", "mattis lab "):
+        assert any(fragment in command for command in COMMANDS), fragment
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
+    """Each ``mattis`` command of the guide, made smaller; ``--address`` ones run on a local
+    Ray instance instead of the cluster the guide talks about."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    words = shlex.split(command)[1:]
+    shown: list[str] = []
+    for position, word in enumerate(words):
+        before = words[position - 1] if position else ""
+        if word == "--address" or before == "--address":
+            continue
+        if before == "--out":
+            word = str(tmp_path / word)
+        shown.append(SMALLER.get(before, word))
+    if "--backend" in shown and "--workers" not in shown:
+        shown += ["--workers", "2"]
+    if shown[0] in ("tournament", "lab") and "--hard-iterations" not in shown:
+        shown += ["--hard-iterations", "5"]
+    if shown[0] == "lab" and "--players" not in shown:
+        shown += ["--players", "3"]
+    result = CliRunner().invoke(app, shown)
+    assert result.exit_code == 0, (shown, result.stderr[-2000:])

@@ -294,7 +294,7 @@ def test_tournament_messages_exist_in_both_languages() -> None:
 
 
 BAD_INPUT = [
-    (["--bots", "hard,normal,clever"], "unknown level 'clever'"),
+    (["--bots", "hard,normal,clever"], "'clever'; choose one of random, easy, normal, hard, openspiel-"),
     (["--bots", "hard,normal"], "players: pagat allows 3-6 players, got 2"),
     (["--bots", "hard,normal,easy", "--players", "4"], "need one level per seat (4), got 3"),
     (["--bots", "hard,normal,easy,easy,easy,easy,easy"], "players: pagat allows 3-6 players, got 7"),
@@ -325,3 +325,46 @@ def test_library_rejects_bad_arguments() -> None:
         run_tournament(PAGAT, 4, ["hard", "normal", "easy"], games=3, seed=1)
     with pytest.raises(ValueError, match="workers"):
         run_tournament(PAGAT, 3, ["hard", "normal", "easy"], games=3, seed=1, workers=0)
+
+
+# ---------------------------------------------------------------------------- OpenSpiel's ISMCTS
+
+
+def test_openspiel_ismcts_takes_a_seat_at_its_stated_budget() -> None:
+    bots = ["hard", "openspiel-ismcts", "normal"]
+    result = run_tournament(PAGAT, 3, bots, games=3, seed=1, hard_limit=Limit(iterations=10),
+                            openspiel_simulations=5)
+    assert result.entrants == ("hard", "openspiel-ismcts", "normal")
+    assert result.openspiel_simulations == 5 and result.to_dict()["openspiel_simulations"] == 5
+    assert result.reproducible
+    yardstick = result.standings[1]
+    assert yardstick.seat_games == (1, 1, 1)
+    assert yardstick.decisions.iterations == 5 * yardstick.decisions.decisions > 0
+    replayed = play_tournament_game(PAGAT, 3, bots, seed=1, index=2, hard_limit=Limit(iterations=10),
+                                    openspiel_simulations=5)
+    assert replayed.game.num_actions == result.outcomes[2].actions, "the games replay exactly"
+    without = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=3, seed=1)
+    assert without.openspiel_simulations is None
+
+
+def test_cli_states_the_openspiel_budget_in_the_heading() -> None:
+    args = ("--bots", "hard,OpenSpiel-ISMCTS,normal", "--games", "3", "--workers", "1",
+            "--hard-iterations", "10", "--openspiel-simulations", "5")
+    text = run(*args, "--lang", "en")
+    assert text.exit_code == 0, text.stderr
+    assert "openspiel-ismcts (OpenSpiel's Python ISMCTS) thinks 5 simulations per move." in text.stdout
+    nb = run(*args, "--lang", "nb").stdout
+    assert "openspiel-ismcts (OpenSpiels ISMCTS i Python) tenker 5 simuleringer" in nb
+
+
+def test_without_openspiel_the_entrant_is_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mattis.cli.tournament
+    import mattis.tools.tournament
+
+    for module in (mattis.cli.tournament, mattis.tools.tournament):
+        monkeypatch.setattr(module, "openspiel_available", lambda: False)
+    assert_one_error_line(run("--bots", "hard,openspiel-ismcts,normal"),
+                          '--bots: openspiel-ismcts needs OpenSpiel: pip install "mattis[rl]"')
+    with pytest.raises(ValueError, match="needs OpenSpiel"):
+        run_tournament(PAGAT, 3, ["openspiel-ismcts", "normal", "easy"], games=3, seed=1)
+    assert_one_error_line(run("--openspiel-simulations", "0"), "--openspiel-simulations")

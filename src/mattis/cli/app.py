@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, play, replay, rules, serve, simulate, tournament
+from . import bench, lab, play, replay, rules, serve, simulate, tournament
 from .common import one_line
 
 
@@ -98,6 +98,7 @@ app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)
 app.command("tournament")(tournament.tournament_command)
+app.command("lab")(lab.lab_command)
 
 
 def main() -> None:

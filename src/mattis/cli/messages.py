@@ -1,4 +1,5 @@
-"""The texts of ``mattis tournament`` (keys ``tournament.…``), in bokmål and English.
+"""The texts of ``mattis tournament`` and ``mattis lab`` (keys ``tournament.…`` and
+``lab.…``), in bokmål and English.
 
 Data only: :func:`mattis.i18n.catalogues` lists this catalogue with the others, so the
 table of texts is built in one place and importing this module changes nothing.
@@ -39,6 +40,14 @@ TOURNAMENT_MESSAGES: Catalogue = {
         "hard thinks {iterations} iterations or {seconds} s per move, whichever ends first, "
         "so the results may depend on machine speed.",
     ),
+    "tournament.openspiel": (
+        "openspiel-ismcts (OpenSpiels ISMCTS i Python) tenker {simulations} simuleringer per trekk.",
+        "openspiel-ismcts (OpenSpiel's Python ISMCTS) thinks {simulations} simulations per move.",
+    ),
+    "tournament.ray": (
+        "Spilt på en Ray-klynge med {workers} CPU-er; resultatene er de samme som lokalt.",
+        "Played on a Ray cluster with {workers} CPUs; the results are the same as locally.",
+    ),
     "tournament.time": ("Tid {seconds} s · {rate} spill/s", "Time {seconds} s · {rate} games/s"),
     "tournament.capped": (
         "Avbrutt ved taket: {count} spill (tak: {cap} handlinger). De er ikke med i andeler, "
@@ -71,4 +80,29 @@ TOURNAMENT_MESSAGES: Catalogue = {
         "Et nivå med flere deltakere teller hver deltakers spill; ratingen er snittet av deres.",
         "A level with several entrants counts each entrant's games; its rating is their mean.",
     ),
+    "lab.progress": ("Laboratoriet spiller", "Lab playing"),
+    "lab.plan": (
+        "{configurations} oppsett × 4 kjøringer × {games} spill = {total} spill. hard tenker "
+        "{iterations} iterasjoner per trekk.",
+        "{configurations} configurations × 4 runs × {games} games = {total} games. hard thinks "
+        "{iterations} iterations per move.",
+    ),
+    "lab.title": ("Variantlaboratoriet, frø {seed}", "Variant lab, seed {seed}"),
+    "lab.variant": ("Variant", "Variant"),
+    "lab.players": ("Spillere", "Players"),
+    "lab.random": ("Tilfeldig er Mattis", "Random is Mattis"),
+    "lab.hard": ("hard er Mattis", "hard is Mattis"),
+    "lab.avoided": ("Unngått (poeng)", "Avoided (points)"),
+    "lab.spread": ("Setespredning", "Seat spread"),
+    "lab.empty": ("Blå-/Blodmattis", "Blå-/Blodmattis"),
+    "lab.loops": ("Løkker", "Loops"),
+    "lab.legend": (
+        "Tilfeldig og hard: andel Mattis i samme seter på de samme utdelingene (hard blant "
+        "tilfeldige spillere), med 95 % Wilson-intervall. Setespredning: høyeste minus laveste "
+        "setes Mattis-andel når alle spiller tilfeldig. Blå-/Blodmattis og løkker: tilfeldig spill.",
+        "Random and hard: Mattis rate in the same seats on the same deals (hard among random "
+        "players), with a 95% Wilson interval. Seat spread: highest minus lowest seat's Mattis "
+        "rate when everyone plays random. Blå-/Blodmattis and loops: random play.",
+    ),
+    "lab.written": ("Rapport: {html} · tallene: {json}", "Report: {html} · the numbers: {json}"),
 }

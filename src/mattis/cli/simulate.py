@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, lost_on_empty_name, t
+from ..tools.backends import Backend
 from ..tools.simulate import DEFAULT_ACTION_CAP, SimulationStats, simulate
 from .common import (
     ActionCapOption,
@@ -28,6 +29,7 @@ from .common import (
     rules_or_exit,
     show_progress,
 )
+from .tournament import MAX_WORKERS, AddressOption, BackendChoice, BackendOption, open_backend
 
 
 def _simulation_summary(stats: SimulationStats, preset: str, lang: Lang) -> list[Table | Text]:
@@ -120,6 +122,12 @@ def simulate_command(
     sets: SetOption = None,
     json_output: JsonOption = False,
     action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=1, max=MAX_WORKERS,
+        help="Worker processes (or Ray CPUs for a local Ray instance). The games are the same for "
+             "any number; games/s is then for all of them together.")] = 1,
+    backend: BackendOption = BackendChoice.LOCAL,
+    address: AddressOption = None,
     lang: LangOption = None,
 ) -> None:
     """Play random-legal-move games and report how they went."""
@@ -131,7 +139,9 @@ def simulate_command(
         check_players(resolved, seats)
     except ValueError as error:
         fail(for_option("--players", error) if players is not None else str(error))
-    stats = _run_simulation(resolved, seats, games, seed, action_cap, show_progress(json_output), chosen)
+    with open_backend(backend, workers, address) as runner:
+        stats = _run_simulation(resolved, seats, games, seed, action_cap, runner, show_progress(json_output),
+                                chosen)
     if json_output:
         data = stats.to_dict()
         data["base_preset"] = base.preset_name
@@ -143,14 +153,11 @@ def simulate_command(
         out.print(part)
 
 
-def _run_simulation(rules: Rules, players: int, games: int, seed: int, action_cap: int,
+def _run_simulation(rules: Rules, players: int, games: int, seed: int, action_cap: int, backend: Backend,
                     with_progress: bool, lang: Lang) -> SimulationStats:
+    """Play the games, with a progress bar (its total known from the start)."""
     if not with_progress:
-        return simulate(rules, players, games, seed, action_cap)
+        return simulate(rules, players, games, seed, action_cap, backend=backend)
     with progress_bar(t("sim.progress", lang), total=games) as update:
-
-        def advance(done: int) -> None:
-            if done % 25 == 0 or done == games:
-                update(done, None)
-
-        return simulate(rules, players, games, seed, action_cap, progress=advance)
+        return simulate(rules, players, games, seed, action_cap, progress=lambda done: update(done, None),
+                        backend=backend)

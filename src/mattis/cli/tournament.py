@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -21,11 +24,19 @@ from rich.text import Text
 from ..bots import Limit
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, t
+from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.simulate import DEFAULT_ACTION_CAP
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
+    DEFAULT_OPENSPIEL_SIMULATIONS,
+    ENTRANTS,
+    OPENSPIEL_ISMCTS,
+    OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
+    openspiel_available,
+    parse_entrant,
+    planned_games,
     run_tournament,
 )
 from .common import (
@@ -39,7 +50,6 @@ from .common import (
     fail,
     for_option,
     language,
-    parse_levels,
     parse_seed,
     progress_bar,
     quote,
@@ -55,6 +65,58 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 """Every core: the games do not depend on the worker count, so there is no reason to wait."""
 
 
+BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
+             "ISMCTS, needs pip install \"mattis[rl]\"). A level may repeat (normal#1, normal#2).")
+
+
+class BackendChoice(StrEnum):
+    """The ``--backend`` values."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+BackendOption = Annotated[BackendChoice, typer.Option(
+    "--backend", case_sensitive=False,
+    help="Where the games run: local (this machine's processes) or ray (a Ray cluster; needs "
+         "pip install \"mattis[ray]\"). The results are the same.")]
+AddressOption = Annotated[str | None, typer.Option(
+    "--address", metavar="HOST:PORT",
+    help="With --backend ray: the cluster to join ('auto' for the one 'ray start' started here). "
+         "Default: start a local Ray instance with --workers CPUs.", show_default=False)]
+
+
+@contextmanager
+def open_backend(choice: BackendChoice, workers: int, address: str | None) -> Iterator[Backend]:
+    """The chosen backend, connected (a Ray cluster joined or started) before any game, so
+    a missing Ray or a wrong address ends the command with one line; a Ray instance
+    started here is shut down afterwards."""
+    try:
+        backend = make_backend(choice.value, workers, address)
+        if isinstance(backend, RayBackend):
+            backend.connect()
+    except ValueError as error:
+        fail(for_option("--address", error))
+    except BackendError as error:
+        fail(f"--backend: {error}")
+    try:
+        yield backend
+    finally:
+        close_backend(backend)
+
+
+def parse_entrants(text: str) -> list[str]:
+    """``"hard, OpenSpiel-ISMCTS"`` as entrant names; an unknown name or a missing OpenSpiel
+    raises :class:`UsageFailure` naming ``--bots``."""
+    try:
+        names = [parse_entrant(item) for item in text.split(",")]
+    except ValueError as error:
+        raise UsageFailure(for_option("--bots", error)) from None
+    if OPENSPIEL_ISMCTS in names and not openspiel_available():
+        raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
+    return names
+
+
 
 def tournament_command(
     rules: Annotated[str, typer.Option(
@@ -64,8 +126,7 @@ def tournament_command(
         show_default=False)] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b",
-        help="One level per seat, comma-separated: random, easy, normal or hard. "
-             "A level may repeat (normal#1, normal#2).")] = DEFAULT_BOTS,
+        help=BOTS_HELP)] = DEFAULT_BOTS,
     games: Annotated[int, typer.Option(
         "--games", "-n", min=1,
         help="Games to play, rounded up to a multiple of the player count: each deal is played "
@@ -88,6 +149,12 @@ def tournament_command(
         help=f"Search iterations per hard move (reproducible on any machine). Default: "
              f"{DEFAULT_HARD_LIMIT.iterations}, unless --hard-seconds is given.",
         show_default=False)] = None,
+    openspiel_simulations: Annotated[int, typer.Option(
+        "--openspiel-simulations", min=1,
+        help="Simulations per openspiel-ismcts move (reproducible on any machine).")
+    ] = DEFAULT_OPENSPIEL_SIMULATIONS,
+    backend: BackendOption = BackendChoice.LOCAL,
+    address: AddressOption = None,
     action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
     lang: LangOption = None,
 ) -> None:
@@ -95,7 +162,7 @@ def tournament_command(
     chosen = language(lang)
     resolved = rules_or_exit(rules, sets)
     try:
-        levels = parse_levels(bots)
+        levels = parse_entrants(bots)
     except UsageFailure as error:
         fail(str(error))
     seats = players if players is not None else len(levels)
@@ -112,8 +179,9 @@ def tournament_command(
     else:
         limit = Limit(seconds=hard_seconds, iterations=hard_iterations)
 
-    result = _run(resolved, seats, levels, games, seed, workers, limit, action_cap,
-                  show_progress(json_output), chosen)
+    with open_backend(backend, workers, address) as runner:
+        result = _run(resolved, seats, levels, games, seed, limit, action_cap, openspiel_simulations,
+                      runner, show_progress(json_output), chosen)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -126,13 +194,17 @@ def tournament_command(
         out.print(part)
 
 
-def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, workers: int,
-         limit: Limit, action_cap: int, with_progress: bool, lang: Lang) -> TournamentResult:
+def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, limit: Limit,
+         action_cap: int, openspiel_simulations: int, backend: Backend, with_progress: bool,
+         lang: Lang) -> TournamentResult:
+    """Play the tournament, with a progress bar whose total is known from the start."""
     if not with_progress:
-        return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap)
-    with progress_bar(t("tournament.progress", lang)) as update:
-        return run_tournament(rules, players, levels, games, seed, workers, limit, action_cap,
-                              progress=update)
+        return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
+                              backend=backend, openspiel_simulations=openspiel_simulations)
+    with progress_bar(t("tournament.progress", lang), total=planned_games(games, players)) as update:
+        return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
+                              progress=update, backend=backend,
+                              openspiel_simulations=openspiel_simulations)
 
 
 def _milliseconds(seconds: float, lang: Lang) -> str:
@@ -212,6 +284,11 @@ def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | 
             line = t("tournament.hard_both", lang, iterations=format_number(limit.iterations, lang),
                      seconds=format_number(limit.seconds, lang, 2))
         heading.append("\n" + line, style="dim" if limit.seconds is None else "yellow")
+    if result.openspiel_simulations is not None:
+        heading.append("\n" + t("tournament.openspiel", lang,
+                                simulations=format_number(result.openspiel_simulations, lang)), style="dim")
+    if result.backend == "ray":
+        heading.append("\n" + t("tournament.ray", lang, workers=result.workers), style="dim")
     heading.append("\n" + t("tournament.time", lang, seconds=format_number(result.seconds, lang, 1),
                             rate=format_number(result.games_per_second, lang, 1)), style="dim")
     if result.capped_games:

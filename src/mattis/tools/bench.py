@@ -265,10 +265,7 @@ def run_benchmarks(
     resolved = []
     for name, players in presets:
         rules = Rules.preset(name)
-        if not rules.allows_players(players):
-            raise ValueError(
-                f"players: {name} allows {rules.min_players}-{rules.max_players} players, got {players}"
-            )
+        rules.check_players(players)
         resolved.append((name, rules, players))
 
     total_steps = len(resolved) * (runs + 1)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Game, NothingLeft, NothingLeftCounts, Rules
+from .backends import Backend, LocalBackend, batches, run_in_order
 
 SIMULATION_FORMAT = "mattis-simulation/1"
 DEFAULT_ACTION_CAP = 20000
@@ -174,7 +175,7 @@ def play_random_game(rules: Rules, players: int, seed: int, index: int,
     return game
 
 
-def _places(players: int, losers: tuple[int, ...], out_order: tuple[int, ...]) -> list[float]:
+def finishing_places(players: int, losers: tuple[int, ...], out_order: tuple[int, ...]) -> list[float]:
     """Finishing places: seats that went out get 1, 2, …; losers share the last places and
     seats that neither went out nor lost (a game ended by P1.10) share the places between,
     each group taking the mean of its places so every game's places sum the same."""
@@ -197,6 +198,90 @@ def _places(players: int, losers: tuple[int, ...], out_order: tuple[int, ...]) -
     return places
 
 
+@dataclass(frozen=True, slots=True)
+class _SimulatedGame:
+    """One random game boiled down to what the statistics need (small and picklable)."""
+
+    index: int
+    deck_seed: int
+    actions: int
+    phase1_actions: int
+    capped: bool
+    losers: tuple[int, ...]
+    lost_on_empty: bool
+    places: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _SimulationBatch:
+    """Consecutive games of one run (picklable: a backend may send it to another machine)."""
+
+    rules: Rules
+    players: int
+    seed: int
+    indices: range
+    action_cap: int
+
+
+def _simulate_batch(batch: _SimulationBatch) -> tuple[_SimulatedGame, ...]:
+    """Play a batch of random games (runs wherever the backend puts it)."""
+    outcomes = []
+    for index in batch.indices:
+        deck_seed, rng = _game_rng(batch.seed, index)
+        game = Game.new(batch.rules, batch.players, seed=deck_seed)
+        phase1 = _playout(game, rng, batch.action_cap)
+        result = game.result
+        outcomes.append(_SimulatedGame(
+            index=index,
+            deck_seed=deck_seed,
+            actions=game.num_actions,
+            phase1_actions=phase1,
+            capped=result is None,
+            losers=() if result is None else tuple(result.losers),
+            lost_on_empty=result is not None and result.lost_on_empty,
+            places=(() if result is None
+                    else tuple(finishing_places(batch.players, result.losers, result.out_order))),
+        ))
+    return tuple(outcomes)
+
+
+SIMULATION_BATCH = 200
+"""Most games per task: random games take about a millisecond, so a task needs many of
+them to be worth sending to another process or machine."""
+
+
+class _SimulationTally:
+    """The figures so far, fed games in index order (the same on every backend)."""
+
+    def __init__(self, players: int) -> None:
+        self.lengths: list[int] = []
+        self.phase1_lengths: list[int] = []
+        self.loser_counts = [0] * players
+        self.empty_counts = [0] * players
+        self.place_sums = [0.0] * players
+        self.empty_games = self.multi_loser_games = self.capped = self.total_actions = 0
+        self.longest: LongestGame | None = None
+
+    def add(self, game: _SimulatedGame) -> None:
+        """Count one game (the next in index order)."""
+        self.total_actions += game.actions
+        if game.capped:
+            self.capped += 1
+            return
+        self.lengths.append(game.actions)
+        self.phase1_lengths.append(game.phase1_actions)
+        if self.longest is None or game.actions > self.longest.actions:
+            self.longest = LongestGame(index=game.index, deck_seed=game.deck_seed, actions=game.actions)
+        for seat in game.losers:
+            self.loser_counts[seat] += 1
+            if game.lost_on_empty:
+                self.empty_counts[seat] += 1
+        self.empty_games += game.lost_on_empty
+        self.multi_loser_games += len(game.losers) > 1
+        for seat, place in enumerate(game.places):
+            self.place_sums[seat] += place
+
+
 def simulate(
     rules: Rules,
     players: int,
@@ -204,62 +289,44 @@ def simulate(
     seed: int,
     action_cap: int = DEFAULT_ACTION_CAP,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> SimulationStats:
     """Play ``games`` random-legal-move games and gather their figures.
 
-    ``progress`` is called with the number of games done after each game (for a progress
-    bar). Raises ``ValueError`` for a player count the rules do not allow, a non-positive
-    game count or action cap.
+    Games run on ``backend`` (default: this process) and are counted as they finish; the
+    figures are the same on every backend. ``progress`` is called with the number of games
+    done: 0 before the first, then after each finished batch (for a progress bar). Raises
+    ``ValueError`` for a player count the rules do not allow, a non-positive game count or
+    action cap.
     """
     if games < 1:
         raise ValueError(f"games: must be at least 1, got {games}")
     if action_cap < 1:
         raise ValueError(f"action_cap: must be at least 1, got {action_cap}")
-    if not rules.allows_players(players):
-        name = rules.preset_name or "these rules"
-        raise ValueError(
-            f"players: {name} allows {rules.min_players}-{rules.max_players} players, got {players}"
-        )
+    rules.check_players(players)
+    runner: Backend = backend if backend is not None else LocalBackend()
+    tasks = [_SimulationBatch(rules, players, seed, indices, action_cap)
+             for indices in batches(games, runner.workers, SIMULATION_BATCH)]
+    tally = _SimulationTally(players)
+    done = 0
 
-    lengths: list[int] = []
-    phase1_lengths: list[int] = []
-    loser_counts = [0] * players
-    empty_counts = [0] * players
-    place_sums = [0.0] * players
-    empty_games = multi_loser_games = capped = total_actions = 0
-    longest: LongestGame | None = None
-
-    started = time.perf_counter()
-    for index in range(games):
-        deck_seed, rng = _game_rng(seed, index)
-        game = Game.new(rules, players, seed=deck_seed)
-        phase1 = _playout(game, rng, action_cap)
-        actions = game.num_actions
-        total_actions += actions
-        result = game.result
-        if result is None:
-            capped += 1
-        else:
-            lengths.append(actions)
-            phase1_lengths.append(phase1)
-            if longest is None or actions > longest.actions:
-                longest = LongestGame(index=index, deck_seed=deck_seed, actions=actions)
-            for seat in result.losers:
-                loser_counts[seat] += 1
-                if result.lost_on_empty:
-                    empty_counts[seat] += 1
-            if result.lost_on_empty:
-                empty_games += 1
-            if len(result.losers) > 1:
-                multi_loser_games += 1
-            for seat, place in enumerate(_places(players, result.losers, result.out_order)):
-                place_sums[seat] += place
+    def finished(outcomes: tuple[_SimulatedGame, ...]) -> None:
+        nonlocal done
+        done += len(outcomes)
         if progress is not None:
-            progress(index + 1)
+            progress(done)
+
+    if progress is not None:
+        progress(0)
+    started = time.perf_counter()
+    for outcomes in run_in_order(runner, _simulate_batch, tasks, finished):
+        for outcome in outcomes:
+            tally.add(outcome)
     seconds = time.perf_counter() - started
 
-    finished = len(lengths)
-    per_game = 1 / finished if finished else 0.0
+    lengths, phase1_lengths = tally.lengths, tally.phase1_lengths
+    finished_games = len(lengths)
+    per_game = 1 / finished_games if finished_games else 0.0
     rate_base = max(seconds, 1e-9)
     return SimulationStats(
         games=games,
@@ -267,11 +334,11 @@ def simulate(
         rules=rules,
         seed=seed,
         action_cap=action_cap,
-        finished_games=finished,
-        capped_games=capped,
+        finished_games=finished_games,
+        capped_games=tally.capped,
         seconds=seconds,
         games_per_second=games / rate_base,
-        actions_per_second=total_actions / rate_base,
+        actions_per_second=tally.total_actions / rate_base,
         actions_mean=statistics.fmean(lengths) if lengths else 0.0,
         actions_median=float(statistics.median(lengths)) if lengths else 0.0,
         actions_min=min(lengths, default=0),
@@ -281,12 +348,12 @@ def simulate(
             statistics.fmean(a - p for a, p in zip(lengths, phase1_lengths, strict=True))
             if lengths else 0.0
         ),
-        loser_counts=tuple(loser_counts),
-        loser_rates=tuple(count * per_game for count in loser_counts),
-        lost_on_empty_counts=tuple(empty_counts),
-        lost_on_empty_games=empty_games,
-        lost_on_empty_rate=empty_games * per_game,
-        multi_loser_games=multi_loser_games,
-        mean_place=tuple(total * per_game for total in place_sums),
-        longest_game=longest,
+        loser_counts=tuple(tally.loser_counts),
+        loser_rates=tuple(count * per_game for count in tally.loser_counts),
+        lost_on_empty_counts=tuple(tally.empty_counts),
+        lost_on_empty_games=tally.empty_games,
+        lost_on_empty_rate=tally.empty_games * per_game,
+        multi_loser_games=tally.multi_loser_games,
+        mean_place=tuple(total * per_game for total in tally.place_sums),
+        longest_game=tally.longest,
     )

@@ -27,22 +27,22 @@ average place compares fairly across games (the convention of :mod:`.simulate`).
 
 from __future__ import annotations
 
+import importlib.util
 import math
-import multiprocessing
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..bots import LEVELS, Limit, PlayedGame, make_agent, play_game
+from ..bots import LEVELS, Agent, Limit, PlayedGame, make_agent, play_game
 from ..core import Game, Rules
-from .simulate import DEFAULT_ACTION_CAP, _places  # one cap and one place convention
+from .backends import Backend, LocalBackend, batches, run_in_order
+from .simulate import DEFAULT_ACTION_CAP, finishing_places  # one cap and one place convention
 
 TOURNAMENT_FORMAT = "mattis-tournament/1"
 DEFAULT_HARD_LIMIT = Limit(iterations=1000)
@@ -179,6 +179,10 @@ class TournamentResult:
     workers: int
     hard_limit: Limit | None
     action_cap: int
+    openspiel_simulations: int | None
+    """The ``openspiel-ismcts`` budget per decision; ``None`` when it was not seated."""
+    backend: str
+    """``"local"`` or ``"ray"``: where the games ran (it never changes what they are)."""
     finished_games: int
     capped_games: int
     seconds: float
@@ -211,8 +215,10 @@ class TournamentResult:
             "games": self.games,
             "deals": self.deals,
             "workers": self.workers,
+            "backend": self.backend,
             "hard_limit": None if limit is None else {"seconds": limit.seconds,
                                                       "iterations": limit.iterations},
+            "openspiel_simulations": self.openspiel_simulations,
             "reproducible": self.reproducible,
             "action_cap": self.action_cap,
             "finished_games": self.finished_games,
@@ -287,18 +293,53 @@ def deck_seed(seed: int, deal: int) -> int:
     return random.Random(f"{seed}:deal{deal}").getrandbits(32)
 
 
+OPENSPIEL_ISMCTS = "openspiel-ismcts"
+"""The tournament name of OpenSpiel's Python ISMCTS (:class:`mattis.envs.openspiel.OpenSpielIsmctsAgent`)."""
+ENTRANTS: tuple[str, ...] = (*LEVELS, OPENSPIEL_ISMCTS)
+"""What a tournament can seat: our bot levels and OpenSpiel's ISMCTS, an outside yardstick
+for ``hard``. The extra name lives here, not in :data:`mattis.bots.LEVELS`: it needs the
+``rl`` extra and is meant for measuring, not for playing against."""
+DEFAULT_OPENSPIEL_SIMULATIONS = 200
+"""The ``openspiel-ismcts`` budget unless told otherwise: simulations per decision (the
+agent's own default; about 0.3 s a decision on a laptop core)."""
+OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: pip install \"mattis[rl]\""
+
+
+def parse_entrant(text: str) -> str:
+    """An entrant name from text (any case): a bot level or ``openspiel-ismcts``; else
+    ``ValueError`` ``"bots: unknown level 'x'; choose one of …"``."""
+    name = text.strip().lower()
+    if name not in ENTRANTS:
+        shown = repr(name) if name else "(empty)"
+        raise ValueError(f"bots: unknown level {shown}; choose one of {', '.join(ENTRANTS)}")
+    return name
+
+
+def openspiel_available() -> bool:
+    """Whether OpenSpiel (the ``rl`` extra) can be imported, without importing it."""
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+def make_entrant(name: str, hard_limit: Limit | None = None,
+                 openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS) -> Agent:
+    """A fresh agent for entrant ``name``: one of our levels, or OpenSpiel's ISMCTS at
+    ``openspiel_simulations`` per decision (imported only when seated)."""
+    if name == OPENSPIEL_ISMCTS:
+        if not openspiel_available():
+            raise ValueError(f"bots: {OPENSPIEL_MISSING}")
+        from ..envs.openspiel import OpenSpielIsmctsAgent
+
+        return OpenSpielIsmctsAgent(simulations=openspiel_simulations)
+    return make_agent(name, hard_limit)
+
+
 def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers: int,
-           action_cap: int) -> tuple[str, ...]:
-    """Normalised levels, or ``ValueError`` naming the bad argument."""
-    if not rules.allows_players(players):
-        name = rules.preset_name or "these rules"
-        raise ValueError(
-            f"players: {name} allows {rules.min_players}-{rules.max_players} players, got {players}"
-        )
-    levels = tuple(level.strip().lower() for level in bots)
-    for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"bots: unknown level {level!r}; choose from {', '.join(LEVELS)}")
+           action_cap: int, openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS) -> tuple[str, ...]:
+    """Normalised entrant names, or ``ValueError`` naming the bad argument."""
+    rules.check_players(players)
+    levels = tuple(parse_entrant(level) for level in bots)
+    if OPENSPIEL_ISMCTS in levels and not openspiel_available():
+        raise ValueError(f"bots: {OPENSPIEL_MISSING}")
     if len(levels) != players:
         raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
     if games < 1:
@@ -307,7 +348,15 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers:
         raise ValueError(f"workers: must be at least 1, got {workers}")
     if action_cap < 1:
         raise ValueError(f"action_cap: must be at least 1, got {action_cap}")
+    if openspiel_simulations < 1:
+        raise ValueError(f"openspiel_simulations: must be at least 1, got {openspiel_simulations}")
     return levels
+
+
+def planned_games(games: int, players: int) -> int:
+    """The games a tournament of ``games`` plays: rounded up to whole deals. Known before
+    the first game, so a progress bar can show its total from the start."""
+    return -(-games // players) * players
 
 
 def play_tournament_game(
@@ -318,33 +367,35 @@ def play_tournament_game(
     index: int,
     hard_limit: Limit | None = None,
     action_cap: int = DEFAULT_ACTION_CAP,
+    openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
 ) -> PlayedGame:
     """Play (or replay) game ``index`` of a tournament exactly: fresh agents, the deal's
     deck and the game's own generators, so nothing else in the run can influence it."""
-    levels = _check(rules, players, bots, 1, 1, action_cap)
+    levels = _check(rules, players, bots, 1, 1, action_cap, openspiel_simulations)
     seats = seating(players, index, seed)
     game = Game.new(rules, players, seed=deck_seed(seed, index // players))
-    agents = [make_agent(levels[entrant], hard_limit) for entrant in seats]
+    agents = [make_entrant(levels[entrant], hard_limit, openspiel_simulations) for entrant in seats]
     return play_game(game, agents, seed=f"{seed}:{index}", action_cap=action_cap)
 
 
 @dataclass(frozen=True, slots=True)
-class _Task:
-    """Everything a worker needs to play one game (picklable)."""
+class _Batch:
+    """Everything a worker needs to play a run of consecutive games (picklable)."""
 
     rules: Rules
     players: int
     bots: tuple[str, ...]
     seed: int
-    index: int
+    indices: range
     hard_limit: Limit | None
     action_cap: int
+    openspiel_simulations: int
 
 
-def _play(task: _Task) -> GameOutcome:
-    """Play one game and boil it down to an outcome (runs in a worker process)."""
-    played = play_tournament_game(task.rules, task.players, task.bots, task.seed, task.index,
-                                  task.hard_limit, task.action_cap)
+def _play_one(batch: _Batch, index: int) -> GameOutcome:
+    """Play game ``index`` and boil it down to an outcome."""
+    played = play_tournament_game(batch.rules, batch.players, batch.bots, batch.seed, index,
+                                  batch.hard_limit, batch.action_cap, batch.openspiel_simulations)
     game = played.game
     result = game.result
     capped = played.capped or result is None
@@ -352,13 +403,13 @@ def _play(task: _Task) -> GameOutcome:
     losers: tuple[int, ...] = ()
     if not capped and result is not None:
         losers = result.losers
-        places = tuple(_places(task.players, result.losers, result.out_order))
-    deal = task.index // task.players
+        places = tuple(finishing_places(batch.players, result.losers, result.out_order))
+    deal = index // batch.players
     return GameOutcome(
-        index=task.index,
+        index=index,
         deal=deal,
-        deck_seed=deck_seed(task.seed, deal),
-        seating=seating(task.players, task.index, task.seed),
+        deck_seed=deck_seed(batch.seed, deal),
+        seating=seating(batch.players, index, batch.seed),
         capped=capped,
         losers=losers,
         places=places,
@@ -367,34 +418,17 @@ def _play(task: _Task) -> GameOutcome:
     )
 
 
-def _play_all(tasks: list[_Task], workers: int,
-              progress: Callable[[int, int], None] | None) -> list[GameOutcome]:
-    """Play every task, in this process or a pool, and return outcomes in index order."""
-    total = len(tasks)
-    outcomes: list[GameOutcome | None] = [None] * total
-    if workers == 1:
-        for position, task in enumerate(tasks):
-            outcomes[position] = _play(task)
-            if progress is not None:
-                progress(position + 1, total)
-    else:
-        # spawn: workers start clean (no forked locks from a progress bar's thread) and
-        # behave the same on every platform.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures: dict[Future[GameOutcome], int] = {
-                pool.submit(_play, task): position for position, task in enumerate(tasks)
-            }
-            try:
-                for done, future in enumerate(as_completed(futures), start=1):
-                    outcomes[futures[future]] = future.result()
-                    if progress is not None:
-                        progress(done, total)
-            except BaseException:
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-    assert all(outcome is not None for outcome in outcomes)
-    return [outcome for outcome in outcomes if outcome is not None]
+def _play_batch(batch: _Batch) -> tuple[GameOutcome, ...]:
+    """Play a batch of games (runs wherever the backend puts it)."""
+    return tuple(_play_one(batch, index) for index in batch.indices)
+
+
+SEARCH_BATCH = 4
+"""Games per task when a searching entrant plays (seconds a game): small batches keep the
+progress bar moving and the workers evenly loaded."""
+RULE_BATCH = 50
+"""Games per task between rule-based bots (milliseconds a game): large enough that the
+cost of sending a task is small beside the games."""
 
 
 def run_tournament(
@@ -407,37 +441,50 @@ def run_tournament(
     hard_limit: Limit | None = None,
     action_cap: int = DEFAULT_ACTION_CAP,
     progress: Callable[[int, int], None] | None = None,
+    backend: Backend | None = None,
+    openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
 ) -> TournamentResult:
     """Play ``games`` (rounded up to a multiple of ``players``) with rotated seats and
     gather the standings.
 
-    ``hard_limit`` is the ``hard`` bot's budget (``None``: its interactive default, 1 s).
-    ``workers`` > 1 plays games in that many processes; the games are the same either way.
-    ``progress(done, total)`` is called after each game. Raises ``ValueError`` for an
-    unknown level, a bot count other than ``players``, a player count the rules do not
-    allow, or a non-positive ``games``, ``workers`` or ``action_cap``.
+    ``hard_limit`` is the ``hard`` bot's budget (``None``: its interactive default, 1 s);
+    ``openspiel_simulations`` that of ``openspiel-ismcts``. Games run on ``backend``
+    (default: :class:`LocalBackend` with ``workers`` processes); the games are the same on
+    any backend and worker count, and they are counted as they finish.
+    ``progress(done, total)`` is called once before the first game (``done`` 0, the total
+    already known) and after each finished batch. Raises ``ValueError`` for an unknown
+    entrant, a bot count other than ``players``, a player count the rules do not allow, or
+    a non-positive ``games``, ``workers``, ``action_cap`` or ``openspiel_simulations``.
     """
-    levels = _check(rules, players, bots, games, workers, action_cap)
-    deals = -(-games // players)
-    total = deals * players
-    tasks = [_Task(rules, players, levels, seed, index, hard_limit, action_cap) for index in range(total)]
-    workers = min(workers, total)
+    levels = _check(rules, players, bots, games, workers, action_cap, openspiel_simulations)
+    total = planned_games(games, players)
+    deals = total // players
+    runner: Backend = backend if backend is not None else LocalBackend(min(workers, total))
+    searching = any(level in ("hard", OPENSPIEL_ISMCTS) for level in levels)
+    tasks = [_Batch(rules, players, levels, seed, indices, hard_limit, action_cap, openspiel_simulations)
+             for indices in batches(total, runner.workers, SEARCH_BATCH if searching else RULE_BATCH)]
+    tally = _Tally(levels, players)
+    done = 0
+
+    def finished(outcomes: tuple[GameOutcome, ...]) -> None:
+        nonlocal done
+        done += len(outcomes)
+        if progress is not None:
+            progress(done, total)
+
+    if progress is not None:
+        progress(0, total)
     started = time.perf_counter()
-    outcomes = _play_all(tasks, workers, progress)
+    for outcomes in run_in_order(runner, _play_batch, tasks, finished):
+        for outcome in outcomes:
+            tally.add(outcome)
     seconds = time.perf_counter() - started
 
     names = entrant_names(levels)
-    ratings = _ratings(len(levels), outcomes)
-    standings = tuple(
-        _standing(names[entrant], levels[entrant], players, outcomes, {entrant}, [ratings[entrant]])
-        for entrant in range(len(levels))
-    )
-    level_rows = []
-    for level in dict.fromkeys(levels):
-        members = {entrant for entrant, name in enumerate(levels) if name == level}
-        level_rows.append(_standing(level, level, players, outcomes, members,
-                                    [ratings[entrant] for entrant in sorted(members)]))
-    capped = sum(outcome.capped for outcome in outcomes)
+    standings = tuple(tally.standing(names[entrant], levels[entrant], {entrant})
+                      for entrant in range(len(levels)))
+    level_rows = tuple(tally.standing(level, level, {e for e, name in enumerate(levels) if name == level})
+                       for level in dict.fromkeys(levels))
     return TournamentResult(
         rules=rules,
         players=players,
@@ -447,86 +494,115 @@ def run_tournament(
         games_requested=games,
         games=total,
         deals=deals,
-        workers=workers,
+        workers=runner.workers,
         hard_limit=hard_limit,
         action_cap=action_cap,
-        finished_games=total - capped,
-        capped_games=capped,
+        openspiel_simulations=openspiel_simulations if OPENSPIEL_ISMCTS in levels else None,
+        backend=runner.name,
+        finished_games=total - tally.capped,
+        capped_games=tally.capped,
         seconds=seconds,
         games_per_second=total / max(seconds, 1e-9),
         standings=standings,
-        levels=tuple(level_rows),
-        outcomes=tuple(outcomes),
+        levels=level_rows,
+        outcomes=tuple(tally.outcomes),
     )
 
 
 # ---------------------------------------------------------------------------- aggregation
 
 
-def _ratings(entrants: int, outcomes: Sequence[GameOutcome]) -> list[PlackettLuceRating]:
-    """Rate every finished game in index order by finishing place (ties share a rank), so
-    the ratings are as reproducible as the games."""
-    model = PlackettLuce()
-    ratings = [model.rating(name=str(entrant)) for entrant in range(entrants)]
-    for outcome in outcomes:
-        if outcome.capped:
-            continue
-        teams = [[ratings[entrant]] for entrant in outcome.seating]
-        rated = model.rate(teams, ranks=list(outcome.places))
-        for seat, entrant in enumerate(outcome.seating):
-            ratings[entrant] = rated[seat][0]
-    return ratings
+@dataclass(slots=True)
+class _EntrantCounts:
+    """One entrant's running figures (mutable: fed one game at a time)."""
+
+    players: int
+    games: int = 0
+    finished: int = 0
+    capped: int = 0
+    mattis: int = 0
+    place_sum: float = 0.0
+    iterations: int = 0
+    seat_games: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.seat_games = [0] * self.players
 
 
-def _standing(name: str, level: str, players: int, outcomes: Sequence[GameOutcome],
-              members: set[int], ratings: Sequence[PlackettLuceRating]) -> Standing:
-    """Figures for the entrants in ``members`` over all ``outcomes``."""
-    games = finished = capped = mattis = 0
-    place_sum = 0.0
-    seat_games = [0] * players
-    seconds: list[float] = []
-    iterations = 0
-    for outcome in outcomes:
+class _Tally:
+    """The standings so far, fed finished games in index order: counts, thinking time and
+    OpenSkill ratings (rated game by game in index order, so the ratings are as
+    reproducible as the games). Shared by every backend."""
+
+    def __init__(self, levels: Sequence[str], players: int) -> None:
+        self.players = players
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=str(entrant)) for entrant in range(len(levels))]
+        self.counts = [_EntrantCounts(players) for _ in levels]
+        self.capped = 0
+        self.outcomes: list[GameOutcome] = []
+
+    def add(self, outcome: GameOutcome) -> None:
+        """Count one game (the next in index order)."""
+        self.outcomes.append(outcome)
+        self.capped += outcome.capped
         for seat, entrant in enumerate(outcome.seating):
-            if entrant not in members:
-                continue
-            games += 1
-            seat_games[seat] += 1
+            counts = self.counts[entrant]
+            counts.games += 1
+            counts.seat_games[seat] += 1
             if outcome.capped:
-                capped += 1
+                counts.capped += 1
             else:
-                finished += 1
-                mattis += seat in outcome.losers
-                place_sum += outcome.places[seat]
-            for decision_seat, spent, searched in outcome.decisions:
-                if decision_seat == seat:
-                    seconds.append(spent)
-                    iterations += searched
-    low, high = wilson_interval(mattis, finished)
-    total_seconds = math.fsum(seconds)
-    return Standing(
-        name=name,
-        level=level,
-        games=games,
-        finished_games=finished,
-        capped_games=capped,
-        mattis=mattis,
-        mattis_rate=mattis / finished if finished else 0.0,
-        mattis_low=low,
-        mattis_high=high,
-        mean_place=place_sum / finished if finished else 0.0,
-        seat_games=tuple(seat_games),
-        rating=Rating(
-            mu=statistics.fmean(rating.mu for rating in ratings),
-            sigma=statistics.fmean(rating.sigma for rating in ratings),
-            ordinal=statistics.fmean(rating.ordinal() for rating in ratings),
-        ),
-        decisions=DecisionFigures(
-            decisions=len(seconds),
-            seconds_total=total_seconds,
-            seconds_median=float(statistics.median(seconds)) if seconds else 0.0,
-            seconds_p95=percentile(seconds, 0.95),
-            iterations=iterations,
-            iterations_per_second=iterations / total_seconds if iterations and total_seconds > 0 else None,
-        ),
-    )
+                counts.finished += 1
+                counts.mattis += seat in outcome.losers
+                counts.place_sum += outcome.places[seat]
+        for seat, spent, searched in outcome.decisions:
+            counts = self.counts[outcome.seating[seat]]
+            counts.seconds.append(spent)
+            counts.iterations += searched
+        if not outcome.capped:
+            teams = [[self.ratings[entrant]] for entrant in outcome.seating]
+            rated = self.model.rate(teams, ranks=list(outcome.places))
+            for seat, entrant in enumerate(outcome.seating):
+                self.ratings[entrant] = rated[seat][0]
+
+    def standing(self, name: str, level: str, members: set[int]) -> Standing:
+        """Figures for the entrants in ``members`` together."""
+        chosen = [self.counts[entrant] for entrant in sorted(members)]
+        ratings: list[PlackettLuceRating] = [self.ratings[entrant] for entrant in sorted(members)]
+        finished = sum(counts.finished for counts in chosen)
+        mattis = sum(counts.mattis for counts in chosen)
+        place_sum = math.fsum(counts.place_sum for counts in chosen)
+        seconds = [spent for counts in chosen for spent in counts.seconds]
+        iterations = sum(counts.iterations for counts in chosen)
+        low, high = wilson_interval(mattis, finished)
+        total_seconds = math.fsum(seconds)
+        per_second = iterations / total_seconds if iterations and total_seconds > 0 else None
+        return Standing(
+            name=name,
+            level=level,
+            games=sum(counts.games for counts in chosen),
+            finished_games=finished,
+            capped_games=sum(counts.capped for counts in chosen),
+            mattis=mattis,
+            mattis_rate=mattis / finished if finished else 0.0,
+            mattis_low=low,
+            mattis_high=high,
+            mean_place=place_sum / finished if finished else 0.0,
+            seat_games=tuple(sum(counts.seat_games[seat] for counts in chosen)
+                             for seat in range(self.players)),
+            rating=Rating(
+                mu=statistics.fmean(rating.mu for rating in ratings),
+                sigma=statistics.fmean(rating.sigma for rating in ratings),
+                ordinal=statistics.fmean(rating.ordinal() for rating in ratings),
+            ),
+            decisions=DecisionFigures(
+                decisions=len(seconds),
+                seconds_total=total_seconds,
+                seconds_median=float(statistics.median(seconds)) if seconds else 0.0,
+                seconds_p95=percentile(seconds, 0.95),
+                iterations=iterations,
+                iterations_per_second=per_second,
+            ),
+        )

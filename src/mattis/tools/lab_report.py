@@ -1,0 +1,320 @@
+"""The lab's report: one self-contained HTML page with plots, and the same numbers as JSON.
+
+The page needs nothing but a browser: styles are inline, plots are PNGs embedded as
+base64 ``data:`` images, and nothing links outside (a report mailed or archived years
+later still shows everything). Plots are drawn with matplotlib's Agg canvas directly,
+never through ``pyplot``, so no window system or global figure state is involved
+(``pip install "mattis[lab]"``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import importlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .lab import LEVEL_RUNS, RUNS, ConfigurationStats, LabResult, RunStats, SeatRate
+
+REPORT_JSON = "lab.json"
+REPORT_HTML = "lab.html"
+MATPLOTLIB_MISSING = "the lab's report needs matplotlib: pip install \"mattis[lab]\""
+RUN_COLOURS = {"random": "#9aa5b1", "normal": "#3b82c4", "hard": "#c4493b", "skill": "#e0a030"}
+RUN_TITLES = {
+    "random": "random everywhere",
+    "normal": "normal everywhere",
+    "hard": "hard everywhere",
+    "skill": "one hard among random",
+}
+DPI = 90
+ERROR_STYLE = {"elinewidth": 0.8, "ecolor": "#333333"}
+
+
+class ReportError(RuntimeError):
+    """The report cannot be written (matplotlib missing, the folder unusable); one line."""
+
+
+def matplotlib_available() -> bool:
+    """Whether matplotlib (the ``lab`` extra) can be imported, without importing it."""
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def report_paths(folder: Path) -> tuple[Path, Path]:
+    """Where :func:`write_report` puts the JSON and the HTML."""
+    return folder / REPORT_JSON, folder / REPORT_HTML
+
+
+def check_folder(folder: Path, overwrite: bool) -> None:
+    """Refuse, before any game is played, a folder that is a file or would lose an earlier
+    report (unless ``overwrite``): :class:`ReportError` saying which."""
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"{folder} exists and is not a folder")
+    if not overwrite:
+        for path in report_paths(folder):
+            if path.exists() or path.is_symlink():
+                raise ReportError(f"{path} exists; choose another --out or give --overwrite")
+    for path in report_paths(folder):
+        if path.is_dir():
+            raise ReportError(f"{path} is a folder")
+
+
+def write_report(result: LabResult, folder: Path) -> tuple[Path, Path]:
+    """Write ``lab.json`` and ``lab.html`` into ``folder`` (created if missing), each
+    replaced atomically, so an interrupted run never leaves half a report."""
+    if not matplotlib_available():
+        raise ReportError(MATPLOTLIB_MISSING)
+    page = render_html(result)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        json_path, html_path = report_paths(folder)
+        _write_atomically(json_path, json.dumps(result.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        _write_atomically(html_path, page)
+    except OSError as error:
+        raise ReportError(f"cannot write the report in {folder}: {error.strerror or error}") from None
+    return json_path, html_path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path``, then rename it over ``path``."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)  # a report is for reading: not mkstemp's private 0600
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------------------- plots
+
+
+def _png(figure: Any) -> str:
+    """The figure as a ``data:`` URI (PNG, no metadata that names a web site)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _seat_plot(configuration: ConfigurationStats) -> str:
+    """Mattis rate per seat for each level, with 95% intervals, and the fair share."""
+    figure = _figure(6.4, 3.0)
+    axes = figure.add_subplot()
+    players = configuration.players
+    width = 0.8 / len(LEVEL_RUNS)
+    for offset, run in enumerate(LEVEL_RUNS):
+        seats = configuration.run(run).seats
+        xs = [seat.seat + (offset - 1) * width for seat in seats]
+        rates = [seat.rate for seat in seats]
+        errors = [[seat.rate - seat.low for seat in seats], [seat.high - seat.rate for seat in seats]]
+        axes.bar(xs, rates, width, yerr=errors, capsize=2, error_kw=ERROR_STYLE, color=RUN_COLOURS[run],
+                 label=RUN_TITLES[run])
+    axes.axhline(1 / players, color="black", linestyle="--", linewidth=0.8, label="fair share 1/players")
+    axes.set_xticks(range(players), [f"seat {seat}" for seat in range(players)])
+    axes.set_ylabel("Mattis rate")
+    axes.set_title(f"{configuration.variant.label}, {players} players: Mattis by seat")
+    axes.legend(fontsize=7, loc="upper right")
+    return _png(figure)
+
+
+def _labels(configurations: Sequence[ConfigurationStats]) -> list[str]:
+    return [f"{c.variant.label} · {c.players}p" for c in configurations]
+
+
+def _skill_plot(configurations: Sequence[ConfigurationStats]) -> str:
+    """Per configuration: random's and hard's Mattis rate in the same seats, same deals."""
+    figure = _figure(7.0, 0.45 * len(configurations) + 1.2)
+    axes = figure.add_subplot()
+    ys = range(len(configurations))
+    pairs = (("random", "random_overall"), ("hard among random", "hard_overall"))
+    for offset, (name, pick) in enumerate(pairs):
+        rates: list[SeatRate] = [getattr(c.skill, pick) for c in configurations]
+        axes.barh([y + (offset - 0.5) * 0.38 for y in ys], [r.rate for r in rates], 0.38,
+                  xerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]], capsize=2,
+                  error_kw=ERROR_STYLE, color=RUN_COLOURS["random" if offset == 0 else "hard"], label=name)
+    axes.set_yticks(list(ys), _labels(configurations))
+    axes.invert_yaxis()
+    axes.set_xlabel("Mattis rate (95% interval)")
+    axes.set_title("How much skill matters: hard vs random in the same seats")
+    axes.legend(fontsize=7, loc="lower right")
+    return _png(figure)
+
+
+def _length_plot(configurations: Sequence[ConfigurationStats]) -> str:
+    """Mean actions per game, phase 1 and phase 2 stacked, per level."""
+    figure = _figure(7.0, 0.55 * len(configurations) + 1.2)
+    axes = figure.add_subplot()
+    height = 0.8 / len(LEVEL_RUNS)
+    for offset, run in enumerate(LEVEL_RUNS):
+        stats = [c.run(run) for c in configurations]
+        ys = [y + (offset - 1) * height for y in range(len(configurations))]
+        axes.barh(ys, [s.phase1_mean for s in stats], height, color=RUN_COLOURS[run], alpha=0.55)
+        axes.barh(ys, [s.phase2_mean for s in stats], height, left=[s.phase1_mean for s in stats],
+                  color=RUN_COLOURS[run], label=f"{run} (light: phase 1)")
+    axes.set_yticks(range(len(configurations)), _labels(configurations))
+    axes.invert_yaxis()
+    axes.set_xlabel("actions per finished game (mean)")
+    axes.set_title("Game length: phase 1 (light) and phase 2")
+    axes.legend(fontsize=7, loc="lower right")
+    return _png(figure)
+
+
+def _empty_plot(configurations: Sequence[ConfigurationStats]) -> str:
+    """How often the deal ends in Blåmattis/Blodmattis, per level."""
+    figure = _figure(7.0, 0.45 * len(configurations) + 1.2)
+    axes = figure.add_subplot()
+    height = 0.8 / len(LEVEL_RUNS)
+    for offset, run in enumerate(LEVEL_RUNS):
+        rates = [c.run(run).lost_on_empty for c in configurations]
+        axes.barh([y + (offset - 1) * height for y in range(len(configurations))], [r.rate for r in rates],
+                  height, xerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]],
+                  capsize=2, error_kw=ERROR_STYLE, color=RUN_COLOURS[run], label=run)
+    axes.set_yticks(range(len(configurations)), _labels(configurations))
+    axes.invert_yaxis()
+    axes.set_xlabel("share of finished games")
+    axes.set_title("Games ended by Blåmattis / Blodmattis")
+    axes.legend(fontsize=7, loc="lower right")
+    return _png(figure)
+
+
+# ---------------------------------------------------------------------------- page
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; color: #222; }
+h1, h2, h3 { font-weight: 600; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
+th, td { padding: 0.25em 0.6em; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+.note { color: #555; font-size: 0.9em; max-width: 60em; } .nb { color: #777; font-style: italic; }
+img { max-width: 100%; }
+"""
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _interval(rate: SeatRate) -> str:
+    return f"{_percent(rate.rate)} <small>({100 * rate.low:.1f}–{100 * rate.high:.1f})</small>"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    head = "".join(f"<th>{header}</th>" for header in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _overview(configurations: Sequence[ConfigurationStats]) -> str:
+    rows = []
+    for c in configurations:
+        skill = c.skill
+        rows.append([
+            html.escape(c.variant.label), str(c.players),
+            " / ".join(_percent(c.run(run).seat_spread) for run in LEVEL_RUNS),
+            " / ".join(_percent(c.run(run).lost_on_empty.rate) for run in LEVEL_RUNS)
+            if c.lost_on_empty_name else "–",
+            " / ".join(f"{c.run(run).actions_mean:.0f}" for run in LEVEL_RUNS),
+            " / ".join(_percent(c.run(run).looping_games / max(1, c.run(run).games)) for run in RUNS),
+            _interval(skill.random_overall), _interval(skill.hard_overall),
+            f"{100 * skill.avoided:+.1f}",
+        ])
+    return _table(["variant", "players", "seat spread r/n/h", "Blå-/Blodmattis r/n/h",
+                   "actions r/n/h", "loops r/n/h/s", "random Mattis", "hard Mattis", "avoided (points)"],
+                  rows)
+
+
+def _run_rows(configuration: ConfigurationStats) -> str:
+    headers = ["run", "games", "finished", "capped", "repeated position",
+               *[f"seat {seat}" for seat in range(configuration.players)], "spread",
+               configuration.lost_on_empty_name or "lost on empty", "actions mean / median / p90 / max",
+               "phase 1 / phase 2"]
+    rows = []
+    for stats in configuration.runs:
+        if stats.run == "skill":
+            continue
+        rows.append(_run_row(stats))
+    return _table(headers, rows)
+
+
+def _run_row(stats: RunStats) -> list[str]:
+    return [
+        RUN_TITLES[stats.run], str(stats.games), str(stats.finished_games), str(stats.capped_games),
+        str(stats.repeated_games), *[_interval(seat) for seat in stats.seats], _percent(stats.seat_spread),
+        _interval(stats.lost_on_empty),
+        f"{stats.actions_mean:.1f} / {stats.actions_median:.0f} / {stats.actions_p90:.0f} "
+        f"/ {stats.actions_max}",
+        f"{stats.phase1_mean:.1f} / {stats.phase2_mean:.1f}",
+    ]
+
+
+def _skill_rows(configuration: ConfigurationStats) -> str:
+    skill = configuration.skill
+    rows = [[f"seat {hard.seat}", _interval(random_rate), _interval(hard),
+             f"{100 * (random_rate.rate - hard.rate):+.1f}"]
+            for hard, random_rate in zip(skill.hard, skill.random, strict=True)]
+    rows.append(["all seats", _interval(skill.random_overall), _interval(skill.hard_overall),
+                 f"{100 * skill.avoided:+.1f}"])
+    return _table(["seat", "random is Mattis", "hard (among random) is Mattis", "avoided (points)"], rows)
+
+
+def render_html(result: LabResult) -> str:
+    """The whole report as one HTML page."""
+    configurations = result.configurations
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>Mattis variant lab</title>",
+        f"<style>{STYLE}</style></head><body>",
+        "<h1>Mattis variant lab <span class='nb'>· variantlaboratoriet</span></h1>",
+        f"<p class='note'>Seed {result.seed} · {result.games} games per run · hard thinks "
+        f"{result.hard_iterations} iterations per move · games stopped after {result.action_cap} actions "
+        f"· backend {html.escape(result.backend)} ({result.workers} workers) · {result.seconds:.0f} s. "
+        f"The same numbers are in <code>lab.json</code>.</p>",
+        "<p class='note'>How to read it. Each configuration (a rule variant at one player count) is "
+        "played four times on the same deals: random, normal and hard bots in every seat, and one "
+        "hard bot among random players (its seat rotates). Rates are over finished games with 95% "
+        "Wilson intervals in brackets. With every seat playing alike, a seat whose interval lies "
+        "clear of the fair share 1/players has an advantage or a handicap; <em>spread</em> is the "
+        "highest minus the lowest seat rate. <em>Loops</em> are games stopped at the action cap or in "
+        "which a position came back at a decision. <em>Avoided</em> is how many points less often "
+        "hard was Mattis than random in the same seats: how much skill matters.</p>",
+        "<h2>Overview <span class='nb'>· oversikt</span></h2>",
+        _overview(configurations),
+        "<p class='note'>r/n/h/s: random, normal and hard everywhere, and one hard among random.</p>",
+        f"<img alt='skill: hard against random' src='{_skill_plot(configurations)}'>",
+        f"<img alt='game lengths' src='{_length_plot(configurations)}'>",
+    ]
+    if any(c.lost_on_empty_name for c in configurations):
+        parts.append(f"<img alt='Blåmattis and Blodmattis' src='{_empty_plot(configurations)}'>")
+    for configuration in configurations:
+        variant = configuration.variant
+        house = ", ".join(f"{name}={value}" for name, value in variant.house_rules.items())
+        parts += [
+            f"<h2>{html.escape(variant.label)}, {configuration.players} players</h2>",
+            f"<p class='note'>Preset {html.escape(variant.base)}"
+            + (f" with house rules {html.escape(house)}" if house else "") + ".</p>",
+            f"<img alt='Mattis by seat' src='{_seat_plot(configuration)}'>",
+            "<h3>Mattis by seat, lengths and loops <span class='nb'>· Mattis per sete</span></h3>",
+            _run_rows(configuration),
+            "<h3>Skill <span class='nb'>· ferdighet</span></h3>",
+            _skill_rows(configuration),
+        ]
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
