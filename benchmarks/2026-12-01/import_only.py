@@ -1,3 +1,3 @@
-import random, mattis
 from mattis import Game
+
 g = Game.new("pagat", 3, seed=0)

@@ -1,6 +1,7 @@
-import random, sys
-import mattis
+import random
+
 from mattis import Game
+
 total = 0
 for name, players in (("pagat", 3), ("pagat", 4), ("kortregler", 3), ("app", 4)):
     for seed in range(40):

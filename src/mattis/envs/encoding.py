@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from ..bots.view import PlayerView
 from ..core.actions import NUM_ACTIONS
-from ..core.cards import NUM_CARDS, SUITS, parse_card
+from ..core.cards import NUM_CARDS
 from ..core.rules import (
     DrawMode,
     NothingLeft,
@@ -154,19 +154,18 @@ def encode_view(view: Mapping[str, Any]) -> Observation:
         cards("known_by_seat", known.known_hands[seat], rel(seat))
     cards("gone", known.gone)
     cards("unseen", known.unseen)
-    if view["trump_card"]:
-        cards("trump_card", 1 << parse_card(view["trump_card"]))
-    trump = view["trump"]
-    out[SLICES["trump_suit"].start + (SUITS.index(trump) if trump else 4)] = 1.0
+    if known.trump_card is not None:
+        cards("trump_card", 1 << known.trump_card)
+    out[SLICES["trump_suit"].start + (4 if known.trump_suit is None else known.trump_suit)] = 1.0
     out[SLICES["phase"].start + ("collect", "shed", "over").index(known.phase)] = 1.0
     one_hot("to_move", known.to_move)
     one_hot("leader", known.leader)
-    one_hot("dealer", int(view["dealer"]))
+    one_hot("dealer", known.dealer)
     one_hot("trump_holder", known.trump_holder)
     one_hot("last_drawer", known.last_drawer)
     flags("present", range(players))
-    flags("out", view["out"])
-    flags("losers", view["losers"])
+    flags("out", (seat for seat in range(players) if known.out[seat]))
+    flags("losers", known.losers)
     flags("tie", known.tie)
     flags("due", known.due)
     for seat in range(players):
