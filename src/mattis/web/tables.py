@@ -25,8 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..bots import LEVELS, make_agent
-from ..bots.view import PlayerView
+from ..bots import LEVELS, CardTracker, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game, next_dealer
@@ -242,6 +241,8 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.logs: dict[tuple[int, Lang], SeatLog] = {}
         """The move log of the current game, per seat and language, fed after every move."""
+        self.trackers: dict[int, CardTracker] = {}
+        """What each bot seat remembers of the current game, so a bot reads only new events."""
         self.hinting: set[int] = set()
         self.lock = asyncio.Lock()
         """Held from applying a move until it is stored and sent, so moves never interleave."""
@@ -371,6 +372,7 @@ class LiveTable:
         self.store_seats()
         self.game, self.game_number = game, number
         self.logs.clear()
+        self.trackers.clear()
         now = time.monotonic()
         for index, seat in enumerate(self.seats):
             if seat.kind == "human" and not seat.connections:
@@ -507,8 +509,15 @@ class LiveTable:
         level = self._bot_level(seat)
         if level == "hard":
             return None
-        view = PlayerView.from_dict(game.view(seat))
+        view = seat_view(game, seat, self._tracker(seat))
         return make_agent(level).choose(view, legal, random.Random(self._rng_seed(game, seat))).action
+
+    def _tracker(self, seat: int) -> CardTracker:
+        """The memory of the bot at ``seat`` (begun, from the first event, when first needed)."""
+        tracker = self.trackers.get(seat)
+        if tracker is None:
+            tracker = self.trackers[seat] = CardTracker(self.players, self.rules)
+        return tracker
 
     async def _hard_choice(self, game: Game, seat: int) -> Action:
         """A ``hard`` bot's move, searched in the worker while the server goes on."""
@@ -518,7 +527,7 @@ class LiveTable:
                                                self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
         except Exception:  # a broken worker must not stop the game: play like a careful human
             log.exception("hard bot failed at table %s; playing as normal", self.table_id)
-            view = PlayerView.from_dict(game.view(seat))
+            view = seat_view(game, seat, self._tracker(seat))
             return make_agent("normal").choose(view, legal, random.Random(self._rng_seed(game, seat))).action
         return decision_from_parts(parts).action
 
