@@ -7,8 +7,8 @@ tables at the same time, each with one scripted client (random legal moves, seed
 action of every table: the clients' and the bots'), the time from sending an action to
 receiving the state that follows it (p50, p99) and the server process's memory.
 
-    python benchmarks/web_load.py --tables 100 --games 1 --seed 1                  # saturated
-    python benchmarks/web_load.py --tables 100 --games 1 --seed 1 --bot-delay 0.8  # as served
+    python benchmarks/web_load.py --tables 100 --seed 1                # bots at the served pace
+    python benchmarks/web_load.py --tables 100 --seed 1 --bot-delay 0  # saturated
 
 Needs the ``web`` and ``test`` extras (websockets, psutil).
 """
@@ -32,6 +32,9 @@ from typing import Any
 
 import psutil
 from websockets.asyncio.client import connect
+
+SERVED_BOT_DELAY = 0.8
+"""``mattis serve``'s ``--bot-delay`` default (``Settings().bot_delay``)."""
 
 
 def serve(port: int, db: str, bot_delay: float) -> None:
@@ -157,9 +160,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--games", type=int, default=1, help="games per table")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot-delay", type=float, default=0.0,
-                        help="seconds before each bot move (0: as fast as the server goes; "
-                             "mattis serve uses 0.8 for people)")
+    parser.add_argument("--bot-delay", type=float, default=SERVED_BOT_DELAY,
+                        help="seconds before each bot move (default: mattis serve's pace for "
+                             "people; 0: as fast as the server goes)")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     args = parser.parse_args()

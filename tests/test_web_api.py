@@ -15,7 +15,6 @@ from starlette.websockets import WebSocketDisconnect
 from mattis import Game, next_dealer
 from mattis.frontend import card_label
 from mattis.web import Settings, create_app
-from mattis.web.tables import wars_of
 
 from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, web_client
 
@@ -372,26 +371,6 @@ def test_a_score_lost_in_a_crash_is_recounted_from_the_stored_game(client: TestC
     with client.websocket_connect(socket_url(table)) as socket:
         state = next_state(socket)
     assert state["table"]["scores"] == final["table"]["scores"] and sum(state["table"]["scores"]) >= 1
-
-
-def test_the_log_announces_every_war(client: TestClient) -> None:
-    wars_seen = 0
-    for seed in range(1, 8):
-        table = create_table(client, rules="app", seed=seed)
-        lines: list[str] = []
-        with client.websocket_connect(socket_url(table)) as socket:
-            while True:
-                state = next_state(socket)
-                lines[state["log_start"]:] = state["log"]
-                if state["view"]["phase"] == "over":
-                    break
-                if state["legal"]:
-                    socket.send_text(json.dumps({"type": "act", "action": state["legal"][-1]}))
-        game = Game.from_record(client.get(f"/api/tables/{table['table']}/record").json())
-        wars = wars_of(game)
-        assert sum("tie for the highest card: war!" in line for line in lines) == len(wars)
-        wars_seen += len(wars)
-    assert wars_seen > 0
 
 
 def test_an_open_seat_can_be_given_to_a_bot(client: TestClient) -> None:

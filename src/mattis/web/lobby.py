@@ -20,7 +20,7 @@ from ..core.game import Game
 from ..core.rules import PRESET_NAMES, Rules
 from ..frontend.seats import BOT_NAMES
 from .store import ActionRow, Store, StoredTable
-from .tables import ApiError, LiveTable, RateLimiter, Seat, Settings, clean_name, hash_token, wars_of
+from .tables import ApiError, LiveTable, RateLimiter, Seat, Settings, clean_name, hash_token
 
 
 class ActionLog:
@@ -245,7 +245,6 @@ class Lobby:
         if stored.game is not None:
             table.game = Game.from_record(stored.game.record())
             table.game_id, table.game_number = stored.game.game_id, stored.game.number
-            table.wars = wars_of(table.game)
             if table.game.is_over and len(table.match.get("results") or []) < table.game_number:
                 table.finish_match_game(table.game)  # killed between the last move and the score
         for index, seat in enumerate(seats):

@@ -37,9 +37,6 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
         "Noe gikk galt på tjeneren; ingenting ble endret.",
         "Something went wrong on the server; nothing was changed."),
     "web.err.hint_busy": ("Et tips er allerede på vei.", "A hint is already on its way."),
-    # the log
-    "web.ev.war": (
-        "{who} har like høye kort: det blir krig!", "{who} tie for the highest card: war!"),
     # the pages
     "web.ui.title": ("Mattis", "Mattis"),
     "web.ui.tagline": (

@@ -25,17 +25,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..bots import LEVELS, make_agent
-from ..bots.view import PlayerView
+from ..bots import LEVELS, CardTracker, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game, next_dealer
+from ..core.observation import SeatView
 from ..core.rules import Rules
 from ..frontend.cards import sort_actions
 from ..frontend.explain import explain_illegal
-from ..frontend.narrate import Narrator, out_order_line, result_headline
-from ..frontend.seats import BOT_NAMES, Participant, join_names, seat_name
+from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.seats import BOT_NAMES, Participant
 from ..frontend.session import hint_reason
+from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang, t
 from .store import ActionRow
@@ -188,59 +189,38 @@ class Connection:
                 self.outbox.put_nowait(None)
 
 
-@dataclass(frozen=True, slots=True)
-class War:
-    """A tie for the highest card in phase 1 (P1.5), noticed after ``events`` events."""
+class SeatLog:
+    """The move log of one game for one seat in one language: a
+    :class:`~mattis.frontend.story.TableStory` fed one step at a time, so each step costs
+    only its own events, however long the game."""
 
-    events: int
-    seats: tuple[int, ...]
-
-
-def wars_of(game: Game) -> list[War]:
-    """Every war of a game so far, found by replaying it (for a restored table)."""
-    replay = Game.from_record({**game.record(), "actions": []})
-    wars: list[War] = []
-    for action in game.actions:
-        replay.apply_unchecked(action)
-        note_war(replay, wars)
-    return wars
-
-
-def note_war(game: Game, wars: list[War]) -> None:
-    """Add a war to ``wars`` if the move just played started one."""
-    tie = tuple(game.tie)
-    if tie and game.phase == "collect" and not game.current_round:  # a round just ended level
-        wars.append(War(game.num_events, tie))
-
-
-class Narration:
-    """The log of one game for one seat in one language, fed event by event, with a line
-    when a war starts (the events themselves only show the cards)."""
-
-    def __init__(self, narrator: Narrator, participants: list[Participant], lang: Lang) -> None:
-        self.narrator = narrator
-        self.participants = participants
-        self.lang: Lang = lang
+    def __init__(self, story: TableStory, seat: int) -> None:
+        self.story = story
+        self.seat = seat
         self.events_told = 0
-        self.wars_told = 0
         self.lines: list[str] = []
 
-    def catch_up(self, game: Game, wars: list[War]) -> list[str]:
-        """All lines so far, narrating the events not yet told."""
-        for index, event in enumerate(game.events_since(self.events_told), start=self.events_told):
-            line = self.narrator.describe_one(event)
-            if line:
-                self.lines.append(line)
-            while self.wars_told < len(wars) and wars[self.wars_told].events <= index + 1:
-                self.lines.append(self._war_line(wars[self.wars_told]))
-                self.wars_told += 1
+    def feed(self, game: Game, public: SeatView | None = None) -> None:
+        """Tell the events since the last feed; they must be one step's (the table after
+        them explains them). ``public`` is the table now, if the caller already has it."""
+        if game.num_events == self.events_told and self.events_told:
+            return
+        events = game.events_since(self.events_told)
+        table_now = public or SeatView.from_dict(game.view(self.seat, since=game.num_events))
+        self.lines.extend(line.text for line in self.story.tell(events, table_now))
         self.events_told = game.num_events
-        return self.lines
 
-    def _war_line(self, war: War) -> str:
-        names = [seat_name(self.participants[seat], self.lang, initial=index == 0)
-                 for index, seat in enumerate(war.seats)]
-        return t("web.ev.war", self.lang, who=join_names(names, self.lang))
+    @classmethod
+    def caught_up(cls, story: TableStory, seat: int, game: Game) -> SeatLog:
+        """A log that starts in the middle of a game (a new connection or language, a
+        restored table): the game is replayed once, step by step, from its deal."""
+        seat_log = cls(story, seat)
+        replay = Game.from_record({**game.record(), "actions": [], "result": None})
+        seat_log.feed(replay)
+        for action in game.actions:
+            replay.apply_unchecked(action)
+            seat_log.feed(replay)
+        return seat_log
 
 
 class LiveTable:
@@ -259,9 +239,10 @@ class LiveTable:
         self.game_number = 0
         self.changed = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
-        self.narrations: dict[tuple[int, Lang], Narration] = {}
-        self.wars: list[War] = []
-        """The wars of the current game, for the log."""
+        self.logs: dict[tuple[int, Lang], SeatLog] = {}
+        """The move log of the current game, per seat and language, fed after every move."""
+        self.trackers: dict[int, CardTracker] = {}
+        """What each bot seat remembers of the current game, so a bot reads only new events."""
         self.hinting: set[int] = set()
         self.lock = asyncio.Lock()
         """Held from applying a move until it is stored and sent, so moves never interleave."""
@@ -390,8 +371,8 @@ class LiveTable:
         self.match["games"] = number
         self.store_seats()
         self.game, self.game_number = game, number
-        self.narrations.clear()
-        self.wars = []
+        self.logs.clear()
+        self.trackers.clear()
         now = time.monotonic()
         for index, seat in enumerate(self.seats):
             if seat.kind == "human" and not seat.connections:
@@ -448,7 +429,7 @@ class LiveTable:
         except Exception as error:  # the database is outside our control: refuse, keep state
             self.game = before
             raise ApiError(503, "storage") from error
-        note_war(game, self.wars)
+        self._tell_logs(game)
         if game.is_over:
             try:
                 self.finish_match_game(game)
@@ -456,6 +437,24 @@ class LiveTable:
                 log.exception("could not store the match score at table %s", self.table_id)
         self.changed.set()
         self.broadcast()
+
+    def _tell_logs(self, game: Game) -> None:
+        """Feed the step just played to every move log (each with its own seat's table)."""
+        tables: dict[int, SeatView] = {}
+        for (seat, _), seat_log in self.logs.items():
+            if seat not in tables:
+                tables[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
+            seat_log.feed(game, tables[seat])
+
+    def _log_of(self, seat: int, lang: Lang) -> SeatLog:
+        """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for."""
+        seat_log = self.logs.get((seat, lang))
+        if seat_log is None:
+            assert self.game is not None
+            story = TableStory(self.participants(seat), self.rules, lang)
+            seat_log = SeatLog.caught_up(story, seat, self.game)
+            self.logs[(seat, lang)] = seat_log
+        return seat_log
 
     # ---------------------------------------------------------------- bots
 
@@ -510,8 +509,15 @@ class LiveTable:
         level = self._bot_level(seat)
         if level == "hard":
             return None
-        view = PlayerView.from_dict(game.view(seat))
+        view = seat_view(game, seat, self._tracker(seat))
         return make_agent(level).choose(view, legal, random.Random(self._rng_seed(game, seat))).action
+
+    def _tracker(self, seat: int) -> CardTracker:
+        """The memory of the bot at ``seat`` (begun, from the first event, when first needed)."""
+        tracker = self.trackers.get(seat)
+        if tracker is None:
+            tracker = self.trackers[seat] = CardTracker(self.players, self.rules)
+        return tracker
 
     async def _hard_choice(self, game: Game, seat: int) -> Action:
         """A ``hard`` bot's move, searched in the worker while the server goes on."""
@@ -521,7 +527,7 @@ class LiveTable:
                                                self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
         except Exception:  # a broken worker must not stop the game: play like a careful human
             log.exception("hard bot failed at table %s; playing as normal", self.table_id)
-            view = PlayerView.from_dict(game.view(seat))
+            view = seat_view(game, seat, self._tracker(seat))
             return make_agent("normal").choose(view, legal, random.Random(self._rng_seed(game, seat))).action
         return decision_from_parts(parts).action
 
@@ -621,12 +627,7 @@ class LiveTable:
         message["view"] = view
         legal = game.legal_actions() if game.to_move == seat else []
         message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
-        narration = self.narrations.get((seat, lang))
-        if narration is None:
-            people = self.participants(seat)
-            narration = Narration(Narrator(people, self.rules, lang), people, lang)
-            self.narrations[(seat, lang)] = narration
-        lines = narration.catch_up(game, self.wars)
+        lines = self._log_of(seat, lang).lines
         start = connection.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
         message["log_start"] = start
         message["log"] = lines[start:]
