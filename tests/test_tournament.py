@@ -18,6 +18,7 @@ from mattis.tools.tournament import (
     GameOutcome,
     TournamentResult,
     entrant_names,
+    parse_entrant,
     percentile,
     play_tournament_game,
     run_tournament,
@@ -368,3 +369,68 @@ def test_without_openspiel_the_entrant_is_one_error_line(monkeypatch: pytest.Mon
     with pytest.raises(ValueError, match="needs OpenSpiel"):
         run_tournament(PAGAT, 3, ["openspiel-ismcts", "normal", "easy"], games=3, seed=1)
     assert_one_error_line(run("--openspiel-simulations", "0"), "--openspiel-simulations")
+
+
+# ---------------------------------------------------------------------------- budgets per entrant
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("hard:4000", "hard:4000"), (" HARD : 250 ", "hard:250"), ("hard:0.5s", "hard:0.5s"),
+    ("hard:2.50s", "hard:2.5s"), ("OpenSpiel-ISMCTS:400", "openspiel-ismcts:400"), ("normal", "normal"),
+])
+def test_entrant_budgets_are_read_and_written_one_way(text: str, name: str) -> None:
+    assert parse_entrant(text) == name
+    assert parse_entrant(name) == name, "a parsed name parses to itself"
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("hard:", "whole number of iterations or seconds ending in s"),
+    ("hard:²", "got '²'"),
+    ("hard:-5", "got '-5'"),
+    ("hard:1e3", "got '1e3'"),
+    ("hard:" + "9" * 400, "whole number"),
+    ("hard:0", "at least 1 iteration"),
+    ("hard:0s", "more than 0 and at most 3600 seconds"),
+    ("hard:5000s", "more than 0 and at most 3600 seconds"),
+    ("normal:5", "normal takes no budget"),
+    ("openspiel-ismcts:1s", "counts simulations, not seconds"),
+    ("clever:5", "unknown level 'clever'"),
+])
+def test_bad_entrant_budgets_say_what_a_budget_looks_like(text: str, fragment: str) -> None:
+    with pytest.raises(ValueError, match=r"^bots: ") as error:
+        parse_entrant(text)
+    assert fragment in str(error.value)
+    assert len(str(error.value)) < 200
+
+
+def test_each_entrant_thinks_at_its_own_budget() -> None:
+    bots = ["hard:30", "hard:5", "openspiel-ismcts:4"]
+    result = run_tournament(PAGAT, 3, bots, games=3, seed=3, workers=1)
+    assert result.entrants == ("hard:30", "hard:5", "openspiel-ismcts:4")
+    assert [row.level for row in result.levels] == ["hard:30", "hard:5", "openspiel-ismcts:4"]
+    strong, weak, yardstick = (row.decisions for row in result.standings)
+    assert weak.iterations <= 5 * weak.decisions, "hard:5 never searches more than 5 iterations"
+    assert strong.iterations > 5 * strong.decisions, "hard:30 searches further than hard:5"
+    assert yardstick.iterations == 4 * yardstick.decisions > 0
+    assert result.reproducible
+    assert result.openspiel_simulations is None, "the tournament-wide budget was not used"
+    # The entrant's own budget overrides the tournament-wide one, and replays exactly.
+    replayed = play_tournament_game(PAGAT, 3, bots, seed=3, index=1, hard_limit=Limit(iterations=999),
+                                    openspiel_simulations=999)
+    assert replayed.game.num_actions == result.outcomes[1].actions
+
+
+def test_an_entrant_with_seconds_makes_the_run_unreproducible() -> None:
+    iterations = Limit(iterations=5)
+    assert run_tournament(PAGAT, 3, ["hard", "hard:5", "random"], games=3, seed=1,
+                          hard_limit=iterations).reproducible
+    assert not run_tournament(PAGAT, 3, ["hard:0.01s", "normal", "random"], games=3, seed=1,
+                              hard_limit=iterations).reproducible
+
+
+def test_cli_names_entrants_by_their_budgets() -> None:
+    data = tournament_json("--bots", "hard:8,hard:8,Normal", "--games", "3", "--workers", "1")
+    assert data["entrants"] == ["hard:8#1", "hard:8#2", "normal"]
+    assert data["reproducible"] is True
+    assert_one_error_line(run("--bots", "hard:fast,normal,easy"),
+                          "--bots: the budget after 'hard:' must be a whole number")

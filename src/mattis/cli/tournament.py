@@ -30,7 +30,6 @@ from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
     DEFAULT_OPENSPIEL_SIMULATIONS,
     ENTRANTS,
-    OPENSPIEL_ISMCTS,
     OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
@@ -38,6 +37,7 @@ from ..tools.tournament import (
     parse_entrant,
     planned_games,
     run_tournament,
+    uses_openspiel,
 )
 from .common import (
     ActionCapOption,
@@ -66,7 +66,10 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
-             "ISMCTS, needs pip install \"mattis[rl]\"). A level may repeat (normal#1, normal#2).")
+             "ISMCTS, needs pip install \"mattis[rl]\"). A level may repeat (normal#1, normal#2). "
+             "A searching entrant may have a budget of its own, overriding --hard-iterations, "
+             "--hard-seconds and --openspiel-simulations: hard:4000 (iterations), hard:0.5s "
+             "(seconds a move), openspiel-ismcts:400 (simulations).")
 
 
 class BackendChoice(StrEnum):
@@ -112,7 +115,7 @@ def parse_entrants(text: str) -> list[str]:
         names = [parse_entrant(item) for item in text.split(",")]
     except ValueError as error:
         raise UsageFailure(for_option("--bots", error)) from None
-    if OPENSPIEL_ISMCTS in names and not openspiel_available():
+    if uses_openspiel(names) and not openspiel_available():
         raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
     return names
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
+import re
 import statistics
 import time
 from collections import Counter
@@ -180,7 +181,8 @@ class TournamentResult:
     hard_limit: Limit | None
     action_cap: int
     openspiel_simulations: int | None
-    """The ``openspiel-ismcts`` budget per decision; ``None`` when it was not seated."""
+    """The ``openspiel-ismcts`` budget per decision; ``None`` when it was not seated (or
+    only with budgets of its own, ``openspiel-ismcts:400``)."""
     backend: str
     """``"local"`` or ``"ray"``: where the games ran (it never changes what they are)."""
     finished_games: int
@@ -196,8 +198,15 @@ class TournamentResult:
 
     @property
     def reproducible(self) -> bool:
-        """Whether the games depend only on the seed: false with a time-limited ``hard`` bot."""
-        return "hard" not in self.bots or (self.hard_limit is not None and self.hard_limit.seconds is None)
+        """Whether the games depend only on the seed: false with a time-limited ``hard`` bot
+        (its own budget in seconds, or the tournament's, or the interactive default)."""
+        for level in self.bots:
+            spec = entrant_spec(level)
+            if spec.kind == "hard":
+                limit = spec.limit or self.hard_limit
+                if limit is None or limit.seconds is not None:
+                    return False
+        return True
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures (the shape ``mattis tournament --json`` prints), without the
@@ -302,17 +311,82 @@ for ``hard``. The extra name lives here, not in :data:`mattis.bots.LEVELS`: it n
 DEFAULT_OPENSPIEL_SIMULATIONS = 200
 """The ``openspiel-ismcts`` budget unless told otherwise: simulations per decision (the
 agent's own default; about 0.3 s a decision on a laptop core)."""
+SEARCHING: tuple[str, ...] = ("hard", OPENSPIEL_ISMCTS)
+"""The entrants that search, and so take a budget of their own."""
 OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: pip install \"mattis[rl]\""
 
 
+_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,5}(?:\.[0-9]{1,6})?)s)", re.ASCII)
+"""A budget after the colon: an iteration (simulation) count, or seconds ending in ``s``."""
+MAX_BUDGET_SECONDS = 3600.0
+"""No move needs more thought than an hour; a larger figure is a typo."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantSpec:
+    """What an entrant name asks for: a kind (a bot level or ``openspiel-ismcts``) and,
+    for a searching kind, its own budget (``hard:4000``, ``hard:0.5s``,
+    ``openspiel-ismcts:400``), which overrides the tournament-wide one."""
+
+    kind: str
+    iterations: int | None = None
+    seconds: float | None = None
+
+    @property
+    def limit(self) -> Limit | None:
+        """The entrant's own ``hard`` budget, if it has one."""
+        if self.iterations is None and self.seconds is None:
+            return None
+        return Limit(seconds=self.seconds, iterations=self.iterations)
+
+
+def entrant_spec(name: str) -> EntrantSpec:
+    """The kind and own budget of a name that :func:`parse_entrant` accepted."""
+    kind, _, budget = name.partition(":")
+    if not budget:
+        return EntrantSpec(kind)
+    if budget.endswith("s"):
+        return EntrantSpec(kind, seconds=float(budget[:-1]))
+    return EntrantSpec(kind, iterations=int(budget))
+
+
 def parse_entrant(text: str) -> str:
-    """An entrant name from text (any case): a bot level or ``openspiel-ismcts``; else
-    ``ValueError`` ``"bots: unknown level 'x'; choose one of …"``."""
+    """An entrant name from text (any case): a bot level or ``openspiel-ismcts``, with an
+    optional budget of its own after a colon: ``hard:4000`` (iterations), ``hard:0.5s``
+    (seconds a move) or ``openspiel-ismcts:400`` (simulations). Otherwise ``ValueError``
+    ``"bots: unknown level 'x'; choose one of …"`` or one saying what a budget looks like."""
     name = text.strip().lower()
-    if name not in ENTRANTS:
-        shown = repr(name) if name else "(empty)"
+    kind, colon, budget = name.partition(":")
+    kind = kind.strip()
+    budget = budget.strip()
+    if kind not in ENTRANTS:
+        printable = "".join(char for char in kind if char.isprintable())[:40]
+        shown = repr(printable) if printable else "(empty)"
         raise ValueError(f"bots: unknown level {shown}; choose one of {', '.join(ENTRANTS)}")
-    return name
+    if not colon:
+        return kind
+    shown_budget = repr("".join(char for char in budget if char.isprintable())[:40])
+    if kind not in SEARCHING:
+        raise ValueError(f"bots: {kind} takes no budget (only {' and '.join(SEARCHING)} search), "
+                         f"got {shown_budget}")
+    match = _BUDGET.fullmatch(budget)
+    if match is None:
+        example = "hard:4000 or hard:0.5s" if kind == "hard" else f"{kind}:400"
+        raise ValueError(f"bots: the budget after '{kind}:' must be a whole number of iterations or "
+                         f"seconds ending in s (e.g. {example}), got {shown_budget}")
+    if match["iterations"] is not None:
+        iterations = int(match["iterations"])
+        if iterations < 1:
+            raise ValueError(f"bots: {kind} needs at least 1 iteration, got {iterations}")
+        return f"{kind}:{iterations}"
+    if kind == OPENSPIEL_ISMCTS:
+        raise ValueError(f"bots: {kind} counts simulations, not seconds (e.g. {kind}:400), "
+                         f"got {shown_budget}")
+    seconds = float(match["seconds"])
+    if not 0 < seconds <= MAX_BUDGET_SECONDS:
+        raise ValueError(f"bots: {kind} needs more than 0 and at most {MAX_BUDGET_SECONDS:g} seconds "
+                         f"a move, got {shown_budget}")
+    return f"{kind}:{seconds:g}s"
 
 
 def openspiel_available() -> bool:
@@ -323,14 +397,21 @@ def openspiel_available() -> bool:
 def make_entrant(name: str, hard_limit: Limit | None = None,
                  openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS) -> Agent:
     """A fresh agent for entrant ``name``: one of our levels, or OpenSpiel's ISMCTS at
-    ``openspiel_simulations`` per decision (imported only when seated)."""
-    if name == OPENSPIEL_ISMCTS:
+    ``openspiel_simulations`` per decision (imported only when seated). A budget in the
+    name (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``."""
+    spec = entrant_spec(name)
+    if spec.kind == OPENSPIEL_ISMCTS:
         if not openspiel_available():
             raise ValueError(f"bots: {OPENSPIEL_MISSING}")
         from ..envs.openspiel import OpenSpielIsmctsAgent
 
-        return OpenSpielIsmctsAgent(simulations=openspiel_simulations)
-    return make_agent(name, hard_limit)
+        return OpenSpielIsmctsAgent(simulations=spec.iterations or openspiel_simulations)
+    return make_agent(spec.kind, spec.limit or hard_limit)
+
+
+def uses_openspiel(levels: Sequence[str]) -> bool:
+    """Whether any entrant is OpenSpiel's ISMCTS (with or without a budget of its own)."""
+    return any(entrant_spec(level).kind == OPENSPIEL_ISMCTS for level in levels)
 
 
 def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers: int,
@@ -338,7 +419,7 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers:
     """Normalised entrant names, or ``ValueError`` naming the bad argument."""
     rules.check_players(players)
     levels = tuple(parse_entrant(level) for level in bots)
-    if OPENSPIEL_ISMCTS in levels and not openspiel_available():
+    if uses_openspiel(levels) and not openspiel_available():
         raise ValueError(f"bots: {OPENSPIEL_MISSING}")
     if len(levels) != players:
         raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
@@ -460,7 +541,7 @@ def run_tournament(
     total = planned_games(games, players)
     deals = total // players
     runner: Backend = backend if backend is not None else LocalBackend(min(workers, total))
-    searching = any(level in ("hard", OPENSPIEL_ISMCTS) for level in levels)
+    searching = any(entrant_spec(level).kind in SEARCHING for level in levels)
     tasks = [_Batch(rules, players, levels, seed, indices, hard_limit, action_cap, openspiel_simulations)
              for indices in batches(total, runner.workers, SEARCH_BATCH if searching else RULE_BATCH)]
     tally = _Tally(levels, players)
