@@ -95,3 +95,33 @@ def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
         shown += ["--players", "3"]
     result = CliRunner().invoke(app, shown)
     assert result.exit_code == 0, (shown, result.stderr[-2000:])
+
+
+STRENGTH_COMMANDS = [line.split("  #")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
+                     if line.startswith("python -m mattis.cli.strength ")]
+
+
+def test_the_guide_shows_the_strength_curve_on_one_machine_and_on_a_cluster() -> None:
+    assert len(STRENGTH_COMMANDS) == 2
+    assert "--backend ray --address HEAD_IP:6379" in STRENGTH_COMMANDS[1]
+
+
+@pytest.mark.parametrize("command", STRENGTH_COMMANDS)
+def test_the_guides_strength_commands_run(command: str, tmp_path: Path) -> None:
+    """The strength-curve commands as written, on a tiny curve (two small budgets, a wide
+    target, one-deal chunks); the cluster one on a local Ray instance."""
+    from mattis.cli.strength import main
+
+    words = shlex.split(command)[3:]
+    shown: list[str] = []
+    for position, word in enumerate(words):
+        before = words[position - 1] if position else ""
+        if word == "--address" or before == "--address" or word == "--chunk-deals" or before == "--chunk-deals":
+            continue
+        shown.append(str(tmp_path / word) if before == "--out" else word)
+    shown += ["--budgets", "2,4", "--opponents", "normal,normal", "--target", "0.45", "--chunk-deals", "1",
+              "--workers", "2" if "ray" in shown else "1"]
+    with pytest.raises(SystemExit) as finished:
+        main(shown)
+    assert finished.value.code == 0
+    assert (tmp_path / shown[shown.index("--out") + 1] / "strength.md").is_file()
