@@ -411,7 +411,8 @@ def test_module_run_reports_bad_input_in_one_line(args: list[str]) -> None:
       "--out", "{tmp}/report"]],
 )
 def test_progress_bars_at_a_terminal(args: list[str], tmp_path: Path) -> None:
-    """Progress bars appear only when stderr is a terminal, so only a pseudo-terminal runs them."""
+    """Progress bars appear only when stderr is a terminal, so only a pseudo-terminal runs them
+    (``--json`` too: the bar goes to stderr, the JSON to stdout)."""
     import pexpect
 
     args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
@@ -422,3 +423,22 @@ def test_progress_bars_at_a_terminal(args: list[str], tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0, child.before
     assert "Traceback" not in (child.before or "")
+
+
+def test_progress_in_a_log_is_an_occasional_plain_line(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """With stderr in a file (a background run), progress is a line now and then, with the
+    count, the share and the time left: no bar, no escape codes, nothing between lines."""
+    from mattis.cli import common
+
+    clock = iter([1000.0, 1010.0, 1070.0, 1075.0, 1200.0, 1300.0])
+    monkeypatch.setattr(common.time, "monotonic", lambda: next(clock))
+    with common.progress_bar("Tournament", total=300) as update:
+        update(0, None)        # 1010: the start says nothing
+        update(30, None)       # 1070: a minute in, 10% done
+        update(31, None)       # 1075: too soon for another line
+        update(100, 400)       # 1200: a new total
+        update(400, None)      # 1300: finished, no time left to show
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["Tournament 30/300 (10%), ~10 min", "Tournament 100/400 (25%), ~10 min",
+                     "Tournament 400/400 (100%)"]

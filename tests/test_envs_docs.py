@@ -116,7 +116,7 @@ def test_the_guides_strength_commands_run(command: str, tmp_path: Path) -> None:
     shown: list[str] = []
     for position, word in enumerate(words):
         before = words[position - 1] if position else ""
-        if word == "--address" or before == "--address" or word == "--chunk-deals" or before == "--chunk-deals":
+        if {word, before} & {"--address", "--chunk-deals"}:
             continue
         shown.append(str(tmp_path / word) if before == "--out" else word)
     shown += ["--budgets", "2,4", "--opponents", "normal,normal", "--target", "0.45", "--chunk-deals", "1",

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..i18n import format_number, t
 from ..tools.bench import run_benchmarks
-from .common import JsonOption, LangOption, console, language, progress_bar, show_progress
+from .common import JsonOption, LangOption, console, language, progress_bar
 
 
 def bench_command(
@@ -31,12 +31,8 @@ def bench_command(
     run_count = runs if runs is not None else (2 if quick else 5)
     games_per_run = games if games is not None else (10 if quick else 100)
     micro_repeats, micro_games = (3, 5) if quick else (7, 20)
-    if show_progress(json_output):
-        with progress_bar(t("bench.progress", chosen), time_remaining=False) as update:
-            report = run_benchmarks(runs=run_count, games_per_run=games_per_run, progress=update,
-                                    micro_repeats=micro_repeats, micro_games=micro_games)
-    else:
-        report = run_benchmarks(runs=run_count, games_per_run=games_per_run,
+    with progress_bar(t("bench.progress", chosen), time_remaining=False) as update:
+        report = run_benchmarks(runs=run_count, games_per_run=games_per_run, progress=update,
                                 micro_repeats=micro_repeats, micro_games=micro_games)
     if json_output:
         sys.stdout.write(json.dumps(report.to_dict()) + "\n")

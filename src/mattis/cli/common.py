@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
@@ -125,10 +126,20 @@ ProgressUpdate = Callable[[int, int | None], None]
 """Reports progress: ``update(done, total)`` (``total`` ``None`` keeps the one known)."""
 
 
+PROGRESS_LOG_SECONDS = 60.0
+"""How often a run whose stderr is a file or a pipe (``nohup``, a cluster job) writes a
+progress line: often enough to see it is alive, rarely enough to keep the log short."""
+
+
 @contextmanager
 def progress_bar(description: str, total: int | None = None,
                  time_remaining: bool = True) -> Iterator[ProgressUpdate]:
-    """A transient progress bar on stderr, with one task; yields its update function."""
+    """Progress on stderr, with one task; yields its update function. On a terminal, a
+    transient bar; otherwise (stderr redirected to a log) a plain line at most every
+    :data:`PROGRESS_LOG_SECONDS`, so an hours-long background run shows how far it is."""
+    if not sys.stderr.isatty():
+        yield _progress_lines(description, total, time_remaining)
+        return
     columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if time_remaining:
         columns.append(TimeRemainingColumn())
@@ -144,9 +155,30 @@ def progress_bar(description: str, total: int | None = None,
         yield update
 
 
-def show_progress(json_output: bool) -> bool:
-    """Progress bars go to an interactive stderr only, and never with ``--json``."""
-    return not json_output and sys.stderr.isatty()
+def _progress_lines(description: str, total: int | None, time_remaining: bool) -> ProgressUpdate:
+    """An update function writing ``Tournament 45/300 (15%), ~38 min left`` lines."""
+    started = time.monotonic()
+    last = started
+    known = total
+
+    def update(done: int, new_total: int | None = None) -> None:
+        nonlocal last, known
+        if new_total is not None:
+            known = new_total
+        now = time.monotonic()
+        if now - last < PROGRESS_LOG_SECONDS or done <= 0:
+            return
+        last = now
+        line = f"{description} {done:,}"
+        if known:
+            line += f"/{known:,} ({done / known:.0%})"
+            if time_remaining and done < known:
+                left = (now - started) / done * (known - done)
+                line += f", ~{left / 60:.0f} min" if left >= 60 else f", ~{left:.0f} s"
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    return update
 
 
 # ---------------------------------------------------------------------------- values

@@ -50,7 +50,6 @@ from .common import (
     progress_bar,
     quote,
     resolve_rules,
-    show_progress,
 )
 from .tournament import (
     DEFAULT_WORKERS,
@@ -165,7 +164,7 @@ def lab_command(
                                               iterations=format_number(hard_iterations, chosen)),
                                             style="dim"))
         result = _run(variants, games, seed, counts, hard_iterations, action_cap, runner,
-                      show_progress(json_output), total, chosen)
+                      total, chosen)
     try:
         json_path, html_path = write_report(result, out)
     except ReportError as error:
@@ -180,10 +179,8 @@ def lab_command(
 
 
 def _run(variants: list[Variant], games: int, seed: int, counts: list[int] | None, hard_iterations: int,
-         action_cap: int, backend: Backend, with_progress: bool, total: int, lang: Lang) -> LabResult:
-    """Run the lab, with a progress bar whose total is known from the start."""
-    if not with_progress:
-        return run_lab(variants, games, seed, counts, hard_iterations, action_cap, backend)
+         action_cap: int, backend: Backend, total: int, lang: Lang) -> LabResult:
+    """Run the lab, with progress on stderr (its total known from the start)."""
     with progress_bar(t("lab.progress", lang), total=total) as update:
         return run_lab(variants, games, seed, counts, hard_iterations, action_cap, backend, progress=update)
 

@@ -27,7 +27,6 @@ from .common import (
     parse_seed,
     progress_bar,
     rules_or_exit,
-    show_progress,
 )
 from .tournament import MAX_WORKERS, AddressOption, BackendChoice, BackendOption, open_backend
 
@@ -140,8 +139,7 @@ def simulate_command(
     except ValueError as error:
         fail(for_option("--players", error) if players is not None else str(error))
     with open_backend(backend, workers, address) as runner:
-        stats = _run_simulation(resolved, seats, games, seed, action_cap, runner, show_progress(json_output),
-                                chosen)
+        stats = _run_simulation(resolved, seats, games, seed, action_cap, runner, chosen)
     if json_output:
         data = stats.to_dict()
         data["base_preset"] = base.preset_name
@@ -154,10 +152,8 @@ def simulate_command(
 
 
 def _run_simulation(rules: Rules, players: int, games: int, seed: int, action_cap: int, backend: Backend,
-                    with_progress: bool, lang: Lang) -> SimulationStats:
-    """Play the games, with a progress bar (its total known from the start)."""
-    if not with_progress:
-        return simulate(rules, players, games, seed, action_cap, backend=backend)
+                    lang: Lang) -> SimulationStats:
+    """Play the games, with progress on stderr (its total known from the start)."""
     with progress_bar(t("sim.progress", lang), total=games) as update:
         return simulate(rules, players, games, seed, action_cap, progress=lambda done: update(done, None),
                         backend=backend)

@@ -54,7 +54,6 @@ from .common import (
     progress_bar,
     quote,
     rules_or_exit,
-    show_progress,
 )
 
 DEFAULT_BOTS = "hard,normal,easy"
@@ -184,7 +183,7 @@ def tournament_command(
 
     with open_backend(backend, workers, address) as runner:
         result = _run(resolved, seats, levels, games, seed, limit, action_cap, openspiel_simulations,
-                      runner, show_progress(json_output), chosen)
+                      runner, chosen)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -198,12 +197,8 @@ def tournament_command(
 
 
 def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, limit: Limit,
-         action_cap: int, openspiel_simulations: int, backend: Backend, with_progress: bool,
-         lang: Lang) -> TournamentResult:
-    """Play the tournament, with a progress bar whose total is known from the start."""
-    if not with_progress:
-        return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
-                              backend=backend, openspiel_simulations=openspiel_simulations)
+         action_cap: int, openspiel_simulations: int, backend: Backend, lang: Lang) -> TournamentResult:
+    """Play the tournament, with progress on stderr (its total known from the start)."""
     with progress_bar(t("tournament.progress", lang), total=planned_games(games, players)) as update:
         return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
                               progress=update, backend=backend,
