@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from mattis import Game
 from mattis.core.events import EventKind
-from mattis.frontend.story import TableStory
+from mattis.frontend.story import Announcement, LogLine, TableStory
 
 from .web_helpers import create_table, next_state, web_client
 
@@ -27,11 +27,15 @@ def socket_url(table: dict[str, Any], lang: str = "en") -> str:
     return f"/ws/tables/{table['table']}?token={table['token']}&lang={lang}"
 
 
-def play_whole_game(socket: Any, lines: list[str]) -> None:
-    """Play the last legal move every turn to the end, keeping the log as a client does."""
+def play_whole_game(socket: Any, lines: list[str], kinds: list[str] | None = None) -> None:
+    """Play the last legal move every turn to the end, keeping the log (and the kinds of its
+    lines) as a client does."""
     while True:
         state = next_state(socket)
         lines[state["log_start"]:] = state["log"]
+        assert len(state["log_kinds"]) == len(state["log"])
+        if kinds is not None:
+            kinds[state["log_start"]:] = state["log_kinds"]
         if state["view"]["phase"] == "over":
             return
         if state["legal"]:
@@ -40,16 +44,21 @@ def play_whole_game(socket: Any, lines: list[str]) -> None:
 
 def story_of(client: TestClient, table: dict[str, Any], lang: str) -> list[str]:
     """The table's story told offline from the finished game's record, step by step."""
+    return [line.text for line in story_lines(client, table, lang)]
+
+
+def story_lines(client: TestClient, table: dict[str, Any], lang: str) -> list[LogLine]:
+    """The same story as typed lines, kinds included."""
     record = client.get(f"/api/tables/{table['table']}/record").json()
     live = client.app.state.lobby.tables[table["table"]]  # type: ignore[attr-defined]
     game = Game.from_record({**record, "actions": [], "result": None})
     story = TableStory(live.participants(0), game.rules, lang)  # type: ignore[arg-type]
-    lines = [line.text for line in story.tell(game.history, game.view(0, since=game.num_events))]
+    lines = list(story.tell(game.history, game.view(0, since=game.num_events)))
     for action in record["actions"]:
         told = game.num_events
         game.apply(action)
         table_now = game.view(0, since=game.num_events)
-        lines += [line.text for line in story.tell(game.events_since(told), table_now)]
+        lines += story.tell(game.events_since(told), table_now)
     return lines
 
 
@@ -82,6 +91,21 @@ def test_the_log_is_the_table_story_with_wars_leads_and_the_end(client: TestClie
         lead = ("Neste utspill", "Først ut") if lang == "nb" else ("Next to lead", "First to lead")
         assert any(line.startswith(lead) for line in lines)
     assert wars > 0
+
+
+def test_every_log_line_comes_with_its_kind_for_the_page_to_style(client: TestClient) -> None:
+    table = create_table(client, rules="app", seed=3)
+    lines: list[str] = []
+    kinds: list[str] = []
+    with client.websocket_connect(socket_url(table)) as socket:
+        play_whole_game(socket, lines, kinds)
+    told = story_lines(client, table, "en")
+    assert kinds == [str(line.kind) for line in told]
+    known = {str(kind) for kind in (*EventKind, *Announcement)}
+    assert set(kinds) <= known
+    assert {"play", "war", "lead", "out", "phase_end"} <= set(kinds)
+    wars = [kind for line, kind in zip(lines, kinds, strict=True) if line.startswith("War!")]
+    assert wars and set(wars) == {"war"}
 
 
 def test_a_late_connection_and_a_language_switch_get_the_same_story(client: TestClient) -> None:

@@ -199,6 +199,8 @@ class SeatLog:
         self.seat = seat
         self.events_told = 0
         self.lines: list[str] = []
+        self.kinds: list[str] = []
+        """Each line's kind (``"war"``, ``"out"``, ``"lead"`` …), for the page to style."""
 
     def feed(self, game: Game, public: SeatView | None = None) -> None:
         """Tell the events since the last feed; they must be one step's (the table after
@@ -207,7 +209,9 @@ class SeatLog:
             return
         events = game.events_since(self.events_told)
         table_now = public or SeatView.from_dict(game.view(self.seat, since=game.num_events))
-        self.lines.extend(line.text for line in self.story.tell(events, table_now))
+        for line in self.story.tell(events, table_now):
+            self.lines.append(line.text)
+            self.kinds.append(str(line.kind))
         self.events_told = game.num_events
 
     @classmethod
@@ -611,7 +615,7 @@ class LiveTable:
         """
         seat, lang, game = connection.seat, connection.lang, self.game
         message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
-                                   "log": [], "log_start": 0, "history_start": 0,
+                                   "log": [], "log_kinds": [], "log_start": 0, "history_start": 0,
                                    "table": self._table_part(seat)}
         if game is None:
             return message
@@ -627,10 +631,12 @@ class LiveTable:
         message["view"] = view
         legal = game.legal_actions() if game.to_move == seat else []
         message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
-        lines = self._log_of(seat, lang).lines
+        seat_log = self._log_of(seat, lang)
+        lines = seat_log.lines
         start = connection.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
         message["log_start"] = start
         message["log"] = lines[start:]
+        message["log_kinds"] = seat_log.kinds[start:]
         connection.log_sent = len(lines)
         people = self.participants(seat)
         if game.is_over:

@@ -11,6 +11,7 @@ let texts = {};
 let socket = null;
 let state = null;
 let log = [];
+let logKinds = [];
 let logGame = 0;
 let retry = 500;
 
@@ -84,8 +85,9 @@ function send(message) {
 
 function receive(message) {
   if (message.type === "state") {
-    if (message.table.game !== logGame) { log = []; logGame = message.table.game; }
+    if (message.table.game !== logGame) { log = []; logKinds = []; logGame = message.table.game; }
     log = log.slice(0, message.log_start).concat(message.log);
+    logKinds = logKinds.slice(0, message.log_start).concat(message.log_kinds || []);
     state = message;
     $("error").textContent = "";
     draw();
@@ -293,7 +295,15 @@ function draw() {
 
   // log, newest first
   const list = $("log");
-  list.replaceChildren(...log.slice(-40).reverse().map((line) => { const li = document.createElement("li"); li.textContent = line; return li; }));
+  const first = Math.max(0, log.length - 40);
+  const items = log.slice(first).map((line, offset) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    const kind = logKinds[first + offset];
+    if (kind && /^[a-z_]+$/.test(kind)) li.className = `log-${kind}`;
+    return li;
+  });
+  list.replaceChildren(...items.reverse());
 }
 
 $("chance").addEventListener("click", () => play("chance"));
