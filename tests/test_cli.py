@@ -432,7 +432,7 @@ def test_progress_in_a_log_is_an_occasional_plain_line(monkeypatch: pytest.Monke
     from mattis.cli import common
 
     clock = iter([1000.0, 1010.0, 1070.0, 1075.0, 1200.0, 1300.0])
-    monkeypatch.setattr("mattis.cli.common.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("mattis.cli.common.monotonic", lambda: next(clock))
     with common.progress_bar("Tournament", total=300) as update:
         update(0, None)        # 1010: the start says nothing
         update(30, None)       # 1070: a minute in, 10% done

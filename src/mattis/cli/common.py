@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
+from time import monotonic
 from typing import Annotated, NoReturn
 
 import typer
@@ -157,7 +157,7 @@ def progress_bar(description: str, total: int | None = None,
 
 def _progress_lines(description: str, total: int | None, time_remaining: bool) -> ProgressUpdate:
     """An update function writing ``Tournament 45/300 (15%), ~38 min left`` lines."""
-    started = time.monotonic()
+    started = monotonic()
     last = started
     known = total
 
@@ -165,7 +165,7 @@ def _progress_lines(description: str, total: int | None, time_remaining: bool) -
         nonlocal last, known
         if new_total is not None:
             known = new_total
-        now = time.monotonic()
+        now = monotonic()
         if now - last < PROGRESS_LOG_SECONDS or done <= 0:
             return
         last = now
