@@ -386,3 +386,22 @@ def test_an_open_seat_can_be_given_to_a_bot(client: TestClient) -> None:
         assert state["table"]["seats"][1]["kind"] == "bot" and state["table"]["status"] == "playing"
     joined = client.post(f"/api/tables/{table['table']}/join", json={"name": "Late"})
     assert joined.status_code == 409
+
+
+def test_serve_never_shows_the_database_password() -> None:
+    """The start line and a failed connection name the database with its password masked
+    (they end up in terminals and logs); other URLs are shown as given."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+    from mattis.cli.serve import without_password
+
+    assert without_password("postgresql+psycopg://mattis:s3cret@db.example/mattis") == \
+        "postgresql+psycopg://mattis:***@db.example/mattis"
+    assert without_password("sqlite:////tmp/web.sqlite3") == "sqlite:////tmp/web.sqlite3"
+    assert without_password("not a url") == "not a url"
+    # A PostgreSQL URL where nothing listens (port 9 discards): one line, no password.
+    result = CliRunner().invoke(app, ["serve", "--db", "postgresql+psycopg://mattis:s3cret@127.0.0.1:9/mattis"])
+    assert result.exit_code == 2
+    assert "s3cret" not in result.output and "s3cret" not in result.stderr
+    assert result.stderr.startswith("error: --db: cannot open 'postgresql+psycopg://mattis:***@127.0.0.1:9")

@@ -41,19 +41,35 @@ def serve_command(
     except ImportError as error:
         _fail(f"the web server needs the web extra: pip install 'mattis[web]' ({error.name} is missing)")
     url = db or default_url()
+    shown_url = without_password(url)
     try:
         Store(url).close()  # fail now, in one line, on a bad URL or an unreachable database
     except Exception as error:
-        _fail(f"--db: cannot open {url!r}: {str(error).splitlines()[0]}")
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        _fail(f"--db: cannot open {shown_url!r}: {reason.replace(url, shown_url)}")
     settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    sys.stdout.write(f"Mattis is served at http://{shown_host}:{port}/  (database: {url}; Ctrl+C stops)\n")
+    sys.stdout.write(f"Mattis is served at http://{shown_host}:{port}/  "
+                     f"(database: {shown_url}; Ctrl+C stops)\n")
     sys.stdout.flush()
     config = uvicorn.Config(create_app(url, settings, workers=workers), host=host, port=port,
                             log_level="warning", ws_max_size=64 * 1024, ws="websockets-sansio")
     uvicorn.Server(config).run(sockets=[listener])
+
+
+def without_password(url: str) -> str:
+    """The database URL as it may be shown on a screen or in a log: the password masked
+    (``postgresql+psycopg://mattis:***@host/mattis``); text that is no URL as it is."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return url
+    return parsed.render_as_string(hide_password=True) if parsed.password else url
 
 
 def _listen(host: str, port: int) -> socket.socket:
