@@ -205,3 +205,49 @@ def test_the_lab_gives_the_same_numbers_on_ray(ray_instance: None) -> None:
         for key in ("seconds", "workers", "backend"):
             data.pop(key)
     assert local == on_ray
+
+
+PARENT_SCRIPT = """
+import os, time
+from mattis.tools.backends import worker_pool
+if __name__ == "__main__":
+    pool = worker_pool(2)
+    pids = {pool.submit(os.getpid).result() for _ in range(8)}
+    print(" ".join(map(str, sorted(pids))), flush=True)
+    time.sleep(600)
+"""
+
+
+def test_pool_workers_end_when_their_parent_is_killed(tmp_path: Any) -> None:
+    """A server or tournament killed with SIGKILL leaves no worker processes behind."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT_SCRIPT)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert workers and parent.pid not in workers
+        for pid in workers:
+            os.kill(pid, 0)  # alive while the parent is
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        if parent.stdout:
+            parent.stdout.close()
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().split(") ")[-1][0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in workers), "orphaned workers are still running"

@@ -20,7 +20,10 @@ from __future__ import annotations
 import importlib
 import logging
 import multiprocessing
+import os
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -35,6 +38,30 @@ RAY_MISSING = "the ray backend needs Ray: pip install \"mattis[ray]\""
 PROBE_SECONDS = 3.0
 """How long to wait for a cluster address to answer before saying nothing is there (Ray
 itself keeps retrying an address that does not answer for minutes)."""
+
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker process looks whether the process that started it is still there."""
+
+
+def exit_with_parent(parent: int) -> None:
+    """A worker-process initializer: end this worker soon after ``parent`` is gone. A pool's
+    workers otherwise outlive a parent killed without warning (``kill -9``, an out-of-memory
+    kill) and wait for work for ever; this watches from a daemon thread and exits at once."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes (spawn: they start clean, without the locks of
+    a progress bar's thread, the same on every platform) that end with this process."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=exit_with_parent, initargs=(os.getpid(),))
 
 
 class BackendError(RuntimeError):
@@ -88,8 +115,7 @@ class LocalBackend:
             for position, task in enumerate(tasks):
                 yield position, function(task)
             return
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(tasks)), mp_context=context) as pool:
+        with worker_pool(min(self.workers, len(tasks))) as pool:
             futures: dict[Future[ResultT], int] = {
                 pool.submit(function, task): position for position, task in enumerate(tasks)
             }

@@ -19,8 +19,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from ..tools.backends import worker_pool
 from .lobby import Lobby
 from .rules_page import rules_page
 from .store import Store, default_url
@@ -162,7 +162,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         executor = (executor_factory() if executor_factory is not None
-                    else ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")))
+                    else worker_pool(workers))
         lobby = Lobby(store, config, executor)
         lobby.restore()
         app.state.lobby = lobby
