@@ -145,3 +145,11 @@ def test_budgets_parse_ascii_digits_only() -> None:
     for bad in ("", "1.5", "٣", "9" * 20, "a,b"):
         with pytest.raises(ValueError, match="--budgets"):
             parse_budgets(bad)
+
+
+def test_points_not_yet_played_show_dashes_not_figures(tmp_path: Path) -> None:
+    from mattis.tools.strength import markdown_table
+
+    table = markdown_table(Experiment(TINY))
+    assert "| against 2 × normal | 2 | 0 | – | – | – | – | – | – | no |" in table
+    assert "100.0" not in table and "0.0%" not in table

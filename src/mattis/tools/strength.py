@@ -328,6 +328,11 @@ def markdown_table(experiment: Experiment) -> str:
     for cell in experiment.table():
         row = cell.to_dict()
         interval = (f"{cell.low * 100:.1f}–{cell.high * 100:.1f}%" if cell.finished else "–")
+        if not cell.finished:
+            dashes = " – |" * 6
+            lines.append(f"| {series_title(cell.series)} | {cell.budget:,} | {cell.games:,} |{dashes} "
+                         f"{'yes' if cell.done else 'no'} |")
+            continue
         lines.append(f"| {series_title(cell.series)} | {cell.budget:,} | {cell.games:,} | {cell.mattis:,} | "
                      f"{cell.rate * 100:.1f}% | {interval} | {cell.half_width * 100:.1f} | "
                      f"{row['iterations_per_decision']:,.0f} | {row['seconds_per_decision']:.2f} | "
