@@ -16,17 +16,13 @@ from mattis import Game, next_dealer
 from mattis.frontend import card_label
 from mattis.web import Settings, create_app
 
-from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, web_client
+from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, socket_url, web_client
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     with web_client(tmp_path / "web.sqlite3") as test_client:
         yield test_client
-
-
-def socket_url(table: dict[str, Any], lang: str = "en") -> str:
-    return f"/ws/tables/{table['table']}?token={table['token']}&lang={lang}"
 
 
 def play_out(socket: Any) -> dict[str, Any]:

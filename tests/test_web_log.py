@@ -14,17 +14,13 @@ from mattis import Game
 from mattis.core.events import EventKind
 from mattis.frontend.story import Announcement, LogLine, TableStory
 
-from .web_helpers import create_table, next_state, web_client
+from .web_helpers import create_table, next_state, socket_url, web_client
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     with web_client(tmp_path / "web.sqlite3") as test_client:
         yield test_client
-
-
-def socket_url(table: dict[str, Any], lang: str = "en") -> str:
-    return f"/ws/tables/{table['table']}?token={table['token']}&lang={lang}"
 
 
 def play_whole_game(socket: Any, lines: list[str], kinds: list[str] | None = None) -> None:

@@ -35,6 +35,11 @@ def web_client(db: Path, settings: Settings = FAST) -> Iterator[TestClient]:
         yield client
 
 
+def socket_url(table: dict[str, Any], lang: str = "en") -> str:
+    """The socket address of the seat that ``create_table`` answered with."""
+    return f"/ws/tables/{table['table']}?token={table['token']}&lang={lang}"
+
+
 def create_table(client: TestClient, **body: Any) -> dict[str, Any]:
     """``POST /api/tables`` with defaults for the fields a test does not care about."""
     body.setdefault("rules", "pagat")

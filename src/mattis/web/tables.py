@@ -403,16 +403,21 @@ class LiveTable:
         self.match.setdefault("results", []).append(list(game.losers))
         self.store_seats()
 
+    def _turn_of(self, seat: int) -> Game:
+        """The game, if it is ``seat``'s turn in it; otherwise the refusal that says why."""
+        game = self.game
+        if game is None:
+            raise ApiError(409, "not_started")
+        if game.is_over:
+            raise ApiError(409, "game_over")
+        if game.to_move != seat:
+            raise ApiError(409, "not_your_turn")
+        return game
+
     async def act(self, seat: int, text: str, lang: Lang) -> None:
         """Play ``text`` for ``seat``; refusals raise :class:`ApiError` or its illegal twin."""
         async with self.lock:
-            game = self.game
-            if game is None:
-                raise ApiError(409, "not_started")
-            if game.is_over:
-                raise ApiError(409, "game_over")
-            if game.to_move != seat:
-                raise ApiError(409, "not_your_turn")
+            game = self._turn_of(seat)
             before = game.copy()
             try:
                 action = game.apply(text, seat=seat)
@@ -537,13 +542,8 @@ class LiveTable:
 
     async def hint(self, connection: Connection) -> None:
         """Send the ``hard`` bot's suggestion to a seat whose turn it is."""
-        game, seat = self.game, connection.seat
-        if game is None:
-            raise ApiError(409, "not_started")
-        if game.is_over:
-            raise ApiError(409, "game_over")
-        if game.to_move != seat:
-            raise ApiError(409, "not_your_turn")
+        seat = connection.seat
+        game = self._turn_of(seat)
         if seat in self.hinting:
             raise ApiError(409, "hint_busy")
         self.hinting.add(seat)
