@@ -28,7 +28,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -198,11 +198,10 @@ class Experiment:
         mattis = sum(chunk.mattis for chunk in played)
         games = sum(chunk.games for chunk in played)
         low, high = wilson_interval(mattis, finished)
-        half = max(mattis / finished - low, high - mattis / finished) if finished else 1.0
-        return Cell(opponents, budget, games, finished, mattis, low, high,
+        cell = Cell(opponents, budget, games, finished, mattis, low, high,
                     sum(chunk.decisions for chunk in played), sum(chunk.iterations for chunk in played),
-                    math.fsum(chunk.seconds for chunk in played),
-                    done=half <= self.settings.target or games >= self.settings.max_games)
+                    math.fsum(chunk.seconds for chunk in played), done=False)
+        return replace(cell, done=cell.half_width <= self.settings.target or games >= self.settings.max_games)
 
     def table(self) -> list[Cell]:
         return [self.cell(opponents, budget) for opponents, budget in self.settings.cells()]
