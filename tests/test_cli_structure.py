@@ -24,8 +24,9 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
 COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab")
-OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")), SRC / "i18n.py",
-               *(SRC / "frontend" / name for name in ("messages.py", "record.py", "inputs.py",
+OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")),
+               *sorted((SRC / "i18n").glob("*.py")),
+               *(SRC / "frontend" / name for name in ("record.py", "inputs.py",
                                                       "seats.py", "text.py", "__init__.py"))]
 
 
@@ -50,7 +51,7 @@ def test_every_command_has_its_own_module_registered_by_app() -> None:
     assert registered == set(COMMAND_MODULES)
 
 
-@pytest.mark.parametrize("name", [*COMMAND_MODULES, "common", "messages"])
+@pytest.mark.parametrize("name", [*COMMAND_MODULES, "common"])
 def test_command_modules_never_import_the_app(name: str) -> None:
     for module, names in imports_of(CLI / f"{name}.py"):
         assert module not in (".app", "mattis.cli.app") and not (module == "." and "app" in names), name
@@ -78,8 +79,8 @@ def test_importing_a_command_module_alone_works_without_the_app() -> None:
 
 def test_no_message_key_is_defined_in_two_catalogues() -> None:
     sources = catalogues()
-    assert set(sources) == {"mattis.i18n", "mattis.frontend.messages", "mattis.cli.messages",
-                            "mattis.web.messages"}
+    assert set(sources) == {"mattis.i18n.base", "mattis.i18n.play", "mattis.i18n.cli", "mattis.i18n.envs",
+                            "mattis.i18n.web"}
     assert duplicate_keys(sources) == {}
     assert len(message_keys()) == sum(len(catalogue) for catalogue in sources.values())
 

@@ -45,9 +45,9 @@ from mattis.frontend import (
     turn_advice,
 )
 from mattis.frontend.cards import play_label
-from mattis.frontend.messages import PLAY_MESSAGES
 from mattis.frontend.record import default_save_path
 from mattis.i18n import LANGS, Lang, message_template, t
+from mattis.i18n.play import PLAY_MESSAGES
 
 CHOICES = [Action.parse(text) for text in ("4c", "7h", "Ks", "chance")]
 PEOPLE = make_participants(3, 0, ["normal", "easy"])  # Du, Kari, Ola

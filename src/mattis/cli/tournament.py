@@ -2,7 +2,7 @@
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
 the options, shows a progress bar on stderr and prints the standings in bokmål or English
-(its texts are :mod:`mattis.cli.messages`, keys ``tournament.…``), or one JSON object with
+(its texts are :mod:`mattis.i18n.cli`, keys ``tournament.…``), or one JSON object with
 ``--json``.
 """
 

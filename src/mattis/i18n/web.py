@@ -3,6 +3,8 @@
 ``web.err.…`` are the refusals the server sends (``{"type": "error", "code", "message"}``);
 ``web.ui.…`` are the labels the pages show, served to them by ``GET /api/texts`` so every
 word a player reads comes from :mod:`mattis.i18n`, like in the terminal.
+
+Data only: :func:`mattis.i18n.catalogues` gathers it with the others.
 """
 
 from __future__ import annotations

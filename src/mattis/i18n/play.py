@@ -1,6 +1,6 @@
 """The texts of play (keys ``play.…``), in bokmål and English, for every front end.
 
-Data only: :func:`mattis.i18n.catalogues` lists this catalogue with the others. Sentences
+Data only: :func:`mattis.i18n.catalogues` gathers it with the others. Sentences
 that name a player take ``{who}``: a bot's name, or "Du"/"You" for the person at the
 keyboard (``"du"``/``"you"`` inside a sentence). English needs "are" after "You" where
 Norwegian does not change, so those few sentences have a ``_you`` twin.
@@ -8,9 +8,7 @@ Norwegian does not change, so those few sentences have a ``_you`` twin.
 
 from __future__ import annotations
 
-from ..i18n import Catalogue
-
-PLAY_MESSAGES: Catalogue = {
+PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     # people
     "play.you": ("Du", "You"),
     "play.you_mid": ("du", "you"),
