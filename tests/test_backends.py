@@ -209,7 +209,7 @@ def test_the_lab_gives_the_same_numbers_on_ray(ray_instance: None) -> None:
 
 PARENT_SCRIPT = """
 import os, time
-from mattis.tools.backends import worker_pool
+from mattis.pool import worker_pool
 if __name__ == "__main__":
     pool = worker_pool(2)
     pids = {pool.submit(os.getpid).result() for _ in range(8)}

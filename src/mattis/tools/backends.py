@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import importlib
 import logging
-import multiprocessing
-import os
 import socket
-import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
+
+from ..pool import worker_pool
 
 TaskT = TypeVar("TaskT")
 ResultT = TypeVar("ResultT")
@@ -38,30 +36,6 @@ RAY_MISSING = "the ray backend needs Ray: pip install \"mattis[ray]\""
 PROBE_SECONDS = 3.0
 """How long to wait for a cluster address to answer before saying nothing is there (Ray
 itself keeps retrying an address that does not answer for minutes)."""
-
-
-PARENT_CHECK_SECONDS = 1.0
-"""How often a worker process looks whether the process that started it is still there."""
-
-
-def exit_with_parent(parent: int) -> None:
-    """A worker-process initializer: end this worker soon after ``parent`` is gone. A pool's
-    workers otherwise outlive a parent killed without warning (``kill -9``, an out-of-memory
-    kill) and wait for work for ever; this watches from a daemon thread and exits at once."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes (spawn: they start clean, without the locks of
-    a progress bar's thread, the same on every platform) that end with this process."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=exit_with_parent, initargs=(os.getpid(),))
 
 
 class BackendError(RuntimeError):
@@ -94,8 +68,8 @@ class Backend(Protocol):
 @dataclass(frozen=True, slots=True)
 class LocalBackend:
     """This process (``workers == 1``: no pickling, easy to debug) or a pool of spawned
-    worker processes (spawn: workers start clean, without the locks of a progress bar's
-    thread, and behave the same on every platform)."""
+    worker processes (:func:`mattis.pool.worker_pool`: they start clean, behave the same on
+    every platform and end with this process)."""
 
     workers: int = 1
 

@@ -44,7 +44,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
-from ..tools.backends import worker_pool
+from ..pool import worker_pool
 from .lobby import Lobby
 from .rules_page import rules_page
 from .store import Store, default_url
