@@ -1,8 +1,8 @@
 """``mattis serve``: play Mattis in the browser, with friends and bots.
 
 Starts the web server (:mod:`mattis.web`) on uvicorn and prints the address to open. The
-server needs the ``web`` extra (``pip install "mattis[web]"``); without it the command says
-so in one line.
+server needs the ``web`` extra (``pip install "mattis[web]"``) and a PostgreSQL database the
+``postgres`` extra; without them the command says so in one line and exits with code 2.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from ..extras import missing_modules, needs_extra
 from .common import fail as _fail
 
 
@@ -33,15 +34,19 @@ def serve_command(
         "--workers", min=1, max=64, help="Worker processes for hard bots and hints.")] = 1,
 ) -> None:
     """Serve Mattis in the browser: create tables, invite friends, play with bots."""
+    if missing_modules("web"):
+        _fail(needs_extra("mattis serve", "web"))
     try:
         import uvicorn
 
         from ..web import Settings, create_app
         from ..web.store import Store, default_url
-    except ImportError as error:
-        _fail(f"the web server needs the web extra: pip install 'mattis[web]' ({error.name} is missing)")
+    except ImportError as error:  # installed, yet broken: still one line, naming what is missing
+        _fail(f"{needs_extra('mattis serve', 'web')} ({error.name} is missing)")
     url = db or default_url()
     shown_url = without_password(url)
+    if is_postgresql(url) and missing_modules("postgres"):
+        _fail(f"--db: cannot open {shown_url!r}: {needs_extra('a PostgreSQL database', 'postgres')}")
     try:
         Store(url).close()  # fail now, in one line, on a bad URL or an unreachable database
     except Exception as error:
@@ -70,6 +75,17 @@ def without_password(url: str) -> str:
     except (ArgumentError, ValueError):
         return url
     return parsed.render_as_string(hide_password=True) if parsed.password else url
+
+
+def is_postgresql(url: str) -> bool:
+    """Whether the database URL names PostgreSQL (whatever its driver), which needs psycopg."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).get_backend_name() == "postgresql"
+    except (ArgumentError, ValueError):
+        return False
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -20,8 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..bots.view import PlayerView
 from ..core.actions import NUM_ACTIONS

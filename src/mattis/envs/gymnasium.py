@@ -20,9 +20,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
+from ..extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..bots import Agent, Limit, decide, make_agent, parse_level, seat_rng
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS

@@ -47,9 +47,14 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+from ..extras import MissingExtra
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..bots.ismcts import rollout_action
 from ..bots.protocol import Decision, Limit

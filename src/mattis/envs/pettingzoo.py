@@ -21,10 +21,15 @@ import operator
 import random
 from typing import Any, ClassVar
 
-import gymnasium
-import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from ..extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
 from ..core.game import Game

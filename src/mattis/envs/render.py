@@ -3,7 +3,12 @@ for a person watching an agent train (not an observation: agents never see it)."
 
 from __future__ import annotations
 
-import gymnasium
+from ..extras import MissingExtra
+
+try:
+    import gymnasium
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.game import Game
 from ..i18n import Lang, t

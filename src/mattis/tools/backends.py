@@ -25,6 +25,7 @@ from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from ..extras import install_command
 from ..pool import worker_pool
 
 TaskT = TypeVar("TaskT")
@@ -32,7 +33,7 @@ ResultT = TypeVar("ResultT")
 
 BACKEND_NAMES = ("local", "ray")
 """The names ``--backend`` accepts."""
-RAY_MISSING = "the ray backend needs Ray: pip install \"mattis[ray]\""
+RAY_MISSING = f"the ray backend needs Ray: {install_command('ray')}"
 PROBE_SECONDS = 3.0
 """How long to wait for a cluster address to answer before saying nothing is there (Ray
 itself keeps retrying an address that does not answer for minutes)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import html
-import importlib
 import io
 import json
 import os
@@ -20,11 +19,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..extras import install_command, installed
 from .lab import LEVEL_RUNS, RUNS, ConfigurationStats, LabResult, RunStats, SeatRate
 
 REPORT_JSON = "lab.json"
 REPORT_HTML = "lab.html"
-MATPLOTLIB_MISSING = "the lab's report needs matplotlib: pip install \"mattis[lab]\""
+MATPLOTLIB_MISSING = f"the lab's report needs matplotlib: {install_command('lab')}"
 RUN_COLOURS = {"random": "#9aa5b1", "normal": "#3b82c4", "hard": "#c4493b", "skill": "#e0a030"}
 RUN_TITLES = {
     "random": "random everywhere",
@@ -42,7 +42,7 @@ class ReportError(RuntimeError):
 
 def matplotlib_available() -> bool:
     """Whether matplotlib (the ``lab`` extra) can be imported, without importing it."""
-    return importlib.util.find_spec("matplotlib") is not None
+    return installed("matplotlib")
 
 
 def report_paths(folder: Path) -> tuple[Path, Path]:

@@ -27,7 +27,6 @@ average place compares fairly across games (the convention of :mod:`.simulate`).
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import re
@@ -42,6 +41,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..bots import LEVELS, Agent, Limit, PlayedGame, make_agent, play_game
 from ..core import Game, Rules
+from ..extras import install_command, missing_modules
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .simulate import DEFAULT_ACTION_CAP, finishing_places  # one cap and one place convention
 
@@ -313,7 +313,7 @@ DEFAULT_OPENSPIEL_SIMULATIONS = 200
 agent's own default; about 0.3 s a decision on a laptop core)."""
 SEARCHING: tuple[str, ...] = ("hard", OPENSPIEL_ISMCTS)
 """The entrants that search, and so take a budget of their own."""
-OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: pip install \"mattis[rl]\""
+OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: {install_command('rl')}"
 
 
 _BUDGET = re.compile(r"(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,5}(?:\.[0-9]{1,6})?)s)", re.ASCII)
@@ -390,8 +390,9 @@ def parse_entrant(text: str) -> str:
 
 
 def openspiel_available() -> bool:
-    """Whether OpenSpiel (the ``rl`` extra) can be imported, without importing it."""
-    return importlib.util.find_spec("pyspiel") is not None
+    """Whether the ``rl`` extra that OpenSpiel's ISMCTS runs on (OpenSpiel, numpy) is
+    installed, found without importing it."""
+    return not missing_modules("rl")
 
 
 def make_entrant(name: str, hard_limit: Limit | None = None,
