@@ -6,7 +6,9 @@
 * :mod:`mattis.envs.encoding` — the numeric observation all three share.
 
 Importing this package imports nothing heavy: numpy, PettingZoo, Gymnasium and OpenSpiel
-load only with the submodule that needs them (``pip install "mattis[rl]"``).
+load only with the submodule that needs them (``pip install "mattis[rl]"``). Without the
+extra, importing one raises :class:`mattis.extras.MissingExtra`, an ``ImportError`` that
+says what to install.
 """
 
 from __future__ import annotations
