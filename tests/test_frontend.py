@@ -23,6 +23,7 @@ from mattis.frontend import (
     Blank,
     Command,
     CommandInput,
+    ConsecutiveSeeds,
     GameSession,
     InputError,
     Match,
@@ -332,7 +333,7 @@ def test_session_hint_names_a_legal_move_with_a_reason() -> None:
 
 def test_match_scores_and_the_loser_deals_next_c2() -> None:
     people = make_participants(3, 1, ["random", "random"])
-    match = Match(Rules.preset("pagat"), people, games=3, seed=10)
+    match = Match(Rules.preset("pagat"), len(people), ConsecutiveSeeds(10), games=3)
     assert match.dealer == 2  # the last seat deals the first game
     for _ in range(3):
         game = match.new_game()

@@ -26,6 +26,7 @@ from mattis.bots import Limit
 from mattis.cli.app import app
 from mattis.frontend import make_participants, play_record, save_record
 from mattis.frontend import record as record_module
+from mattis.frontend.match import ConsecutiveSeeds, Match
 from mattis.frontend.record import (
     MAX_RECORD_BYTES,
     RecordError,
@@ -33,7 +34,6 @@ from mattis.frontend.record import (
     create_record,
     load_record,
 )
-from mattis.frontend.session import Match
 from mattis.terminal import EXIT_OK, EXIT_SAVE_FAILED, TerminalPlay
 
 from .cli_checks import assert_one_error_line
@@ -58,8 +58,9 @@ def saved_game(path: Path, names: tuple[str, str] = ("Kari", "Ola")) -> Path:
 def terminal(save: Path, read_line: Callable[[str], str], games: int = 1,
              overwrite: bool = False) -> tuple[TerminalPlay, io.StringIO]:
     screen = io.StringIO()
-    match = Match(Rules.preset("pagat"), make_participants(3, 0, ["random", "random"]), games, seed=4)
-    play = TerminalPlay(match, "pagat", "en", Console(file=screen, width=300), save,
+    match = Match(Rules.preset("pagat"), 3, ConsecutiveSeeds(4), games)
+    people = make_participants(3, 0, ["random", "random"])
+    play = TerminalPlay(match, people, "pagat", "en", Console(file=screen, width=300), save,
                         Limit(iterations=10), read_line=read_line, overwrite=overwrite)
     return play, screen
 

@@ -18,6 +18,7 @@ import typer
 from rich.text import Text
 
 from ..bots import Limit
+from ..frontend.match import ConsecutiveSeeds, Match
 from ..frontend.record import (
     SavedGameExists,
     check_save_folder,
@@ -28,7 +29,6 @@ from ..frontend.record import (
     saves_folder,
 )
 from ..frontend.seats import make_participants
-from ..frontend.session import Match
 from ..frontend.text import printable
 from ..i18n import Lang, t
 from ..terminal import EXIT_OK, TerminalPlay
@@ -142,9 +142,10 @@ def play_command(
             overwrite = _check_save_paths(save_path, games, overwrite, chosen)
     except ValueError as error:
         fail(str(error))
-    match = Match(resolved, make_participants(players, seat, levels), games,
-                  seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS))
-    terminal = TerminalPlay(match, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
+    first_seed = seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS)
+    match = Match(resolved, players, ConsecutiveSeeds(first_seed), games)
+    people = make_participants(players, seat, levels)
+    terminal = TerminalPlay(match, people, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
                             overwrite=overwrite, pace=pace, auto_forced=auto_forced, explain=explain)
     code = terminal.run()
     if code != EXIT_OK:

@@ -9,10 +9,11 @@ end can use the same pieces.
 from .cards import action_label, card_label, card_name, card_role, cards_label, sort_actions, sort_hand
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
+from .match import ConsecutiveSeeds, Match, SecretSeeds, SeedPlan
 from .narrate import Narrator, out_order_line, result_headline
 from .record import LoadedGame, RecordError, load_record, play_record, save_record
 from .seats import BOT_NAMES, Participant, make_participants, seat_label, seat_name
-from .session import Asked, Blank, GameSession, Hint, Match, Moved, News, Rejected, Reply, bot_reason
+from .session import Asked, Blank, GameSession, Hint, Moved, News, Rejected, Reply, bot_reason
 from .story import Announcement, LogLine, TableStory
 from .table import TableState, table_state, turn_advice
 
@@ -23,6 +24,7 @@ __all__ = [
     "Blank",
     "Command",
     "CommandInput",
+    "ConsecutiveSeeds",
     "GameSession",
     "Hint",
     "InputError",
@@ -37,6 +39,8 @@ __all__ = [
     "RecordError",
     "Rejected",
     "Reply",
+    "SecretSeeds",
+    "SeedPlan",
     "TableState",
     "TableStory",
     "action_label",

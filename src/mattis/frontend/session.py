@@ -5,14 +5,14 @@ let the bots move (:meth:`GameSession.step_bot` one at a time, so it can show ea
 :meth:`GameSession.run_bots`), collects the sentences for what happened
 (:meth:`GameSession.news`), and hands it each line the person types
 (:meth:`GameSession.handle`), drawing whatever comes back. It never prints and never reads,
-so the terminal and a future web front end share it. A :class:`Match` strings games
-together: it keeps score and lets the loser deal the next game (C2).
+so the terminal and a future web front end share it. Matches (several games, the
+loser dealing the next, C2) are :class:`~mattis.frontend.match.Match`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..bots import (
@@ -27,8 +27,7 @@ from ..bots import (
     seat_rng,
 )
 from ..core.actions import Action
-from ..core.game import MAX_SEED, Game, next_dealer
-from ..core.rules import Rules
+from ..core.game import Game
 from ..i18n import Lang, t
 from .cards import action_label, play_label, sort_actions
 from .explain import explain_illegal
@@ -279,69 +278,3 @@ def bot_reason(decision: Decision, lang: Lang) -> str:
     if decision.reason == "win_cheap" and "rank" not in details:
         key += "_plain"
     return t(key, lang, **params)
-
-
-# -------------------------------------------------------------------- matches
-
-
-@dataclass
-class Match:
-    """Several games at one table: the score (times each seat was Mattis) and the deal.
-
-    The first game is dealt by the last seat (C2); after that the loser deals, and with
-    several losers the first of them clockwise from the previous dealer (``next_dealer``).
-    """
-
-    rules: Rules
-    participants: list[Participant]
-    games: int
-    seed: int
-    dealer: int = -1
-    played: int = 0
-    scores: list[int] = field(default_factory=list)
-    results: list[tuple[int, ...]] = field(default_factory=list)
-    """The losers of each finished game."""
-
-    def __post_init__(self) -> None:
-        players = len(self.participants)
-        if self.games < 1:
-            raise ValueError(f"games: must be at least 1, got {self.games}")
-        if self.dealer < 0:
-            self.dealer = players - 1
-        if not self.scores:
-            self.scores = [0] * players
-
-    @property
-    def players(self) -> int:
-        """Seats at the table."""
-        return len(self.participants)
-
-    @property
-    def finished(self) -> bool:
-        """Whether every game has been played."""
-        return self.played >= self.games
-
-    def game_seed(self, number: int | None = None) -> int:
-        """The seed of game ``number`` (1-based; default: the next game)."""
-        offset = self.played if number is None else number - 1
-        return (self.seed + offset) % (MAX_SEED + 1)  # records hold seeds up to 2**64-1
-
-    def new_game(self) -> Game:
-        """Deal the next game."""
-        return Game.new(self.rules, self.players, seed=self.game_seed(), dealer=self.dealer)
-
-    def finish(self, game: Game) -> None:
-        """Count a finished game: score its losers and pass the deal to the loser."""
-        if not game.is_over:
-            raise ValueError("the game is not over")
-        for loser in game.losers:
-            self.scores[loser] += 1
-        self.results.append(tuple(game.losers))
-        self.dealer = next_dealer(game.dealer, game.losers, self.players)
-        self.played += 1
-
-    def info(self, number: int) -> dict[str, Any]:
-        """Game ``number`` (1-based) within the match and the score so far, for its saved
-        record (the score includes that game once :meth:`finish` has counted it)."""
-        return {"game": number, "games": self.games, "seed": self.seed,
-                "scores": list(self.scores)}

@@ -27,14 +27,14 @@ from rich.text import Text
 from ..bots import Limit
 from ..core.rules import NothingLeft, NothingLeftCounts
 from ..frontend.inputs import Command, CommandInput, parse_input
+from ..frontend.match import Match
 from ..frontend.narrate import out_order_line, result_headline
 from ..frontend.record import SaveFile, match_save_path, os_error_text
-from ..frontend.seats import join_names, seat_label, seat_name
+from ..frontend.seats import Participant, join_names, seat_label, seat_name
 from ..frontend.session import (
     Asked,
     Blank,
     GameSession,
-    Match,
     Moved,
     News,
     Rejected,
@@ -77,6 +77,8 @@ class TerminalPlay:
     """A match (one game or several) in a terminal."""
 
     match: Match
+    participants: list[Participant]
+    """Who sits where: the person and the bots (the match itself only counts seats)."""
     preset: str
     """The preset the rules start from (named in the ``rules`` command)."""
     lang: Lang
@@ -96,6 +98,11 @@ class TerminalPlay:
     """Enter was pressed while bots moved: no more pauses until the person's turn."""
     _save_error: str | None = field(default=None, init=False, repr=False)
     """Why the last save failed, while saving keeps failing (``None`` when it works)."""
+
+    @property
+    def games(self) -> int:
+        """How many games the match has (a terminal match always has an end)."""
+        return self.match.games or 1
 
     def _read(self, prompt: str) -> str:
         if self.read_line is not None:
@@ -122,13 +129,13 @@ class TerminalPlay:
         while not match.finished:
             number = match.played + 1
             game = match.new_game()
-            session = GameSession(game, match.participants, lang, seed=match.game_seed(),
+            session = GameSession(game, self.participants, lang, seed=match.game_seed(number),
                                   hint_limit=self.hint_limit)
-            slot = SaveFile(match_save_path(self.save_base, number, match.games), self.overwrite)
+            slot = SaveFile(match_save_path(self.save_base, number, self.games), self.overwrite)
             self.console.print()
-            title = (t("play.game_n", lang, number=number, games=match.games) if match.games > 1
+            title = (t("play.game_n", lang, number=number, games=self.games) if self.games > 1
                      else t("play.game_one", lang))
-            dealer = seat_name(match.participants[game.dealer], lang, initial=False)
+            dealer = seat_name(self.participants[game.dealer], lang, initial=False)
             self.console.print(Rule(Text(f"{title} · {t('play.dealer_is', lang, who=dealer)}")))
             if self._save(session, slot, number):  # claims this game's file before any move
                 self._say(t("play.saving_to", lang, path=_path_text(slot)), "dim")
@@ -147,7 +154,7 @@ class TerminalPlay:
             if not saved:
                 return self._not_saved(slot)
             self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
-            if match.games > 1:
+            if self.games > 1:
                 self._scores()
                 if not match.finished and not self._wait_next():
                     return EXIT_OK
@@ -165,11 +172,11 @@ class TerminalPlay:
         rules_name = match.rules.preset_name or t("play.house_rules_of", lang, preset=self.preset)
         self.console.print(Rule(Text(t("play.welcome", lang, rules=rules_name, players=match.players),
                                      style="bold")))
-        others = [seat_label(p, lang) for p in match.participants if not p.human]
-        human = next(p.seat for p in match.participants if p.human)
+        others = [seat_label(p, lang) for p in self.participants if not p.human]
+        human = next(p.seat for p in self.participants if p.human)
         self._say(t("play.seating", lang, seat=human, others=join_names(others, lang)))
-        if match.games > 1:
-            self._say(t("play.match_intro", lang, games=match.games))
+        if self.games > 1:
+            self._say(t("play.match_intro", lang, games=self.games))
         rules = match.rules
         if (match.players >= BLODMATTIS_WARNING_PLAYERS and rules.nothing_left is NothingLeft.LOSE
                 and rules.nothing_left_counts is NothingLeftCounts.WON_PILE):
@@ -207,8 +214,9 @@ class TerminalPlay:
         later success says that saving works again."""
         match = self.match
         extra: dict[str, object] | None = None
-        if match.games > 1:
-            extra = {"match": match.info(number)}
+        if self.games > 1:
+            extra = {"match": {"game": number, "games": self.games, "seed": match.game_seed(1),
+                               "scores": list(match.scores)}}
         try:
             slot.write(session.record(extra))
         except OSError as error:
@@ -349,16 +357,16 @@ class TerminalPlay:
 
     def _scores(self) -> None:
         lang, match = self.lang, self.match
-        title = (t("play.score_final", lang, games=match.games) if match.finished
-                 else t("play.score_after", lang, played=match.played, games=match.games))
+        title = (t("play.score_final", lang, games=self.games) if match.finished
+                 else t("play.score_after", lang, played=match.played, games=self.games))
         self.console.print()
-        self.console.print(score_table(match.participants, match.scores, title, lang))
+        self.console.print(score_table(self.participants, match.scores, title, lang))
         if not match.finished:
-            dealer = seat_name(match.participants[match.dealer], lang, initial=False)
+            dealer = seat_name(self.participants[match.dealer], lang, initial=False)
             self._say(t("play.loser_deals", lang, who=dealer))
         else:
             fewest = min(match.scores)
-            best = [seat_name(match.participants[s], lang, initial=False)
+            best = [seat_name(self.participants[s], lang, initial=False)
                     for s, score in enumerate(match.scores) if score == fewest]
             self._say(t("play.match_best", lang, who=join_names(best, lang), count=fewest), "bold")
 

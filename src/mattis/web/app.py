@@ -45,10 +45,11 @@ from ..i18n import (
     t,
 )
 from ..pool import worker_pool
+from ..table import Refusal
 from .lobby import Lobby
 from .rules_page import rules_page
 from .store import Store, default_url
-from .tables import ApiError, Connection, LiveTable, Settings
+from .tables import ApiError, Connection, LiveTable, Settings, http_status
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -98,9 +99,9 @@ def _request_lang(request: Request) -> Lang:
     return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
-def _refusal(error: ApiError, lang: Lang) -> JSONResponse:
+def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
     return JSONResponse({"type": "error", "code": error.code, "message": error.message(lang)},
-                        status_code=error.status)
+                        status_code=http_status(error))
 
 
 async def _json_body(request: Request) -> object:
@@ -164,7 +165,7 @@ def create_app(
         executor = (executor_factory() if executor_factory is not None
                     else worker_pool(workers))
         lobby = Lobby(store, config, executor)
-        lobby.restore()
+        await lobby.restore()
         app.state.lobby = lobby
         try:
             yield
@@ -181,8 +182,8 @@ def create_app(
         lang = _request_lang(request)
         try:
             lobby_of(request).check_address(request.client.host if request.client else "")
-            table, seat, token = lobby_of(request).create(await _json_body(request))
-        except ApiError as error:
+            table, seat, token = await lobby_of(request).create(await _json_body(request))
+        except Refusal as error:
             return _refusal(error, lang)
         invite = str(request.base_url).rstrip("/") + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
@@ -192,15 +193,17 @@ def create_app(
         lang = _request_lang(request)
         try:
             lobby_of(request).check_address(request.client.host if request.client else "")
-            seat, token = lobby_of(request).join(request.path_params["table_id"], await _json_body(request))
-        except ApiError as error:
+            seat, token = await lobby_of(request).join(request.path_params["table_id"],
+                                                       await _json_body(request))
+        except Refusal as error:
             return _refusal(error, lang)
         return JSONResponse({"seat": seat, "token": token})
 
     async def table_info(request: Request) -> Response:
         try:
-            return JSONResponse(lobby_of(request).table(request.path_params["table_id"]).summary())
-        except ApiError as error:
+            table = await lobby_of(request).table(request.path_params["table_id"])
+            return JSONResponse(table.summary())
+        except Refusal as error:
             return _refusal(error, _request_lang(request))
 
     async def table_record(request: Request) -> Response:
@@ -211,7 +214,7 @@ def create_app(
                 raise ApiError(400, "bad_request", "game must be a number")
             record = lobby_of(request).record(request.path_params["table_id"],
                                               int(number_text) if number_text else None)
-        except ApiError as error:
+        except Refusal as error:
             return _refusal(error, lang)
         return JSONResponse(record)
 
@@ -256,7 +259,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     """One seat's WebSocket: check the token, then relay messages until it closes."""
     lang = pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
     await websocket.accept()
-    table = lobby.find(websocket.path_params["table_id"])
+    table = await lobby.find(websocket.path_params["table_id"])
     token = websocket.query_params.get("token") or ""
     seat = table.seat_of(token) if table is not None and token else None
     if table is None or seat is None:
@@ -264,7 +267,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
                                    "message": t("web.err.bad_token", lang)})
         await websocket.close(code=1008)
         return
-    connection = Connection(seat, lang, lobby.settings)
+    connection = Connection(table.session.reader(seat, lang), lobby.settings)
     writer = asyncio.create_task(_pump(websocket, connection))
     table.connect(connection)
     hints: set[asyncio.Task[None]] = set()
@@ -302,7 +305,7 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
         connection.closed = True
 
 
-def _refuse(connection: Connection, error: ApiError) -> None:
+def _refuse(connection: Connection, error: Refusal) -> None:
     connection.send({"type": "error", "code": error.code, "message": error.message(connection.lang)})
 
 
@@ -327,7 +330,7 @@ async def _handle(table: LiveTable, connection: Connection, text: str,
         return
     try:
         await _dispatch(table, connection, message, hints)
-    except ApiError as error:
+    except Refusal as error:
         _refuse(connection, error)
     except Exception:  # a bug must cost one message, not the connection or the table
         log.exception("message from table %s seat %s failed", table.table_id, connection.seat)
@@ -343,24 +346,23 @@ async def _dispatch(table: LiveTable, connection: Connection, message: object,
         action = message.get("action")
         if not isinstance(action, str) or not 0 < len(action) <= 16:
             raise ApiError(400, "bad_message", "act needs an action such as 7h")
-        await table.act(connection.seat, action, connection.lang)
+        await table.act(connection.seat, action)
     elif kind == "hint":
         task = asyncio.create_task(_hint(table, connection))
         hints.add(task)
         task.add_done_callback(hints.discard)
     elif kind == "again":
-        table.play_again(connection.seat)
+        await table.play_again(connection.seat)
     elif kind == "bot":
-        table.fill_with_bot(message.get("seat"), message.get("level", "normal"))
+        await table.fill_with_bot(message.get("seat"), message.get("level", "normal"))
     elif kind == "lang":
         lang = message.get("lang")
         if lang not in ("nb", "en"):
             raise ApiError(400, "bad_message", "lang must be nb or en")
-        connection.lang = "nb" if lang == "nb" else "en"
-        connection.log_sent = 0
-        connection.send(table.state_for(connection))
+        connection.reader.switch_language("nb" if lang == "nb" else "en")
+        table.resend(connection)
     elif kind == "state":
-        connection.send(table.state_for(connection))
+        table.resend(connection)
     else:
         raise ApiError(400, "bad_message", f"unknown type {kind[:20]!r}")
 
@@ -368,7 +370,7 @@ async def _dispatch(table: LiveTable, connection: Connection, message: object,
 async def _hint(table: LiveTable, connection: Connection) -> None:
     try:
         await table.hint(connection)
-    except ApiError as error:
+    except Refusal as error:
         _refuse(connection, error)
     except Exception:
         log.exception("hint failed at table %s", table.table_id)

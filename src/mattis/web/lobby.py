@@ -9,43 +9,45 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from ..bots import LEVELS
 from ..core.game import Game
-from ..core.rules import PRESET_NAMES, Rules
-from ..frontend.seats import BOT_NAMES
-from .store import ActionRow, Store, StoredTable
-from .tables import ApiError, LiveTable, RateLimiter, Seat, Settings, clean_name, hash_token
+from ..table import Refusal, Row, TableSession
+from .store import Store
+from .tables import ApiError, LiveTable, RateLimiter, Settings
+
+log = logging.getLogger("mattis.web")
 
 
 class ActionLog:
-    """Group commit: the moves played in one turn of the event loop are stored in one
-    transaction, and each move's sender waits for it, so no one hears of a move before it
-    is stored. Under load this turns hundreds of small commits a second into a few."""
+    """Group commit: the rows of every change made in one turn of the event loop (mostly
+    moves) are stored in one transaction, and each change's sender waits for it, so no one
+    hears of a change before it is stored. Under load this turns hundreds of small commits a
+    second into a few."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self.pending: list[tuple[list[Row], asyncio.Future[None]]] = []
 
-    async def write(self, row: ActionRow) -> None:
-        """Store ``row`` with whatever else is waiting; raises if the transaction fails."""
+    async def write(self, rows: list[Row]) -> None:
+        """Store ``rows`` with whatever else is waiting; raises if the transaction fails."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         if not self.pending:
             loop.call_soon(self._flush)
-        self.pending.append((row, future))
+        self.pending.append((rows, future))
         await future
 
     def _flush(self) -> None:
         batch, self.pending = self.pending, []
         try:
-            self.store.add_actions([row for row, _ in batch])
-        except Exception as error:  # every waiting move is refused and undone by its sender
+            self.store.add_actions([row for rows, _ in batch for row in rows])
+        except Exception as error:  # every waiting change is refused and undone by its sender
             for _, future in batch:
                 if not future.done():
                     future.set_exception(error)
@@ -67,7 +69,6 @@ class Lobby:
         self.settings = settings
         self.executor = executor
         self.tables: dict[str, LiveTable] = {}
-        self._timers: set[asyncio.TimerHandle] = set()
         self.janitor: asyncio.Task[None] | None = None
         self.address_limits: dict[str, RateLimiter] = {}
 
@@ -80,15 +81,6 @@ class Lobby:
     def invite_path(table_id: str) -> str:
         """The page a friend opens to take a seat (the table id is the unguessable token)."""
         return f"/t/{table_id}"
-
-    def watch_absence(self, table: LiveTable, seat: int) -> None:
-        """Check on an absent person once the timeout has passed."""
-        loop = asyncio.get_running_loop()
-        handle = loop.call_later(self.settings.absence_timeout, table.check_absence, seat)
-        self._timers.add(handle)
-        if len(self._timers) > 4 * len(self.tables) + 64:  # forget timers that have fired
-            now = loop.time()
-            self._timers = {h for h in self._timers if h.when() > now and not h.cancelled()}
 
     def _start(self, table: LiveTable) -> None:
         self.tables[table.table_id] = table
@@ -104,19 +96,21 @@ class Lobby:
         if not limiter.allow():
             raise ApiError(429, "rate_limited")
 
-    def find(self, table_id: str) -> LiveTable | None:
+    async def find(self, table_id: str) -> LiveTable | None:
         """A table by id, loaded from the store if it is not in memory."""
         table = self.tables.get(table_id)
         if table is None and 0 < len(table_id) <= 40:
             stored = self.store.load_table(table_id)
             if stored is not None:
-                table = self._restored(stored)
+                session, outcome = TableSession.restore(stored, self.settings.table)
+                table = LiveTable(self, session)
                 self._start(table)
+                await table.carry(outcome)
         return table
 
-    def table(self, table_id: str) -> LiveTable:
+    async def table(self, table_id: str) -> LiveTable:
         """A table by id, or a 404 refusal."""
-        table = self.find(table_id)
+        table = await self.find(table_id)
         if table is None:
             raise ApiError(404, "not_found")
         return table
@@ -135,88 +129,29 @@ class Lobby:
         for table in idle:
             if table.driver is not None:
                 table.driver.cancel()
+            table.close()
             del self.tables[table.table_id]
         return len(idle)
 
     # ---------------------------------------------------------------- the API
 
-    def create(self, body: object) -> tuple[LiveTable, int, str]:
+    async def create(self, body: object) -> tuple[LiveTable, int, str]:
         """A new table from a ``POST /api/tables`` body; returns it, the creator's seat and token."""
-        if not isinstance(body, dict):
-            raise ApiError(400, "bad_request", "expected a JSON object")
         if len(self.tables) >= self.settings.max_tables:
             raise ApiError(503, "bad_request", "the server has too many tables")
-        preset = body.get("rules", "pagat")
-        if not isinstance(preset, str) or preset.strip().lower() not in PRESET_NAMES:
-            raise ApiError(400, "bad_request", f"rules must be one of {', '.join(PRESET_NAMES)}")
-        changes = body.get("set") or {}
-        if not isinstance(changes, dict) or not all(
-                isinstance(value, str | int | bool) for value in changes.values()):
-            raise ApiError(400, "bad_request", "set must map option names to values")
-        try:
-            rules = Rules.preset(preset).with_options(**{str(k): v for k, v in changes.items()})
-        except (ValueError, TypeError) as error:
-            raise ApiError(400, "bad_request", str(error)) from None
-        players = body.get("players", 3)
-        if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
-            raise ApiError(400, "bad_request",
-                           f"players must be from {rules.min_players} to {rules.max_players}")
-        seats, creator, token = self._seats(body.get("seats"), players)
-        seed = body.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise ApiError(400, "bad_request", "seed must be a whole number")
-        table_id = secrets.token_urlsafe(12)
-        match: dict[str, Any] = {"scores": [0] * players, "dealer": players - 1, "games": 0,
-                                 "seed": seed, "results": []}
-        self.store.add_table(table_id, rules.to_dict(), players, [s.to_stored() for s in seats], match)
-        table = LiveTable(self, table_id, rules, seats, match)
+        session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
+                                                               self.settings.table)
+        table = LiveTable(self, session)
+        await table.carry(outcome)  # stored before anyone hears of it (refused if it cannot be)
         self._start(table)
-        if table.full:
-            table.deal()
         return table, creator, token
 
-    @staticmethod
-    def _seats(items: object, players: int) -> tuple[list[Seat], int, str]:
-        if items is None:
-            items = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
-        if not isinstance(items, list) or len(items) != players:
-            raise ApiError(400, "bad_request", f"seats must list {players} seats")
-        seats: list[Seat] = []
-        creator, token = -1, ""
-        taken = {clean_name(item.get("name")).lower() for item in items
-                 if isinstance(item, dict) and item.get("kind") == "human"}
-        bot_names = iter(name for name in BOT_NAMES if name.lower() not in taken)
-        for index, item in enumerate(items):
-            if not isinstance(item, dict):
-                raise ApiError(400, "bad_request", "each seat must be an object")
-            kind = item.get("kind")
-            if kind == "human":
-                if creator >= 0:
-                    raise ApiError(400, "bad_request",
-                                   "only the creator's seat is human; mark friends' seats open")
-                creator, token = index, secrets.token_urlsafe(24)
-                seats.append(Seat("human", clean_name(item.get("name")), None, hash_token(token),
-                                  away_since=time.monotonic()))
-            elif kind == "bot":
-                level = item.get("level", "normal")
-                if level not in LEVELS:
-                    raise ApiError(400, "bad_request", f"level must be one of {', '.join(LEVELS)}")
-                name = clean_name(item.get("name")) or next(bot_names, f"Bot {index}")
-                seats.append(Seat("bot", name, str(level)))
-            elif kind == "open":
-                seats.append(Seat("open"))
-            else:
-                raise ApiError(400, "bad_request", "seat kind must be human, bot or open")
-        if creator < 0:
-            raise ApiError(400, "bad_request", "one seat must be the creator's (kind human)")
-        return seats, creator, token
-
-    def join(self, table_id: str, body: object) -> tuple[int, str]:
+    async def join(self, table_id: str, body: object) -> tuple[int, str]:
         """Take an open seat (``POST /api/tables/{ID}/join``)."""
-        table = self.table(table_id)
+        table = await self.table(table_id)
         if not isinstance(body, dict):
-            raise ApiError(400, "bad_request", "expected a JSON object")
-        return table.join(clean_name(body.get("name")))
+            raise Refusal("bad_request", "expected a JSON object")
+        return await table.join(body.get("name"))
 
     def record(self, table_id: str, number: int | None) -> dict[str, Any]:
         """A finished game's engine record; refused while the game is on (it holds the deck)."""
@@ -224,42 +159,26 @@ class Lobby:
         if stored is None:
             raise ApiError(404, "not_found")
         if not stored.over:
-            raise ApiError(409, "game_not_over")
+            raise Refusal("game_not_over")
         return Game.from_record(stored.record()).record()
 
     # ---------------------------------------------------------------- restart
 
-    def restore(self) -> int:
+    async def restore(self) -> int:
         """Bring back every table with an unfinished game, replaying it; returns how many.
         Also starts unloading idle tables."""
         for stored in self.store.load_tables():
-            self._start(self._restored(stored))
+            session, outcome = TableSession.restore(stored, self.settings.table)
+            table = LiveTable(self, session)
+            self._start(table)
+            await table.carry(outcome)
         self.janitor = asyncio.get_running_loop().create_task(self.unload_idle())
         return len(self.tables)
-
-    def _restored(self, stored: StoredTable) -> LiveTable:
-        seats = [Seat(item["kind"], item.get("name") or "", item.get("level"), item.get("token"))
-                 for item in stored.seats]
-        table = LiveTable(self, stored.table_id, Rules.from_dict(stored.rules), seats, stored.match)
-        now = time.monotonic()
-        if stored.game is not None:
-            table.game = Game.from_record(stored.game.record())
-            table.game_id, table.game_number = stored.game.game_id, stored.game.number
-            if table.game.is_over and len(table.match.get("results") or []) < table.game_number:
-                table.finish_match_game(table.game)  # killed between the last move and the score
-        for index, seat in enumerate(seats):
-            if seat.kind == "human":
-                seat.away_since = now
-                if table.game is not None and not table.game.is_over:
-                    self.watch_absence(table, index)
-        return table
 
     async def close(self) -> None:
         """Stop the bots, the timers and the unloading."""
         if self.janitor is not None:
             self.janitor.cancel()
-        for handle in self._timers:
-            handle.cancel()
         drivers = [table.driver for table in self.tables.values() if table.driver is not None]
         for driver in drivers:
             driver.cancel()
@@ -267,6 +186,4 @@ class Lobby:
             with contextlib.suppress(asyncio.CancelledError):
                 await driver
         for table in self.tables.values():
-            for seat in table.seats:
-                for connection in list(seat.connections):
-                    connection.close()
+            table.close()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+
+from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 
 _metadata = MetaData()
 
@@ -69,45 +70,6 @@ _actions = Table(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRow:
-    """One action to store: which game, its number in the game, who played it, its text."""
-
-    game_id: int
-    index: int
-    seat: int
-    action: str
-    over: bool
-    """Whether this action ended the game."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """One game as stored: its number in the match, starting record and actions so far."""
-
-    game_id: int
-    number: int
-    start: dict[str, Any]
-    actions: tuple[str, ...]
-    over: bool
-
-    def record(self) -> dict[str, Any]:
-        """The engine record (start plus actions) that ``Game.from_record`` replays."""
-        return {**self.start, "actions": list(self.actions)}
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    """One table as stored, with its latest game (``None`` before it started)."""
-
-    table_id: str
-    rules: dict[str, Any]
-    players: int
-    seats: list[dict[str, Any]]
-    match: dict[str, Any]
-    game: StoredGame | None
-
-
 def default_url() -> str:
     """An SQLite file in the user's data folder (created on first use)."""
     from platformdirs import user_data_dir
@@ -134,6 +96,7 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         _metadata.create_all(self.engine)
+        self._game_ids: dict[tuple[str, int], int] = {}
 
     def close(self) -> None:
         """Release the connection pool."""
@@ -141,40 +104,59 @@ class Store:
 
     # ---------------------------------------------------------------- writes
 
-    def add_table(self, table_id: str, rules: dict[str, Any], players: int,
-                  seats: list[dict[str, Any]], match: dict[str, Any]) -> None:
-        """Store a new table."""
-        with self.engine.begin() as connection:
-            connection.execute(insert(_tables).values(
-                id=table_id, created=time.time(), rules=rules, players=players, seats=seats,
-                match=match))
-
-    def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any]) -> None:
-        """Store changed seats (a join) or match state (a finished game)."""
-        with self.engine.begin() as connection:
-            connection.execute(update(_tables).where(_tables.c.id == table_id).values(
-                seats=seats, match=match))
-
-    def add_game(self, table_id: str, number: int, start: dict[str, Any]) -> int:
-        """Store a newly dealt game; returns its id."""
-        with self.engine.begin() as connection:
-            result = connection.execute(insert(_games).values(
-                table_id=table_id, number=number, start=start, over=False))
-            key = result.inserted_primary_key
-            assert key is not None
-            return int(key[0])
-
-    def add_actions(self, rows: list[ActionRow]) -> None:
-        """Store actions the moment they are played, in one transaction (all or none), and
-        mark a game over when its last action is among them."""
+    def add_actions(self, rows: list[Row]) -> None:
+        """Store one batch of a table's rows (mostly actions, the moment they are played) in
+        one transaction, all or none; a game's last action marks it over."""
         now = time.time()
+        new_games: dict[tuple[str, int], int] = {}
         with self.engine.begin() as connection:
-            connection.execute(insert(_actions), [
-                {"game_id": row.game_id, "idx": row.index, "seat": row.seat, "action": row.action, "at": now}
-                for row in rows])
             for row in rows:
-                if row.over:
-                    connection.execute(update(_games).where(_games.c.id == row.game_id).values(over=True))
+                self._write(connection, row, now, new_games)
+        self._game_ids.update(new_games)  # only once the games are really there
+
+    def _write(self, connection: Connection, row: Row, now: float,
+               new_games: dict[tuple[str, int], int]) -> None:
+        if isinstance(row, ActionRow):
+            key = (row.table_id, row.game_number)
+            game_id = new_games.get(key) or self._game_id(connection, *key)
+            connection.execute(insert(_actions).values(
+                game_id=game_id, idx=row.index, seat=row.seat, action=row.action, at=now))
+            if row.over:
+                connection.execute(update(_games).where(_games.c.id == game_id).values(over=True))
+        elif isinstance(row, TableUpdate):
+            self.update_table(row.table_id, row.seats, row.match, connection)
+        elif isinstance(row, NewGame):
+            result = connection.execute(insert(_games).values(
+                table_id=row.table_id, number=row.number, start=row.start, over=False))
+            inserted = result.inserted_primary_key
+            assert inserted is not None
+            new_games[(row.table_id, row.number)] = int(inserted[0])
+        elif isinstance(row, NewTable):
+            connection.execute(insert(_tables).values(
+                id=row.table_id, created=now, rules=row.rules, players=row.players, seats=row.seats,
+                match=row.match))
+
+    def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
+                     connection: Connection | None = None) -> None:
+        """Store changed seats (a join) or match state (a finished game)."""
+        statement = update(_tables).where(_tables.c.id == table_id).values(seats=seats, match=match)
+        if connection is not None:
+            connection.execute(statement)
+            return
+        with self.engine.begin() as own:
+            own.execute(statement)
+
+    def _game_id(self, connection: Connection, table_id: str, number: int) -> int:
+        """The row id of game ``number`` of a table (remembered, so a move costs no lookup)."""
+        key = (table_id, number)
+        game_id = self._game_ids.get(key)
+        if game_id is None:
+            found = connection.execute(select(_games.c.id).where(
+                _games.c.table_id == table_id, _games.c.number == number)).scalar()
+            if found is None:
+                raise ValueError(f"no game {number} at table {table_id!r}")
+            game_id = self._game_ids[key] = int(found)
+        return game_id
 
     # ---------------------------------------------------------------- reads
 
@@ -222,8 +204,8 @@ class Store:
         actions = connection.execute(
             select(_actions.c.action).where(_actions.c.game_id == row.id)
             .order_by(_actions.c.idx)).scalars().all()
-        return StoredGame(int(row.id), int(row.number), _as_dict(row.start),
-                          tuple(str(a) for a in actions), bool(row.over))
+        return StoredGame(int(row.number), _as_dict(row.start), tuple(str(a) for a in actions),
+                          bool(row.over))
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

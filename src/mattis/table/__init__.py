@@ -1,0 +1,47 @@
+"""A shared table of Mattis that any host can drive: the web server, the offline app, tests.
+
+:class:`TableSession` is the table (seats, match, game, each seat's story and messages) with
+no sockets, database or event loop; :class:`TableHost` is what a host provides, and
+:func:`perform`, :func:`carry_out` and :func:`play_bot_turn` are the steps every host takes.
+"""
+
+from .errors import IllegalMove, Refusal
+from .host import TableHost, carry_out, perform, play_bot_turn
+from .jobs import BotJob, DecisionParts, HintJob, Job, choose_move, run_job, suggest_move
+from .memory import MemoryStore
+from .rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from .seats import Seat, SeatKind, clean_name, hash_token
+from .session import BotTurn, Outcome, Reader, TableConfig, TableSession
+
+__all__ = [
+    "ActionRow",
+    "BotJob",
+    "BotTurn",
+    "DecisionParts",
+    "HintJob",
+    "IllegalMove",
+    "Job",
+    "MemoryStore",
+    "NewGame",
+    "NewTable",
+    "Outcome",
+    "Reader",
+    "Refusal",
+    "Row",
+    "Seat",
+    "SeatKind",
+    "StoredGame",
+    "StoredTable",
+    "TableConfig",
+    "TableHost",
+    "TableSession",
+    "TableUpdate",
+    "carry_out",
+    "choose_move",
+    "clean_name",
+    "hash_token",
+    "perform",
+    "play_bot_turn",
+    "run_job",
+    "suggest_move",
+]

@@ -1,0 +1,39 @@
+"""Why a table refuses something, as a stable code: the host chooses how to say it.
+
+A :class:`Refusal` is a domain error. The web server maps its code to an HTTP status or a
+socket ``error`` message (:data:`mattis.web` does), the offline app to a message from its
+worker; the words come from :mod:`mattis.i18n` in the reader's language.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import IllegalAction
+from ..frontend.explain import explain_illegal
+from ..i18n import Lang, t
+
+
+class Refusal(Exception):
+    """A request the table cannot grant: a stable ``code``, a ``detail`` and parameters for
+    its text (``web.err.<code>``)."""
+
+    def __init__(self, code: str, detail: str = "", **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+        self.params = params
+
+    def message(self, lang: Lang) -> str:
+        """The refusal in words, in ``lang``."""
+        return t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
+
+
+class IllegalMove(Refusal):
+    """A move the engine refused: the code is the engine's reason, the text its explanation."""
+
+    def __init__(self, error: IllegalAction) -> None:
+        super().__init__(error.reason.value)
+        self.error = error
+
+    def message(self, lang: Lang) -> str:
+        """The engine's reason, translated."""
+        return t("play.err.illegal", lang, reason=explain_illegal(self.error, lang))

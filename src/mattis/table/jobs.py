@@ -1,0 +1,85 @@
+"""Thinking that a host runs away from its table: a ``hard`` bot's move and a hint.
+
+A search takes about a second; done in line it would freeze every table of a server, or the
+page of the offline app. So the session hands out a job, a plain picklable value holding only
+what the seat may know (its view as JSON and the legal moves as text), and the host runs
+:func:`run_job` wherever it likes: a worker process, a thread, a Web Worker. The answer
+comes back as plain values (:data:`DecisionParts`) that the session turns into a move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import Decision, Limit, hint, make_agent
+from ..bots.view import PlayerView
+from ..core.actions import Action
+
+DecisionParts = tuple[str, str, str, tuple[tuple[str, str], ...], int]
+"""``(action text, explanation, reason, detail, iterations)`` — picklable and exact."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    """Choose a move for the bot of ``level`` at ``seat`` from its view."""
+
+    table_id: str
+    seat: int
+    view: dict[str, Any]
+    legal: tuple[str, ...]
+    level: str
+    rng_seed: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class HintJob:
+    """Suggest a move for the person at ``seat`` (the ``hard`` bot's choice, with reasons)."""
+
+    table_id: str
+    seat: int
+    view: dict[str, Any]
+    legal: tuple[str, ...]
+    rng_seed: str
+    seconds: float
+
+
+Job = BotJob | HintJob
+
+
+def decision_parts(decision: Decision) -> DecisionParts:
+    """A decision as plain values, to cross a process boundary."""
+    return (str(decision.action), decision.explanation, decision.reason, decision.detail,
+            decision.iterations)
+
+
+def decision_from_parts(parts: DecisionParts) -> Decision:
+    """The worker's answer as a ``Decision`` (actions are interned, so parse the text)."""
+    text, explanation, reason, detail, iterations = parts
+    return Decision(Action.parse(text), explanation, reason, detail, iterations)
+
+
+def choose_move(job: BotJob) -> DecisionParts:
+    """What the bot of ``job.level`` plays from its view (in a worker process, or in line)."""
+    agent = make_agent(job.level, Limit(seconds=job.seconds) if job.level == "hard" else None)
+    actions = [Action.parse(text) for text in job.legal]
+    return decision_parts(agent.choose(PlayerView.from_dict(job.view), actions, random.Random(job.rng_seed)))
+
+
+def suggest_move(job: HintJob) -> DecisionParts:
+    """The ``hard`` bot's hint for the seat of ``job.view`` (in a worker process, or in line)."""
+    actions = [Action.parse(text) for text in job.legal]
+    return decision_parts(hint(job.view, actions, random.Random(job.rng_seed), Limit(seconds=job.seconds)))
+
+
+def job_function(job: Job) -> Callable[[Any], DecisionParts]:
+    """The function that does ``job``: a host submits ``job_function(job)(job)`` to its pool."""
+    return suggest_move if isinstance(job, HintJob) else choose_move
+
+
+def run_job(job: Job) -> DecisionParts:
+    """Do a job in line (the offline app's worker and the tests)."""
+    return job_function(job)(job)

@@ -1,0 +1,49 @@
+"""Each seat's move log at a shared table: the table's story, told step by step.
+
+A :class:`SeatLog` is one seat's :class:`~mattis.frontend.story.TableStory` in one language,
+fed each step's events as it is played, so a step costs only its own events however long the
+game. A log begun in the middle of a game (a new connection or language, a restored table)
+catches up by replaying the game once from its deal.
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game
+from ..core.observation import SeatView
+from ..frontend.story import TableStory
+
+
+class SeatLog:
+    """The move log of one game for one seat in one language."""
+
+    def __init__(self, story: TableStory, seat: int) -> None:
+        self.story = story
+        self.seat = seat
+        self.events_told = 0
+        self.lines: list[str] = []
+        self.kinds: list[str] = []
+        """Each line's kind (``"war"``, ``"out"``, ``"lead"`` …), for the page to style."""
+
+    def feed(self, game: Game, public: SeatView | None = None) -> None:
+        """Tell the events since the last feed; they must be one step's (the table after
+        them explains them). ``public`` is the table now, if the caller already has it."""
+        if game.num_events == self.events_told and self.events_told:
+            return
+        events = game.events_since(self.events_told)
+        table_now = public or SeatView.from_dict(game.view(self.seat, since=game.num_events))
+        for line in self.story.tell(events, table_now):
+            self.lines.append(line.text)
+            self.kinds.append(str(line.kind))
+        self.events_told = game.num_events
+
+    @classmethod
+    def caught_up(cls, story: TableStory, seat: int, game: Game) -> SeatLog:
+        """A log that starts in the middle of a game: the game is replayed once, step by
+        step, from its deal."""
+        seat_log = cls(story, seat)
+        replay = Game.from_record({**game.record(), "actions": [], "result": None})
+        seat_log.feed(replay)
+        for action in game.actions:
+            replay.apply_unchecked(action)
+            seat_log.feed(replay)
+        return seat_log

@@ -1,0 +1,84 @@
+"""What a table asks its host to keep, and what a host hands back after a restart.
+
+The session never touches a database. Each change comes out as rows (frozen values) that the
+host writes before anyone hears of the change; a restart hands the stored table back as a
+:class:`StoredTable`. The web server writes them with SQLAlchemy, the offline app into
+IndexedDB, the tests into a list: all three read and write these same shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table was created: its rules, seats (tokens only hashed) and match state."""
+
+    table_id: str
+    rules: dict[str, Any]
+    players: int
+    seats: list[dict[str, Any]]
+    match: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """The seats (a join, a bot) or the match state (a finished game, a new deal) changed."""
+
+    table_id: str
+    seats: list[dict[str, Any]]
+    match: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """Game ``number`` of the match was dealt: its starting record (no actions yet)."""
+
+    table_id: str
+    number: int
+    start: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One action: which table and game, its index in the game, who played it, its text."""
+
+    table_id: str
+    game_number: int
+    index: int
+    seat: int
+    action: str
+    over: bool
+    """Whether this action ended the game."""
+
+
+Row = NewTable | TableUpdate | NewGame | ActionRow
+"""Anything a session asks its host to store."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game as stored: its number in the match, starting record and actions so far."""
+
+    number: int
+    start: dict[str, Any]
+    actions: tuple[str, ...]
+    over: bool
+
+    def record(self) -> dict[str, Any]:
+        """The engine record (start plus actions) that ``Game.from_record`` replays."""
+        return {**self.start, "actions": list(self.actions)}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """One table as stored, with its latest game (``None`` before it started)."""
+
+    table_id: str
+    rules: dict[str, Any]
+    players: int
+    seats: list[dict[str, Any]]
+    match: dict[str, Any]
+    game: StoredGame | None

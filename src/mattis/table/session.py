@@ -1,0 +1,677 @@
+"""One shared table of Mattis, with no sockets, no database and no event loop.
+
+A :class:`TableSession` holds everything a table is: the seats (people with a seat token,
+bots, open seats, bots standing in for people who went away), the match (the score, and the
+loser deals the next game, C2), the current game, each seat's story in each language, and
+the messages each seat is sent. Any host drives it: the web server (:mod:`mattis.web`), the
+offline app's Web Worker, the tests. The host's part is small and the same everywhere:
+
+* it calls the session's inputs — :meth:`~TableSession.act`, :meth:`~TableSession.join`,
+  :meth:`~TableSession.fill_with_bot`, :meth:`~TableSession.play_again`,
+  :meth:`~TableSession.connect`/:meth:`~TableSession.disconnect`,
+  :meth:`~TableSession.set_absent`, :meth:`~TableSession.bot_move_due` and
+  :meth:`~TableSession.request_hint`;
+* each returns an :class:`Outcome`: rows to store (:mod:`.rows`), whether every seat's state
+  changed, and the seats whose absence clock starts. The host stores the rows **before**
+  anyone hears of the change, and if storing fails calls :meth:`~TableSession.undo`, which
+  puts the table back exactly as it was;
+* it sends each connection :meth:`~TableSession.state_message` for its :class:`Reader`;
+* it runs the jobs the session hands out (a ``hard`` bot's search, a hint:
+  :mod:`.jobs`) wherever it likes, and hands the answer back.
+
+Refusals are :class:`~.errors.Refusal` values with stable codes; the host turns them into
+HTTP statuses or socket errors. :mod:`.host` has the protocol a host implements and the
+steps every host takes, written once.
+
+Secrets: a table has a secret that never leaves the host. Each game's deal is derived
+one-way from it (:class:`~mattis.frontend.match.SecretSeeds`), and so are the bots' and the
+hint's generators, so nothing a player sees — the invite link, a finished game's record —
+lets anyone compute a later deal or a bot's next choice. A table created with an explicit
+seed (which its creator can replay) says so to everyone (``seeded``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import LEVELS, CardTracker, make_agent, seat_view
+from ..core.actions import Action
+from ..core.errors import IllegalAction
+from ..core.game import MAX_SEED, Game
+from ..core.observation import SeatView
+from ..core.rules import PRESET_NAMES, Rules
+from ..frontend.cards import sort_actions
+from ..frontend.match import Match, SecretSeeds
+from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.seats import Participant
+from ..frontend.session import hint_reason
+from ..frontend.story import TableStory
+from ..frontend.table import turn_advice
+from ..i18n import Lang
+from .errors import IllegalMove, Refusal
+from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
+from .logs import SeatLog
+from .rows import ActionRow, NewGame, NewTable, Row, StoredTable, TableUpdate
+from .seats import (
+    Seat,
+    clean_name,
+    distinct_name,
+    hash_token,
+    new_token,
+    participants,
+    spare_bot_name,
+)
+
+FIRST_LOG_LINES = 80
+"""How much of the log a new connection receives (older lines add nothing on a phone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """How a table behaves; the defaults suit people, the tests shorten the waits."""
+
+    absence_timeout: float = 60.0
+    """Seconds a person may be away before a bot plays their seat."""
+    hard_seconds: float = 1.0
+    """Thinking time of a ``hard`` bot per move."""
+    hint_seconds: float = 0.5
+    """Thinking time of the hint."""
+    hint_cooldown: float = 0.0
+    """Seconds after a hint before the same seat may ask for the next one."""
+    invite_prefix: str | None = "/t/"
+    """Where a friend opens the table (the prefix of its id); ``None`` where there is no
+    invite (the offline app)."""
+
+
+@dataclass(slots=True)
+class Reader:
+    """One connection's place in the table's messages: its seat, its language, and how much
+    of the current game's history and log it has been sent (so each message carries only
+    what is new)."""
+
+    seat: int
+    lang: Lang
+    game_number: int = 0
+    history_sent: int = 0
+    log_sent: int = 0
+
+    def switch_language(self, lang: Lang) -> None:
+        """Read in ``lang`` from now on; the log is sent again, in the new language."""
+        self.lang = lang
+        self.log_sent = 0
+
+
+@dataclass(slots=True)
+class _Snapshot:
+    """Everything a change may touch, so a change the host could not store is undone."""
+
+    game: Game | None
+    game_number: int
+    match: Match
+    seats: list[Seat]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one input did: rows to store first, then who must hear of it."""
+
+    rows: tuple[Row, ...] = ()
+    changed: bool = False
+    """Every seat's state changed: send each connection its :meth:`TableSession.state_message`."""
+    timers: tuple[int, ...] = ()
+    """Seats whose absence clock starts now: call :meth:`TableSession.set_absent` for each
+    once :attr:`TableConfig.absence_timeout` has passed."""
+    snapshot: _Snapshot | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot (or a stand-in) is to move: either its move is already chosen (a forced move or
+    a rule-based bot, in a millisecond) or a :class:`~.jobs.BotJob` must think first."""
+
+    seat: int
+    game_number: int
+    moves_before: int
+    action: Action | None
+    job: BotJob | None
+
+
+def table_secret(seed: int | None) -> str:
+    """The secret a table's deals and bots come from: random, or made from the creator's
+    seed (so the creator can replay the deals; the table then says it is ``seeded``)."""
+    return f"seed:{seed}" if seed is not None else secrets.token_hex(32)
+
+
+class TableSession:
+    """One shared table (see the module docstring)."""
+
+    def __init__(self, table_id: str, rules: Rules, seats: list[Seat], match: Match, secret: str,
+                 seed: int | None = None, config: TableConfig | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.table_id = table_id
+        self.rules = rules
+        self.seats = seats
+        self.match = match
+        self.secret = secret
+        self.seed = seed
+        """The creator's seed, if the table was created with one (else ``None``)."""
+        self.config = config or TableConfig()
+        self.clock = clock
+        self.game: Game | None = None
+        self.game_number = 0
+        self.logs: dict[tuple[int, Lang], SeatLog] = {}
+        """The move log of the current game, per seat and language, fed after every move."""
+        self.trackers: dict[int, CardTracker] = {}
+        """What each bot seat remembers of the current game, so a bot reads only new events."""
+        self.away_since: dict[int, float] = {}
+        self.hinting: set[int] = set()
+        self.hinted_at: dict[int, float] = {}
+
+    # ---------------------------------------------------------------- creating and restoring
+
+    @classmethod
+    def create(cls, table_id: str, request: object, config: TableConfig | None = None,
+               clock: Callable[[], float] = time.monotonic) -> tuple[TableSession, int, str, Outcome]:
+        """A new table from a request (``{"rules", "set", "players", "seats", "seed"}``, as
+        ``POST /api/tables`` takes it); returns the table, the creator's seat and token, and
+        the outcome to store (the table, and its first deal when no seat is open)."""
+        if not isinstance(request, dict):
+            raise Refusal("bad_request", "expected a JSON object")
+        preset = request.get("rules", "pagat")
+        if not isinstance(preset, str) or preset.strip().lower() not in PRESET_NAMES:
+            raise Refusal("bad_request", f"rules must be one of {', '.join(PRESET_NAMES)}")
+        changes = request.get("set") or {}
+        if not isinstance(changes, dict) or not all(
+                isinstance(value, str | int | bool) for value in changes.values()):
+            raise Refusal("bad_request", "set must map option names to values")
+        try:
+            rules = Rules.preset(preset).with_options(**{str(k): v for k, v in changes.items()})
+        except (ValueError, TypeError) as error:
+            raise Refusal("bad_request", str(error)) from None
+        players = request.get("players", 3)
+        if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
+            raise Refusal("bad_request", f"players must be from {rules.min_players} to {rules.max_players}")
+        seats, creator, token = _requested_seats(request.get("seats"), players)
+        seed = request.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed <= MAX_SEED):
+            raise Refusal("bad_request", "seed must be a whole number from 0 to 2**64-1")
+        secret = table_secret(seed)
+        match = Match(rules, players, SecretSeeds(secret))
+        session = cls(table_id, rules, seats, match, secret, seed, config, clock)
+        session.away_since[creator] = clock()
+        rows: list[Row] = [NewTable(table_id, rules.to_dict(), players, session._stored_seats(),
+                                    session._stored_match())]
+        timers: tuple[int, ...] = ()
+        if session.full:
+            deal_rows, timers = session._deal()
+            rows += deal_rows
+        return session, creator, token, Outcome(tuple(rows), True, timers)
+
+    @classmethod
+    def restore(cls, stored: StoredTable, config: TableConfig | None = None,
+                clock: Callable[[], float] = time.monotonic) -> tuple[TableSession, Outcome]:
+        """A table brought back from the store: its game replayed from the stored actions.
+        Anything that does not restore (a damaged row, a record the engine refuses) raises;
+        the host sets that table aside. The outcome holds the absence clocks to start, and
+        the score of a game finished just before a crash, if it was not stored."""
+        rules = Rules.from_dict(stored.rules)
+        rules.check_players(stored.players)
+        seats = [Seat.from_stored(item) for item in stored.seats]
+        if len(seats) != stored.players:
+            raise ValueError(f"stored table: {len(seats)} seats for {stored.players} players")
+        data = stored.match
+        seed = data.get("seed")
+        if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool)):
+            raise ValueError("stored match: seed must be a whole number or null")
+        secret = data.get("secret")
+        fresh_secret = not isinstance(secret, str) or not secret
+        if fresh_secret:  # stored before tables had secrets: later deals get one now
+            secret = table_secret(seed)
+        assert isinstance(secret, str)
+        scores = [int(score) for score in data.get("scores") or [0] * stored.players]
+        results = [tuple(int(seat) for seat in losers) for losers in data.get("results") or []]
+        dealer = int(data.get("dealer", stored.players - 1))
+        if len(scores) != stored.players or not 0 <= dealer < stored.players:
+            raise ValueError("stored match: scores or dealer do not fit the table")
+        match = Match(rules, stored.players, SecretSeeds(secret), dealer=dealer, played=len(results),
+                      scores=scores, results=results)
+        session = cls(stored.table_id, rules, seats, match, secret, seed, config, clock)
+        rows: list[Row] = []
+        if stored.game is not None:
+            session.game = Game.from_record(stored.game.record())
+            session.game_number = stored.game.number
+            if session.game.is_over and match.played < session.game_number:
+                match.finish(session.game)  # killed between the last move and the score
+                rows.append(session._table_update())
+        if fresh_secret and not rows:
+            rows.append(session._table_update())
+        now = clock()
+        timers = []
+        for index, seat in enumerate(seats):
+            if seat.kind == "human":
+                session.away_since[index] = now
+                if session.game is not None and not session.game.is_over:
+                    timers.append(index)
+        return session, Outcome(tuple(rows), False, tuple(timers))
+
+    # ---------------------------------------------------------------- facts
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self.seats)
+
+    @property
+    def full(self) -> bool:
+        """Whether every seat is taken (the game can start)."""
+        return all(seat.kind != "open" for seat in self.seats)
+
+    @property
+    def status(self) -> str:
+        """``waiting`` for players, ``playing``, or ``over`` (between games)."""
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.is_over else "playing"
+
+    @property
+    def seeded(self) -> bool:
+        """Whether the creator chose the seed (and so can replay every deal)."""
+        return self.seed is not None
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether the table is waiting for a bot (or a stand-in) to move."""
+        game = self.game
+        return (game is not None and not game.is_over and game.to_move is not None
+                and self.seats[game.to_move].bot_plays)
+
+    @property
+    def connected(self) -> bool:
+        """Whether anyone has a connection open."""
+        return any(seat.connections for seat in self.seats)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to, compared in constant time."""
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def participants(self, viewer: int | None) -> list[Participant]:
+        """The seats as the narration names them from ``viewer``'s chair."""
+        return participants(self.seats, viewer)
+
+    def seat_info(self, index: int, viewer: int | None) -> dict[str, Any]:
+        """One seat's public facts."""
+        seat = self.seats[index]
+        return {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
+                "connected": bool(seat.connections) if seat.kind == "human" else None,
+                "stand_in": seat.stand_in, "you": index == viewer}
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table (for the join page)."""
+        return {"table": self.table_id, "players": self.players, "rules": self.rules.to_dict(),
+                "preset": self.rules.preset_name, "status": self.status, "seeded": self.seeded,
+                "seats": [self.seat_info(index, None) for index in range(self.players)]}
+
+    # ---------------------------------------------------------------- seats and games
+
+    def join(self, name: object) -> tuple[int, str, Outcome]:
+        """Seat a person in the first open seat; returns the seat, its new token and the
+        outcome (the game is dealt once every seat is taken)."""
+        shown = clean_name(name)
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                snapshot = self._snapshot()
+                token = new_token()
+                shown = distinct_name(self.seats, shown)
+                seat.kind, seat.name, seat.token_hash = "human", shown, hash_token(token)
+                self.away_since[index] = self.clock()
+                return index, token, self._seats_changed(snapshot)
+        raise Refusal("table_full")
+
+    def fill_with_bot(self, index: object, level: object) -> Outcome:
+        """Put a bot in an open seat (a friend who does not come); the game starts when the
+        table is full."""
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.players:
+            raise Refusal("bad_message", "bot needs a seat number")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise Refusal("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        seat = self.seats[index]
+        if seat.kind != "open" or self.game is not None:
+            raise Refusal("bad_message", "that seat is not open")
+        snapshot = self._snapshot()
+        seat.kind, seat.level, seat.name = "bot", level, spare_bot_name(self.seats, index)
+        return self._seats_changed(snapshot)
+
+    def play_again(self, seat: int) -> Outcome:
+        """Deal the next game of the match once this one is over."""
+        if self.game is None:
+            raise Refusal("not_started")
+        if not self.game.is_over:
+            raise Refusal("bad_message", "the game is still on")
+        snapshot = self._snapshot()
+        rows, timers = self._deal()
+        return Outcome(tuple(rows), True, timers, snapshot)
+
+    def _seats_changed(self, snapshot: _Snapshot) -> Outcome:
+        rows: list[Row] = [self._table_update()]
+        timers: tuple[int, ...] = ()
+        if self.full:
+            deal_rows, timers = self._deal()
+            rows = deal_rows
+        return Outcome(tuple(rows), True, timers, snapshot)
+
+    def _deal(self) -> tuple[list[Row], tuple[int, ...]]:
+        """Deal the next game of the match: rows to store, absence clocks to start."""
+        number = self.match.played + 1
+        game = self.match.new_game()
+        start = game.record()
+        start.pop("actions", None)
+        self.game, self.game_number = game, number
+        self.logs.clear()
+        self.trackers.clear()
+        now = self.clock()
+        timers = []
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and not seat.connections:
+                self.away_since.setdefault(index, now)
+                timers.append(index)
+        return [NewGame(self.table_id, number, start), self._table_update()], tuple(timers)
+
+    # ---------------------------------------------------------------- moves
+
+    def _turn_of(self, seat: int) -> Game:
+        """The game, if it is ``seat``'s turn in it; otherwise the refusal that says why."""
+        game = self.game
+        if game is None:
+            raise Refusal("not_started")
+        if game.is_over:
+            raise Refusal("game_over")
+        if game.to_move != seat:
+            raise Refusal("not_your_turn")
+        return game
+
+    def act(self, seat: int, text: str) -> Outcome:
+        """Play ``text`` (``7h``, ``6h-8h``, ``chance``, ``pickup``) for the person at ``seat``;
+        an illegal move raises :class:`~.errors.IllegalMove` with the engine's reason and
+        changes nothing."""
+        game = self._turn_of(seat)
+        snapshot = self._snapshot()
+        try:
+            action = game.apply(text, seat=seat)
+        except IllegalAction as error:
+            raise IllegalMove(error) from None
+        return self._moved(game, seat, action, snapshot)
+
+    def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot) -> Outcome:
+        """The rows of a move just applied; the story of every seat is told it at once."""
+        rows: list[Row] = [ActionRow(self.table_id, self.game_number, game.num_actions - 1, seat,
+                                     str(action), game.is_over)]
+        self._tell_logs(game)
+        if game.is_over:
+            self.match.finish(game)
+            rows.append(self._table_update())
+        return Outcome(tuple(rows), True, (), snapshot)
+
+    def undo(self, outcome: Outcome) -> None:
+        """Put the table back as it was before ``outcome`` (its rows could not be stored).
+        Only the latest outcome can be undone; the logs and bot memories start again from
+        the game's deal the next time they are needed."""
+        snapshot = outcome.snapshot
+        if snapshot is None:
+            return
+        self.game, self.game_number, self.match = snapshot.game, snapshot.game_number, snapshot.match
+        for seat, before in zip(self.seats, snapshot.seats, strict=True):
+            seat.kind, seat.name, seat.level = before.kind, before.name, before.level
+            seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
+        self.logs.clear()
+        self.trackers.clear()
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
+                         copy.deepcopy(self.match), copy.deepcopy(self.seats))
+
+    # ---------------------------------------------------------------- bots
+
+    def _rng_seed(self, purpose: str) -> str:
+        """A generator's seed for one decision: secret, so nobody can predict a bot or the
+        hint from what the table shows, and fixed, so a restarted host plays on the same way."""
+        game = self.game
+        moves = game.num_actions if game is not None else 0
+        return f"{self.secret}/{self.game_number}/{purpose}/{moves}"
+
+    def bot_move_due(self) -> BotTurn | None:
+        """The bot move the table waits for, or ``None`` if it waits for a person (or for
+        nothing). Rule-based bots and forced moves are chosen here; a ``hard`` bot's move
+        comes with the job to run. Hand the move back with :meth:`bot_act`."""
+        game = self.game
+        if not self.bot_to_move or game is None or game.to_move is None:
+            return None
+        seat = game.to_move
+        legal = game.legal_actions()
+        level = self.seats[seat].bot_level
+        if len(legal) == 1:
+            return BotTurn(seat, self.game_number, game.num_actions, legal[0], None)
+        if level == "hard":
+            job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), "hard",
+                         self._rng_seed(str(seat)), self.config.hard_seconds)
+            return BotTurn(seat, self.game_number, game.num_actions, None, job)
+        return BotTurn(seat, self.game_number, game.num_actions, self._rule_based(level, seat), None)
+
+    def _rule_based(self, level: str, seat: int) -> Action:
+        assert self.game is not None
+        view = seat_view(self.game, seat, self._tracker(seat))
+        agent = make_agent(level)
+        return agent.choose(view, self.game.legal_actions(), random.Random(self._rng_seed(str(seat)))).action
+
+    def fallback_move(self, turn: BotTurn) -> Action:
+        """A careful human's move for a bot whose search failed (a broken worker must not stop
+        the game)."""
+        return self._rule_based("normal", turn.seat)
+
+    def bot_act(self, turn: BotTurn, answer: Action | DecisionParts) -> Outcome | None:
+        """Play the bot's move of ``turn`` (its chosen action, or the job's answer); ``None``
+        if the table moved on meanwhile (someone else moved, a person took the seat back)."""
+        game = self.game
+        if (game is None or self.game_number != turn.game_number or game.num_actions != turn.moves_before
+                or game.to_move != turn.seat or not self.seats[turn.seat].bot_plays):
+            return None
+        action = answer if isinstance(answer, Action) else decision_from_parts(answer).action
+        snapshot = self._snapshot()
+        game.apply(action, seat=turn.seat)
+        return self._moved(game, turn.seat, action, snapshot)
+
+    def _tracker(self, seat: int) -> CardTracker:
+        """The memory of the bot at ``seat`` (begun, from the first event, when first needed)."""
+        tracker = self.trackers.get(seat)
+        if tracker is None:
+            tracker = self.trackers[seat] = CardTracker(self.players, self.rules)
+        return tracker
+
+    # ---------------------------------------------------------------- hints
+
+    def request_hint(self, seat: int) -> HintJob:
+        """The job that finds a hint for ``seat``, whose turn it must be: one at a time per
+        seat, and not again within :attr:`TableConfig.hint_cooldown`. Hand the answer back
+        with :meth:`hint_done` (or :meth:`hint_failed`)."""
+        game = self._turn_of(seat)
+        if seat in self.hinting:
+            raise Refusal("hint_busy")
+        last = self.hinted_at.get(seat)
+        if last is not None and self.clock() - last < self.config.hint_cooldown:
+            raise Refusal("hint_wait")
+        self.hinting.add(seat)
+        legal = tuple(str(action) for action in game.legal_actions())
+        return HintJob(self.table_id, seat, game.view(seat), legal, self._rng_seed("hint"),
+                       self.config.hint_seconds)
+
+    def hint_done(self, seat: int, parts: DecisionParts, lang: Lang) -> dict[str, Any]:
+        """The ``hint`` message for ``seat`` from the job's answer, in ``lang``."""
+        self.hint_failed(seat)
+        decision = decision_from_parts(parts)
+        return {"type": "hint", "action": str(decision.action),
+                "explanation": hint_reason(decision, lang)}
+
+    def hint_failed(self, seat: int) -> None:
+        """The hint job of ``seat`` is over (done or failed): the seat may ask again later."""
+        self.hinting.discard(seat)
+        self.hinted_at[seat] = self.clock()
+
+    # ---------------------------------------------------------------- presence
+
+    def connect(self, seat: int) -> Outcome:
+        """A connection of ``seat`` opened: the person is here (and takes the seat back from a
+        stand-in). Only a seat's first connection changes what others see."""
+        occupant = self.seats[seat]
+        occupant.connections += 1
+        self.away_since.pop(seat, None)
+        first = occupant.connections == 1
+        if occupant.stand_in:
+            occupant.stand_in = False
+        return Outcome(changed=first)
+
+    def disconnect(self, seat: int) -> Outcome:
+        """A connection of ``seat`` closed; after the last one the absence clock starts."""
+        occupant = self.seats[seat]
+        occupant.connections = max(0, occupant.connections - 1)
+        if occupant.connections:
+            return Outcome()
+        self.away_since[seat] = self.clock()
+        return Outcome(changed=True, timers=(seat,))
+
+    def set_absent(self, seat: int) -> Outcome:
+        """The absence clock of ``seat`` ran out: a bot stands in for a person who has been
+        away for :attr:`TableConfig.absence_timeout` (a person who came back meanwhile, or
+        not long enough ago, keeps the seat)."""
+        occupant = self.seats[seat]
+        since = self.away_since.get(seat)
+        if occupant.kind != "human" or occupant.connections or occupant.stand_in or since is None:
+            return Outcome()
+        if self.clock() - since + 1e-3 < self.config.absence_timeout:
+            return Outcome()
+        occupant.stand_in = True
+        return Outcome(changed=True)
+
+    # ---------------------------------------------------------------- messages
+
+    def reader(self, seat: int, lang: Lang) -> Reader:
+        """A new connection's place in the messages: it is sent everything at first."""
+        return Reader(seat, lang)
+
+    def state_message(self, reader: Reader) -> dict[str, Any]:
+        """The ``state`` message for one connection (``docs/web.md``): its seat's view, the
+        legal moves when it is to move, the new log lines and the table around the game.
+
+        ``view["history"]`` holds only the events from ``history_start`` on (everything at
+        the first message of a connection and of each game); ``log`` likewise holds the
+        sentences from ``log_start`` on. The reader remembers what it has been sent.
+        """
+        seat, lang, game = reader.seat, reader.lang, self.game
+        message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
+                                   "log": [], "log_kinds": [], "log_start": 0, "history_start": 0,
+                                   "table": self._table_part(seat)}
+        if game is None:
+            return message
+        if reader.game_number != self.game_number:
+            reader.game_number, reader.history_sent, reader.log_sent = self.game_number, 0, 0
+        view = game.view(seat, since=min(reader.history_sent, game.num_events))
+        message["history_start"] = reader.history_sent
+        reader.history_sent = view["event_count"]
+        message["view"] = view
+        legal = game.legal_actions() if game.to_move == seat else []
+        message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
+        seat_log = self._log_of(seat, lang)
+        lines = seat_log.lines
+        start = reader.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
+        message["log_start"] = start
+        message["log"] = lines[start:]
+        message["log_kinds"] = seat_log.kinds[start:]
+        reader.log_sent = len(lines)
+        people = self.participants(seat)
+        if game.is_over:
+            message["result"] = {"headline": result_headline(game, people, lang),
+                                 "out_order": out_order_line(game, people, lang),
+                                 "losers": game.losers}
+        elif game.to_move is not None:
+            message["advice"] = turn_advice(view, people, legal, lang) if legal else ""
+        return message
+
+    def _table_part(self, viewer: int) -> dict[str, Any]:
+        prefix = self.config.invite_prefix
+        return {"id": self.table_id, "status": self.status, "game": self.game_number,
+                "scores": list(self.match.scores), "seeded": self.seeded,
+                "seats": [self.seat_info(index, viewer) for index in range(self.players)],
+                "invite": None if prefix is None else f"{prefix}{self.table_id}"}
+
+    def _tell_logs(self, game: Game) -> None:
+        """Feed the step just played to every move log (each with its own seat's table)."""
+        tables: dict[int, SeatView] = {}
+        for (seat, _), seat_log in self.logs.items():
+            if seat not in tables:
+                tables[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
+            seat_log.feed(game, tables[seat])
+
+    def _log_of(self, seat: int, lang: Lang) -> SeatLog:
+        """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for."""
+        seat_log = self.logs.get((seat, lang))
+        if seat_log is None:
+            assert self.game is not None
+            story = TableStory(self.participants(seat), self.rules, lang)
+            seat_log = SeatLog.caught_up(story, seat, self.game)
+            self.logs[(seat, lang)] = seat_log
+        return seat_log
+
+    # ---------------------------------------------------------------- stored form
+
+    def _stored_seats(self) -> list[dict[str, Any]]:
+        return [seat.to_stored() for seat in self.seats]
+
+    def _stored_match(self) -> dict[str, Any]:
+        match = self.match
+        return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
+                "seed": self.seed, "secret": self.secret, "results": [list(r) for r in match.results]}
+
+    def _table_update(self) -> TableUpdate:
+        return TableUpdate(self.table_id, self._stored_seats(), self._stored_match())
+
+
+def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]:
+    """The seats of a new table: exactly one person (the creator), bots and open seats."""
+    if items is None:
+        items = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
+    if not isinstance(items, list) or len(items) != players:
+        raise Refusal("bad_request", f"seats must list {players} seats")
+    if not all(isinstance(item, Mapping) for item in items):
+        raise Refusal("bad_request", "each seat must be an object")
+    taken = {clean_name(item.get("name")).casefold() for item in items if item.get("kind") == "human"}
+    seats: list[Seat] = []
+    creator, token = -1, ""
+    for index, item in enumerate(items):
+        kind = item.get("kind")
+        if kind == "human":
+            if creator >= 0:
+                raise Refusal("bad_request", "only the creator's seat is human; mark friends' seats open")
+            creator, token = index, new_token()
+            seats.append(Seat("human", clean_name(item.get("name")), None, hash_token(token)))
+        elif kind == "bot":
+            level = item.get("level", "normal")
+            if not isinstance(level, str) or level not in LEVELS:
+                raise Refusal("bad_request", f"level must be one of {', '.join(LEVELS)}")
+            name = clean_name(item.get("name")) or spare_bot_name(seats, index, taken)
+            seats.append(Seat("bot", name, level))
+        elif kind == "open":
+            seats.append(Seat("open"))
+        else:
+            raise Refusal("bad_request", "seat kind must be human, bot or open")
+    if creator < 0:
+        raise Refusal("bad_request", "one seat must be the creator's (kind human)")
+    return seats, creator, token

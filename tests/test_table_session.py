@@ -1,0 +1,364 @@
+"""The shared table without a server: a :class:`TableSession` driven through whole matches by
+a host made of lists (people, bots, open seats, absences, refusals, undo, restarts, secrets).
+
+Rule numbers: C2 (the loser deals the next game), C3 (the deal); the rest is table behaviour
+documented in ``docs/web.md`` and ``docs/architecture.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from mattis import Game, next_dealer
+from mattis.frontend.match import SecretSeeds
+from mattis.table import (
+    DecisionParts,
+    HintJob,
+    Job,
+    MemoryStore,
+    Outcome,
+    Reader,
+    Refusal,
+    Row,
+    TableConfig,
+    TableSession,
+    carry_out,
+    perform,
+    play_bot_turn,
+    run_job,
+)
+
+QUICK = TableConfig(absence_timeout=30.0, hard_seconds=0.02, hint_seconds=0.02, hint_cooldown=2.0)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ListHost:
+    """A host made of lists: rows go to a :class:`MemoryStore`, messages to each reader's
+    inbox, jobs run in line, absence clocks are remembered."""
+
+    def __init__(self) -> None:
+        self.store_rows = MemoryStore()
+        self.readers: list[Reader] = []
+        self.inbox: dict[int, list[dict[str, Any]]] = {}
+        self.clocks: list[int] = []
+        self.jobs: list[Job] = []
+        self.failing = False
+        self.lock = asyncio.Lock()
+
+    async def store(self, rows: Sequence[Row]) -> None:
+        if self.failing:
+            raise OSError("disk full")
+        self.store_rows.write(rows)
+
+    def deliver(self, session: TableSession) -> None:
+        for reader in self.readers:
+            self.send(session, reader)
+
+    def send(self, session: TableSession, reader: Reader) -> None:
+        self.inbox.setdefault(id(reader), []).append(session.state_message(reader))
+
+    def start_absence_clock(self, session: TableSession, seat: int) -> None:
+        self.clocks.append(seat)
+
+    async def think(self, job: Job) -> DecisionParts:
+        self.jobs.append(job)
+        return run_job(job)
+
+    def exclusive(self, session: TableSession) -> contextlib.AbstractAsyncContextManager[object]:
+        return self.lock
+
+    def open(self, session: TableSession, seat: int, lang: str = "en") -> Reader:
+        reader = session.reader(seat, "nb" if lang == "nb" else "en")
+        self.readers.append(reader)
+        asyncio.run(carry_out(self, session, session.connect(seat)))
+        self.send(session, reader)
+        return reader
+
+    def last(self, reader: Reader) -> dict[str, Any]:
+        return self.inbox[id(reader)][-1]
+
+
+def run(host: ListHost, session: TableSession, change: Callable[[], Outcome]) -> Outcome:
+    return asyncio.run(perform(host, session, change))
+
+
+def bots_move(host: ListHost, session: TableSession) -> int:
+    """Let bots (and stand-ins) move until a person must; how many moves they made."""
+    moves = 0
+    while (turn := session.bot_move_due()) is not None:
+        assert asyncio.run(play_bot_turn(host, session, turn))
+        moves += 1
+    return moves
+
+
+def new_table(host: ListHost, request: dict[str, Any],
+              clock: Clock | None = None) -> tuple[TableSession, int, str]:
+    session, seat, token, outcome = TableSession.create("T1", request, QUICK, clock or Clock())
+    asyncio.run(carry_out(host, session, outcome))
+    return session, seat, token
+
+
+def play_out(host: ListHost, session: TableSession, reader: Reader) -> dict[str, Any]:
+    """Bots move, the person plays the first legal move, until the game is over."""
+    while True:
+        bots_move(host, session)
+        state = session.state_message(reader)
+        if state["view"]["phase"] == "over":
+            return state
+        run(host, session, functools.partial(session.act, reader.seat, state["legal"][0]))
+
+
+def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> None:
+    host = ListHost()
+    session, seat, token = new_table(host, {"rules": "pagat", "players": 3, "seats": [
+        {"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
+        {"kind": "bot", "level": "easy"}]})
+    assert session.seat_of(token) == seat == 0 and session.seat_of("wrong") is None
+    reader = host.open(session, 0)
+    first = play_out(host, session, reader)
+    game = session.game
+    assert game is not None and game.is_over
+    assert first["result"]["losers"] == game.losers and first["result"]["headline"]
+    assert first["table"]["scores"] == [int(s in game.losers) for s in range(3)]
+    run(host, session, lambda: session.play_again(0))
+    second = session.game
+    assert second is not None and session.game_number == 2
+    assert second.dealer == next_dealer(game.dealer, game.losers, 3)  # C2
+    final = play_out(host, session, reader)
+    assert sum(final["table"]["scores"]) == len(game.losers) + len(second.losers)
+    stored = host.store_rows.stored("T1")
+    assert stored is not None and stored.game is not None and stored.game.over
+    assert Game.from_record(stored.game.record()) == second
+    assert stored.match["results"] == [game.losers, second.losers]
+
+
+def test_state_messages_carry_only_what_is_new_to_each_connection() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seed": 3})
+    reader = host.open(session, 0, "nb")
+    assert host.last(reader)["legal"]  # seat 0, left of the dealer, leads (P1.1)
+    for _ in range(4):
+        run(host, session, lambda: session.act(0, session.state_message(Reader(0, "en"))["legal"][0]))
+        bots_move(host, session)
+    messages = host.inbox[id(reader)]
+    assert len(messages) > 4
+    for before, after in itertools.pairwise(messages):
+        assert after["history_start"] == before["view"]["event_count"]
+        assert after["log_start"] == before["log_start"] + len(before["log"])
+        assert len(after["view"]["history"]) == after["view"]["event_count"] - after["history_start"]
+    assert "Du" in " ".join(line for m in messages for line in m["log"])  # the seat's chair, in bokmål
+    late = host.open(session, 0, "en")  # a second tab, in English: everything at once
+    whole = host.last(late)
+    assert whole["history_start"] == 0 and whole["log_start"] == 0
+    assert len(whole["view"]["history"]) == whole["view"]["event_count"]
+    assert "You" in " ".join(whole["log"])
+
+
+def test_refusals_are_domain_errors_with_stable_codes() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seats": [
+        {"kind": "human"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]})
+    with pytest.raises(Refusal) as waiting:
+        session.act(0, "7h")
+    assert waiting.value.code == "not_started"
+    with pytest.raises(Refusal) as not_open:
+        session.fill_with_bot(2, "easy")
+    assert not_open.value.code == "bad_message"
+    seat, _, outcome = session.join("Ola\u0000 Nordmann")
+    asyncio.run(carry_out(host, session, outcome))
+    assert seat == 1 and session.seats[1].name == "Ola Nordmann" and session.status == "playing"
+    with pytest.raises(Refusal) as full:
+        session.join("Per")
+    assert full.value.code == "table_full" and full.value.message("nb") == "Bordet er fullt."
+    game = session.game
+    assert game is not None
+    assert game.to_move == 0  # left of the dealer (seat 2) leads (P1.1)
+    with pytest.raises(Refusal) as turn:
+        session.act(1, str(game.legal_actions()[0]))
+    assert turn.value.code == "not_your_turn"
+    with pytest.raises(Refusal) as illegal:
+        session.act(0, "pickup")
+    assert illegal.value.code == "pickup_in_phase1" and "pick" in illegal.value.message("en").lower()
+    assert game.num_actions == 0
+
+
+@pytest.mark.parametrize("request_body, fragment", [
+    ({"rules": "bridge"}, "rules"),
+    ({"players": 9}, "players"),
+    ({"set": {"min_sequence": 5}}, "min_sequence"),
+    ({"seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}, "creator"),
+    ({"seed": -1}, "seed"), ({"seed": 2**64}, "seed"), ({"seed": 1.5}, "seed"), ({"seed": True}, "seed"),
+])
+def test_a_bad_table_request_is_refused_naming_the_field(request_body: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(Refusal) as refused:
+        TableSession.create("T", request_body, QUICK)
+    assert refused.value.code == "bad_request" and fragment in refused.value.message("en")
+
+
+def test_a_change_that_cannot_be_stored_is_undone_and_refused() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seed": 13})
+    reader = host.open(session, 0)
+    bots_move(host, session)
+    state = session.state_message(reader)
+    host.failing = True
+    with pytest.raises(Refusal) as refused:
+        run(host, session, lambda: session.act(0, state["legal"][0]))
+    assert refused.value.code == "storage"
+    again = session.state_message(Reader(0, "en"))
+    assert again["legal"] == state["legal"] and again["view"]["hand"] == state["view"]["hand"]
+    host.failing = False
+    run(host, session, lambda: session.act(0, state["legal"][0]))
+    assert session.game is not None and str(session.game.actions[-1]) == state["legal"][0]
+
+
+def test_an_absent_person_gets_a_stand_in_and_takes_the_seat_back() -> None:
+    host, clock = ListHost(), Clock()
+    session, _, _ = new_table(host, {"players": 3, "seed": 21, "seats": [
+        {"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]}, clock)
+    _, _, outcome = session.join("Ola")
+    asyncio.run(carry_out(host, session, outcome))
+    assert sorted(host.clocks) == [0, 1]  # nobody has connected yet: both clocks run
+    kari = host.open(session, 0)
+    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    assert not session.seats[1].stand_in  # not away long enough
+    clock.now += QUICK.absence_timeout
+    asyncio.run(carry_out(host, session, session.set_absent(0)))
+    assert not session.seats[0].stand_in  # Kari is connected
+    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    assert session.seats[1].stand_in and host.last(kari)["table"]["seats"][1]["stand_in"]
+    bots_move(host, session)  # Ola's stand-in plays until it is Kari's turn
+    game = session.game
+    assert game is not None and (game.is_over or game.to_move == 0)
+    ola = host.open(session, 1)
+    assert not session.seats[1].stand_in and host.last(ola)["table"]["seats"][1]["connected"]
+    asyncio.run(carry_out(host, session, session.disconnect(1)))
+    assert host.clocks[-1] == 1 and not host.last(kari)["table"]["seats"][1]["connected"]
+
+
+def test_only_a_seats_first_connection_changes_what_others_see() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3})
+    first = host.open(session, 0)
+    sent = len(host.inbox[id(first)])
+    for _ in range(5):
+        assert not session.connect(0).changed  # a second tab of the same seat
+    assert len(host.inbox[id(first)]) == sent
+    for _ in range(5):
+        assert not session.disconnect(0).changed
+    assert session.disconnect(0).changed and session.disconnect(0).timers == (0,)
+
+
+def test_an_open_seat_can_be_given_to_a_bot_and_the_game_starts() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seats": [
+        {"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot"}]})
+    with pytest.raises(Refusal):
+        session.fill_with_bot(1, "godlike")
+    run(host, session, lambda: session.fill_with_bot(1, "easy"))
+    assert session.seats[1].kind == "bot" and session.seats[1].name not in ("", "Kari")
+    assert session.status == "playing"
+
+
+def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seed": 6, "seats": [
+        {"kind": "human"}, {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]})
+    reader = host.open(session, 0)
+    final = play_out(host, session, reader)
+    assert final["result"] and any(job.level == "hard" for job in host.jobs if not isinstance(job, HintJob))
+    run(host, session, lambda: session.play_again(0))
+    bots_move(host, session)
+    job = session.request_hint(0)
+    with pytest.raises(Refusal) as busy:
+        session.request_hint(0)
+    assert busy.value.code == "hint_busy"
+    message = session.hint_done(0, run_job(job), "nb")
+    assert message["type"] == "hint" and message["action"] in job.legal and message["explanation"]
+    with pytest.raises(Refusal) as soon:
+        session.request_hint(0)
+    assert soon.value.code == "hint_wait"
+
+
+def test_a_restored_table_plays_on_from_its_last_action() -> None:
+    host = ListHost()
+    session, _, token = new_table(host, {"players": 3, "seed": 8})
+    reader = host.open(session, 0)
+    bots_move(host, session)
+    state = session.state_message(reader)
+    run(host, session, lambda: session.act(0, state["legal"][0]))
+    bots_move(host, session)
+    stored = host.store_rows.stored("T1")
+    assert stored is not None
+    restored, outcome = TableSession.restore(stored, QUICK)
+    assert restored.game == session.game and restored.seat_of(token) == 0
+    assert outcome.timers == (0,)
+    assert restored.match.scores == session.match.scores and restored.secret == session.secret
+    fresh = ListHost()
+    fresh.store_rows = host.store_rows  # the restarted host writes on where the first stopped
+    later = play_out(fresh, restored, fresh.open(restored, 0))
+    assert later["result"]
+    again = fresh.store_rows.stored("T1")
+    assert again is not None and again.game is not None and again.game.over
+    assert Game.from_record(again.game.record()) == restored.game
+
+
+def test_a_damaged_stored_table_raises_for_the_host_to_set_aside() -> None:
+    host = ListHost()
+    new_table(host, {"players": 3, "seed": 9})
+    stored = host.store_rows.stored("T1")
+    assert stored is not None and stored.game is not None
+    damaged = stored.game.__class__(stored.game.number, stored.game.start, ("zz",), False)
+    with pytest.raises(ValueError):
+        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
+                                              stored.seats, stored.match, damaged), QUICK)
+    with pytest.raises(ValueError):
+        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
+                                              [{"kind": "alien"}] * 3, stored.match, None), QUICK)
+
+
+def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seed": 5})
+    reader = host.open(session, 0)
+    play_out(host, session, reader)
+    run(host, session, lambda: session.play_again(0))
+    first = host.store_rows.game("T1", 1)
+    second = host.store_rows.game("T1", 2)
+    assert first is not None and second is not None
+    seed_one, seed_two = first.start["seed"], second.start["seed"]
+    assert seed_one != 5 and seed_two not in (seed_one + 1, seed_one - 1, 5, 6)
+    assert seed_two == SecretSeeds("seed:5")(2)  # the creator, who knows the seed, can replay
+    assert session.summary()["seeded"] and host.last(reader)["table"]["seeded"]
+    everything = json.dumps(host.inbox) + json.dumps(session.summary())
+    assert session.secret not in everything
+
+
+def test_unseeded_tables_keep_their_secret_and_bots_do_not_follow_the_table_id() -> None:
+    host = ListHost()
+    one, _, _ = new_table(host, {"players": 3})
+    other, _, _, _ = TableSession.create("T1", {"players": 3}, QUICK)
+    assert one.secret != other.secret and len(one.secret) >= 64 and not one.seeded
+    assert one.match.game_seed(1) != other.match.game_seed(1)
+    reader = host.open(one, 0)
+    bots_move(host, one)
+    job = one.request_hint(0)
+    assert "T1" not in job.rng_seed.split("/")[0] and one.secret in job.rng_seed
+    assert one.secret not in json.dumps(host.last(reader)) + json.dumps(one.summary())
