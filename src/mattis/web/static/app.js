@@ -1,5 +1,6 @@
 // The start page: rules, house rules, players and seats, your name; creates the table.
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { createTable } from "./transport.js";
 
 let lang = currentLang();
 let texts = {};
@@ -95,11 +96,8 @@ async function create(event) {
     seats.push(select.value === "open" ? { kind: "open" } : { kind: "bot", level: select.value.slice(4) });
   }
   localStorage.setItem("mattis.name", $("name").value);
-  const response = await fetch(`/api/tables?lang=${lang}`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ rules: $("preset").value, set: changes, players: Number($("players").value), seats }),
-  });
-  const data = await response.json();
+  const response = await createTable({ rules: $("preset").value, set: changes, players: Number($("players").value), seats }, lang);
+  const data = response.data;
   if (!response.ok) { $("error").textContent = data.message; return; }
   localStorage.setItem(`mattis.seat.${data.table}`, JSON.stringify({ seat: data.seat, token: data.token }));
   location.href = `/t/${data.table}`;

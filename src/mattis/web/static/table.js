@@ -2,18 +2,18 @@
 // talks to the server over one WebSocket and draws the state it receives.
 import { actionCards, actionLabel, cardBack, cardLabel, cardSvg, parseCard } from "./cards.js";
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { joinTable, openSeat, recordUrl, tableInfo } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const seatKey = `mattis.seat.${tableId}`;
 let lang = currentLang();
 let texts = {};
-let socket = null;
+let seatLink = null;
 let state = null;
 let log = [];
 let logKinds = [];
 let logGame = 0;
-let retry = 500;
 
 function saved() {
   try { return JSON.parse(localStorage.getItem(seatKey)); } catch { return null; }
@@ -27,7 +27,7 @@ function fillTexts() {
     lang = code;
     texts = await loadTexts(lang);
     fillTexts();
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "lang", lang }));
+    send({ type: "lang", lang });
   });
 }
 
@@ -41,10 +41,10 @@ function seatName(seat) {
 // ------------------------------------------------------------------ joining
 
 async function showJoin() {
-  const info = await fetch(`/api/tables/${encodeURIComponent(tableId)}?lang=${lang}`);
+  const info = await tableInfo(tableId, lang);
   $("join").hidden = false;
-  if (!info.ok) { $("join-error").textContent = (await info.json()).message; $("join-form").hidden = true; return; }
-  const data = await info.json();
+  if (!info.ok) { $("join-error").textContent = info.data.message; $("join-form").hidden = true; return; }
+  const data = info.data;
   if (!data.seats.some((s) => s.kind === "open")) { $("join-error").textContent = texts.full; $("join-form").hidden = true; }
   $("join-name").value = localStorage.getItem("mattis.name") || "";
 }
@@ -52,10 +52,8 @@ async function showJoin() {
 $("join-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   localStorage.setItem("mattis.name", $("join-name").value);
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join?lang=${lang}`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: $("join-name").value }),
-  });
-  const data = await response.json();
+  const response = await joinTable(tableId, $("join-name").value, lang);
+  const data = response.data;
   if (!response.ok) { $("join-error").textContent = data.message; return; }
   localStorage.setItem(seatKey, JSON.stringify(data));
   $("join").hidden = true;
@@ -66,21 +64,16 @@ $("join-form").addEventListener("submit", async (event) => {
 
 function connect() {
   const seat = saved();
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
   $("status").textContent = texts.connecting;
-  socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}?token=${encodeURIComponent(seat.token)}&lang=${lang}`);
-  socket.addEventListener("open", () => { retry = 500; });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  socket.addEventListener("close", (event) => {
-    if (event.code === 1008) { localStorage.removeItem(seatKey); showJoin(); return; }
-    $("status").textContent = texts.disconnected;
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+  seatLink = openSeat({ tableId, token: seat.token, lang }, {
+    onMessage: receive,
+    onRejected: () => { localStorage.removeItem(seatKey); showJoin(); },
+    onLost: () => { $("status").textContent = texts.disconnected; },
   });
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (seatLink) seatLink.send(message);
 }
 
 function receive(message) {
@@ -290,7 +283,7 @@ function draw() {
       row.insertCell().textContent = seatName(seat);
       row.insertCell().textContent = String(table.scores[seat]);
     });
-    $("record").href = `/api/tables/${encodeURIComponent(tableId)}/record?game=${table.game}`;
+    $("record").href = recordUrl(tableId, table.game);
   }
 
   // log, newest first
