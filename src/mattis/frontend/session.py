@@ -27,7 +27,8 @@ from ..bots import (
     seat_rng,
 )
 from ..core.actions import Action
-from ..core.game import MAX_SEED, Game, next_dealer
+from ..core.game import Game, next_dealer
+from ..core.record import MAX_SEED
 from ..core.rules import Rules
 from ..i18n import Lang, t
 from .cards import action_label, play_label, sort_actions
