@@ -4,9 +4,14 @@ Everything about the rules lives here, with no I/O. Rule numbers (C3, P1.5, P2.4
 to the project's rules documentation (``docs/rules.en.md``).
 
 The state is a handful of integers, 52-bit card masks and short lists, so :meth:`Game.copy`
-is cheap for searching bots. The game is a pure function of its rules, its deck order and
-its actions: :meth:`Game.record` returns exactly those, and :meth:`Game.from_record`
-replays them.
+is cheap for searching bots. Its fields are declared once, in :mod:`mattis.core.state`: the
+parts of :class:`Game` between ``generated`` markers (the fields, ``copy``, ``==``,
+``position`` and ``from_position``) are written from that declaration by
+``dev/generate_state.py``, so edit the declaration, not them.
+
+The game is a pure function of its rules, its deck order and its actions:
+:meth:`Game.record` returns exactly those, and :meth:`Game.from_record` replays them
+(:mod:`mattis.core.record` checks what it reads).
 """
 
 from __future__ import annotations
@@ -1068,10 +1073,8 @@ class Game:
             and self._out_order == other._out_order
             and self._losers == other._losers
             and self._lost_on_empty == other._lost_on_empty
-            and (self._log is other._log
-                 or _cons_to_list(self._log) == _cons_to_list(other._log))
-            and (self._events is other._events
-                 or _cons_to_list(self._events) == _cons_to_list(other._events))
+            and (self._log is other._log or _cons_to_list(self._log) == _cons_to_list(other._log))
+            and (self._events is other._events or _cons_to_list(self._events) == _cons_to_list(other._events))
         )
 
     def position(self) -> Position:

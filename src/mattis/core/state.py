@@ -49,8 +49,10 @@ class StateField:
     """Its type, as written in an annotation."""
     start: str
     """Its value before the deal: an expression that may use ``rules``, ``players``,
-    ``dealer``, ``deck`` and ``seed`` (the blank game's arguments) and ``self``."""
+    ``dealer``, ``deck`` and ``seed`` (the blank game's arguments), the names of ``game.py``
+    and the fields declared before it (``self._out``)."""
     kind: Kind
+    """How copies, ``==`` and positions treat it."""
     position: str | None = None
     """The :class:`Position` field holding it, or ``None`` if positions leave it out."""
     exported: str = "{}"
@@ -64,6 +66,7 @@ class StateField:
 V, L, LOG, D = Kind.VALUE, Kind.LIST, Kind.LOG, Kind.DERIVED
 
 STATE: tuple[StateField, ...] = (
+    #          slot, type, start value, kind, the Position field (if any) and how it converts
     StateField("rules", "Rules", "rules", V, "rules", doc="The options this game is played with."),
     StateField("players", "int", "players", V, "players", doc="The number of seats."),
     StateField("dealer", "int", "dealer", V, "dealer",
@@ -106,13 +109,11 @@ STATE: tuple[StateField, ...] = (
 )
 """Every field of a game, in the order the generated code sets them."""
 
-BLOCKS = ("fields", "methods")
-"""The generated parts of ``game.py``: the class's fields at its top, its methods at its end."""
-
-
 def generated_blocks() -> dict[str, str]:
-    """The code of each generated part of ``game.py``, indented for the class body."""
-    return {"fields": _fields_code(), "methods": _methods_code()}
+    """The code of each generated part of ``game.py``, indented for the class body: its
+    fields at the top of the class, its methods at the end."""
+    methods = (_start_code(), _copy_code(), _same_state_code(), _position_code(), _continue_code())
+    return {"fields": _fields_code(), "methods": "\n".join(methods)}
 
 
 def with_generated(source: str) -> str:
@@ -149,70 +150,74 @@ def _fields_code() -> str:
     return "".join(lines)
 
 
-def _methods_code() -> str:
-    def value(field: StateField) -> str:
-        return f"self.{field.slot}"
+def _method(header: str, doc: str, body: list[str]) -> str:
+    return f'    {header}\n        """{doc}"""\n' + "".join(f"        {line}\n" for line in body)
 
-    start = [f"        self.{field.slot} = {field.start}\n" for field in STATE]
-    copied = [f"        other.{field.slot} = self.{field.slot}{'[:]' if field.kind is L else ''}\n"
-              for field in STATE]
-    compared = []
+
+def _start_code() -> str:
+    return _method(
+        "def _start(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],\n"
+        "               seed: int | None) -> None:",
+        "Set every field to its value before the deal.",
+        [f"self.{field.slot} = {field.start}" for field in STATE])
+
+
+def _copy_code() -> str:
+    return _method(
+        "def copy(self) -> Game:",
+        "An independent copy, cheap enough for tree search: lists are copied, and\n"
+        "        everything immutable (numbers, tuples, the event and action logs) is shared.",
+        ["other = Game(_PRIVATE)",
+         *(f"other.{field.slot} = self.{field.slot}{'[:]' if field.kind is L else ''}" for field in STATE),
+         "return other"])
+
+
+def _same_state_code() -> str:
+    tests = []
     for field in STATE:
-        if field.kind is LOG:
-            compared.append(f"(self.{field.slot} is other.{field.slot}\n"
-                            f"                 or _cons_to_list(self.{field.slot}) == "
-                            f"_cons_to_list(other.{field.slot}))")
+        mine, theirs = f"self.{field.slot}", f"other.{field.slot}"
+        if field.kind is LOG:  # shared by a copy, else compared item by item (no deep recursion)
+            tests.append(f"({mine} is {theirs} or _cons_to_list({mine}) == _cons_to_list({theirs}))")
         elif field.kind is not D:
-            compared.append(f"self.{field.slot} == other.{field.slot}")
-    exported = []
+            tests.append(f"{mine} == {theirs}")
+    return _method(
+        "def _same_state(self, other: Game) -> bool:",
+        "Whether the two games are in the same state, with the same record and history.",
+        ["return (", f"    {tests[0]}", *(f"    and {test}" for test in tests[1:]), ")"])
+
+
+def _position_code() -> str:
+    arguments = []
     for field in STATE:
         if field.position is not None:
-            made = field.exported.format(value(field))
+            value = field.exported.format(f"self.{field.slot}")
             if field.kind is L and field.exported == "{}":
-                made = f"tuple({made})"
-            exported.append(f"            {field.position}={made},\n")
-    continued = []
-    used = " ".join(field.start for field in STATE if field.position is None)
-    for name, given in (("rules", "position.rules"), ("players", "position.players"),
-                        ("dealer", "position.dealer"), ("deck: tuple[int, ...]", "()"),
-                        ("seed: int | None", "None")):
-        if re.search(rf"\b{name.split(':')[0]}\b", used):
-            continued.append(f"        {name} = {given}\n")
+                value = f"tuple({value})"
+            arguments.append(f"    {field.position}={value},")
+    return _method(
+        "def position(self) -> Position:",
+        "The complete state, hidden cards included, as a frozen value (like a chess FEN).\n"
+        "        For engines, tests and analysis; never hand it to a player or bot.",
+        ["return Position(", *arguments, ")"])
+
+
+def _continue_code() -> str:
+    """The body of ``from_position``: each field from the position, or its start value (in
+    which the blank game's arguments are those of a position's game)."""
+    starts = " ".join(field.start for field in STATE if field.position is None)
+    body = [f"{name} = {value}" for name, value in (
+        ("rules", "position.rules"), ("players", "position.players"), ("dealer", "position.dealer"),
+        ("deck: tuple[int, ...]", "()"), ("seed: int | None", "None"))
+        if re.search(rf"\b{name.split(':')[0]}\b", starts)]
     for field in STATE:
         if field.position is None:
-            made = field.start
+            value = field.start
         else:
-            made = field.imported.format(f"position.{field.position}")
+            value = field.imported.format(f"position.{field.position}")
             if field.kind is L and field.imported == "{}":
-                made = f"list({made})"
-        continued.append(f"        self.{field.slot} = {made}\n")
-    return (
-        "    def _start(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],\n"
-        "               seed: int | None) -> None:\n"
-        '        """Set every field to its value before the deal."""\n'
-        + "".join(start)
-        + "\n"
-        "    def copy(self) -> Game:\n"
-        '        """An independent copy, cheap enough for tree search: lists are copied, and\n'
-        '        everything immutable (numbers, tuples, the event and action logs) is shared."""\n'
-        "        other = Game(_PRIVATE)\n"
-        + "".join(copied)
-        + "        return other\n"
-        "\n"
-        "    def _same_state(self, other: Game) -> bool:\n"
-        '        """Whether the two games are in the same state, with the same record and history."""\n'
-        "        return (\n            "
-        + "\n            and ".join(compared)
-        + "\n        )\n"
-        "\n"
-        "    def position(self) -> Position:\n"
-        '        """The complete state, hidden cards included, as a frozen value (like a chess FEN).\n'
-        '        For engines, tests and analysis; never hand it to a player or bot."""\n'
-        "        return Position(\n"
-        + "".join(exported)
-        + "        )\n"
-        "\n"
-        "    def _continue_from(self, position: Position) -> None:\n"
-        '        """Set every field from ``position``, or to its start value if positions leave it out."""\n'
-        + "".join(continued)
-    )
+                value = f"list({value})"
+        body.append(f"self.{field.slot} = {value}")
+    return _method(
+        "def _continue_from(self, position: Position) -> None:",
+        "Set every field from ``position``, or to its start value if positions leave it out.",
+        body)
