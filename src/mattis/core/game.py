@@ -169,6 +169,7 @@ class Game:
     ) -> Game:
         """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
         shuffled with ``random.Random(seed)`` (the seed is kept in the record, and only then).
+        A seed is ``None`` or a whole number from 0 to 2**64-1, checked as a record's is.
         The dealer defaults to the last seat."""
         resolved = _resolve_rules(rules)
         resolved.check_players(players)
