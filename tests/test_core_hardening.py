@@ -4,13 +4,15 @@ survives every copy (the core-quality issue; rule numbers refer to docs/rules.en
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import io
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,13 +28,17 @@ from mattis import (
     Game,
     IllegalAction,
     InvalidAction,
+    Phase,
     Position,
     Reason,
     Rules,
     SeatView,
 )
 from mattis.bots import PlayerView, derived_rng, seat_rng
+from mattis.core import game as game_module
 from mattis.core.errors import MESSAGES, english
+from mattis.core.events import RawEvent
+from mattis.core.state import STATE, Kind, with_generated
 from mattis.frontend.narrate import Narrator
 from mattis.frontend.record import LoadedGame
 from mattis.frontend.seats import seat_numbers
@@ -110,6 +116,33 @@ def test_check_agrees_with_apply_and_the_message_comes_from_the_template() -> No
             Reason.CHANCE_IN_PHASE2, Reason.MUST_BEAT, Reason.SEQUENCES_OFF} <= reasons
 
 
+def test_p2_5_a_refused_play_must_follow_suit_exactly_when_it_would_beat_without_the_rule() -> None:
+    """follow_suit is decided once: the refusal says "must follow suit" for exactly the plays
+    that the same position would allow under the same rules without follow_suit."""
+    seen = 0
+    for name, players in (("app", 3), ("app", 4), ("app", 5)):
+        for seed in range(12):
+            game = Game.new(name, players, seed=seed)
+            rng = random.Random(seed)
+            while not game.is_over:
+                if game.phase is Phase.SHED and game.table:
+                    position = game.position()
+                    free = Game.from_position(dataclasses.replace(
+                        position, rules=position.rules.with_options(follow_suit=False)))
+                    legal, free_legal = set(game.legal_actions()), set(free.legal_actions())
+                    for action in ALL_ACTIONS:
+                        if action in legal or not action.cards or action.mask & ~position.hands[
+                                position.to_move]:
+                            continue  # legal, or not a play of cards in the hand
+                        refusal = game.check(action)
+                        assert refusal is not None
+                        bound = refusal.reason is Reason.MUST_FOLLOW_SUIT
+                        assert bound == (action in free_legal), (str(action), refusal.reason)
+                        seen += bound
+                game.apply(rng.choice(game.legal_actions()))
+    assert seen > 50
+
+
 def test_not_your_turn_and_game_over_have_codes() -> None:
     game = Game.new("pagat", 3, seed=1)
     refusal = game.check(game.legal_actions()[0], seat=2)
@@ -163,6 +196,52 @@ def test_history_holds_typed_events_that_round_trip_through_json() -> None:
             assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
             with pytest.raises(dataclasses.FrozenInstanceError):
                 event.seat = 0  # type: ignore[misc]
+
+
+def test_history_is_a_cheap_read_only_sequence_of_the_events() -> None:
+    """len() is a stored count and an item becomes an Event only when read, so asking for
+    the history after every move, or for its length or latest event, never rebuilds it."""
+    for game in STATES[::7]:
+        events = [Event.from_raw(raw) for raw in game.raw_events_since(0)]
+        history = game.history
+        assert isinstance(history, Sequence) and len(history) == len(events) == game.num_events
+        assert history == events and list(history) == events and tuple(history) == tuple(events)
+        assert list(reversed(history)) == events[::-1]
+        assert history[1:4] == events[1:4] and history[::-1] == events[::-1]
+        for index in (0, len(events) // 2, -1, -len(events)):
+            if events:
+                assert history[index] == events[index]
+        with pytest.raises(IndexError):
+            history[len(events)]
+        with pytest.raises(TypeError):
+            history[0] = Event(EventKind.OUT, 0)  # type: ignore[index]
+        assert game.copy().history == history and Game.from_record(game.record()).history == history
+
+
+def test_history_length_and_latest_events_convert_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.new("pagat", 3, seed=3)
+    rng = random.Random(3)
+    for _ in range(120):
+        game.apply(rng.choice(game.legal_actions()))
+    converted: list[RawEvent] = []
+    from_raw = Event.from_raw
+
+    def counted(raw: RawEvent) -> Event:
+        converted.append(raw)
+        return from_raw(raw)
+
+    monkeypatch.setattr(Event, "from_raw", counted)
+    for _ in range(50):
+        assert len(game.history) == game.num_events > 100
+    assert converted == [] and game.history._raw is None  # not even laid out
+    assert game.history is game.history  # one history per state: nothing is made again
+    for _ in range(50):
+        game.history[-1]
+        game.history[0]
+    assert len(converted) == 100  # one conversion per item read, none for the rest
+    before = game.history
+    game.apply(rng.choice(game.legal_actions()))
+    assert len(game.history) >= len(before) and before[-1] == game.history[len(before) - 1]
 
 
 def test_unknown_is_none_in_views_and_events() -> None:
@@ -448,7 +527,7 @@ def corruptions(position: Position) -> list[tuple[str, Position]]:
         ("losers", dataclasses.replace(position, losers=(0,))),
         ("out_order", dataclasses.replace(position, out_order=(still_in,))),
         ("everyone out", dataclasses.replace(position, out=(True,) * n)),
-        ("over without loser", dataclasses.replace(position, phase="over", to_move=-1)),
+        ("over without loser", dataclasses.replace(position, phase=Phase.OVER, to_move=-1)),
         ("players", dataclasses.replace(position, players=9)),
         ("hand mask", dataclasses.replace(position, hands=(-1, *position.hands[1:]))),
     ]
@@ -478,15 +557,55 @@ def test_position_check_catches_every_inconsistency() -> None:
 # ---------------------------------------------------------------- every field in one place
 
 
-BOOKKEEPING = {"_origin", "_log", "_events", "_num_actions", "_counted", "_legal",
-               "_stock", "_stock_pos", "_in_count", "_min_sequence"}
-"""Game slots that a Position does not carry as they are: the record, the history, caches,
-values derived from other fields, and the stock with its read position (a Position holds
-the cards still in it, compared below)."""
+DECLARED = {field.slot: field for field in STATE}
+POSITION_FIELDS = {field.slot for field in STATE if field.position is not None}
+GAME_PY = Path(game_module.__file__).with_name("game.py")
+"""The engine's source (read as text, so a compiled build is checked the same way)."""
 
 
 def slot_values(game: Game) -> dict[str, Any]:
-    return {name: getattr(game, name) for name in Game.__slots__}
+    return {name: getattr(game, name) for name in DECLARED}
+
+
+def game_class_slots() -> list[str]:
+    tree = ast.parse(GAME_PY.read_text(encoding="utf-8"))
+    game_class = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Game")
+    slots = next(node.value for node in game_class.body if isinstance(node, ast.Assign)
+                 and any(isinstance(name, ast.Name) and name.id == "__slots__" for name in node.targets))
+    assert isinstance(slots, ast.Tuple)
+    return [str(item.value) for item in slots.elts if isinstance(item, ast.Constant)]
+
+
+def test_every_game_field_is_declared_once_and_classified() -> None:
+    """The one declaration (mattis.core.state.STATE) is the game's whole state: its slots
+    are exactly the declared fields, and every field says how it copies and whether a
+    position carries it."""
+    assert len(DECLARED) == len(STATE)
+    assert sorted(game_class_slots()) == sorted(DECLARED)
+    assert all(isinstance(field.kind, Kind) for field in STATE)
+    assert {"_hands", "_won", "_trick", "_tie", "_table", "_out", "rules", "players"} <= POSITION_FIELDS
+    position_names = [field.position for field in STATE if field.position is not None]
+    assert sorted(position_names) == sorted(f.name for f in dataclasses.fields(Position))
+    for field in STATE:
+        if field.kind in (Kind.LOG, Kind.DERIVED):
+            assert field.position is None, f"{field.slot}: a {field.kind.value} field is not in a position"
+
+
+def test_every_attribute_the_engine_sets_is_a_declared_field() -> None:
+    """Also where slots do not guard (a compiled build): every ``x.name = ...`` in game.py
+    names a declared field, so a field cannot be added without its classification."""
+    tree = ast.parse(GAME_PY.read_text(encoding="utf-8"))
+    assigned = {target.attr for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign))
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                if isinstance(target, ast.Attribute)}
+    assert assigned == set(DECLARED)
+
+
+def test_the_generated_game_code_is_up_to_date() -> None:
+    """copy(), ==, position() and from_position() are written from the declaration into
+    game.py; after changing it, run ``python dev/generate_state.py``."""
+    source = GAME_PY.read_text(encoding="utf-8")
+    assert with_generated(source) == source, "game.py is out of date: run python dev/generate_state.py"
 
 
 def test_every_game_field_survives_copy() -> None:
@@ -496,8 +615,10 @@ def test_every_game_field_survives_copy() -> None:
         assert mine.keys() == theirs.keys()
         for name in mine:
             assert mine[name] == theirs[name], name
-            if isinstance(mine[name], list) and name != "_legal":  # the cache is never changed
+            if DECLARED[name].kind is Kind.LIST:
                 assert mine[name] is not theirs[name], f"{name} is shared with the copy"
+            else:  # numbers, tuples, logs and caches are immutable or only replaced: shared
+                assert mine[name] is theirs[name], name
         assert twin == game
         if not game.is_over:
             twin.apply(twin.legal_actions()[0])
@@ -505,19 +626,17 @@ def test_every_game_field_survives_copy() -> None:
 
 
 def test_every_state_field_survives_position_and_from_position() -> None:
-    """Each slot is either state (carried by Position, checked here) or known bookkeeping;
-    a new slot fails this test until it is one or the other."""
-    state_slots = set(Game.__slots__) - BOOKKEEPING
-    assert state_slots >= {"_hands", "_won", "_trick", "_tie", "_table", "_out", "rules", "players"}
+    """Each field a position carries comes back from it; the others start afresh."""
     for game in STATES[::3]:
         again = Game.from_position(game.position())
         mine, theirs = slot_values(game), slot_values(again)
-        for name in state_slots:
+        for name in POSITION_FIELDS - {"_stock"}:
             assert mine[name] == theirs[name], name
         assert game._stock[game._stock_pos:] == again._stock[again._stock_pos:]
         assert again._in_count == game._in_count
         assert again.legal_actions() == game.legal_actions()
         assert again.position() == game.position()
+        assert (again.num_actions, again.num_events, len(again.history)) == (0, 0, 0)
 
 
 # ---------------------------------------------------------------- seeds and validation
@@ -535,6 +654,35 @@ def test_seat_generators_are_derived_one_way() -> None:
         assert random.Random(f"{candidate}/seat1").getstate() != rng.getstate()
     assert seat_rng(10**5000, 0).random() != seat_rng(10**5000 + 1, 0).random()
     assert derived_rng(1, "hint").random() != derived_rng(1, "seat0").random()
+
+
+BAD_SEEDS = [(True, "true"), (False, "false"), (1.5, "1.5"), (3.0, "3.0"), (-1, "-1"),
+             (2**64, "a number of 65 bits"), (10**5000, "a number of 16610 bits"), ("7", '"7"'),
+             ([1], "a list")]
+
+
+@pytest.mark.parametrize(("seed", "shown"), BAD_SEEDS, ids=[b[1][:20] for b in BAD_SEEDS])
+def test_game_new_checks_its_seed_exactly_as_a_record_does(seed: Any, shown: str) -> None:
+    """A seed is None or a whole number from 0 to 2**64-1 wherever it comes in (issue 13):
+    the same check and words in Game.new, with a deck too, and in a record."""
+    message = f"seed: must be a whole number from 0 to 2**64-1, got {shown}"
+    with pytest.raises(ValueError) as raised:
+        Game.new("pagat", 3, seed=seed)
+    assert str(raised.value) == message
+    with pytest.raises(ValueError, match=r"^seed: must be"):
+        Game.new("pagat", 3, seed=seed, deck=Game.new("pagat", 3, seed=1).record()["deck"])
+    record = Game.new("pagat", 3, seed=1).record()
+    record["seed"] = seed
+    with pytest.raises(ValueError) as raised:
+        Game.from_record(record)
+    assert str(raised.value) == f"record: {message}"
+
+
+def test_the_extreme_seeds_deal_and_replay() -> None:
+    for seed in (0, 2**64 - 1, None):
+        game = Game.new("pagat", 3, seed=seed)
+        assert game.record()["seed"] == seed
+        assert Game.from_record(game.record()) == game
 
 
 def test_check_players_words_the_one_message() -> None:

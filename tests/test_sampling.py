@@ -118,7 +118,8 @@ def reaches_phase2(rules: Rules, players: int, seed: int) -> bool:
 
 
 def test_states_cover_both_phases_and_every_configuration() -> None:
-    seen = Counter((where.split(" players")[0], game.phase) for where, game in states())
+    seen: Counter[tuple[str, str]] = Counter(
+        (where.split(" players")[0], game.phase) for where, game in states())
     for name, players in CONFIGS:
         assert seen[(f"{name}, {players}", "collect")] > 0, (name, players)
         assert seen[(f"{name}, {players}", "shed")] > 0, (name, players)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import rank_of
 from ..core.game import Game
+from ..core.phase import Phase
 from .protocol import Decision, Limit
 from .sampling import sample_position
 from .view import PlayerView
@@ -43,7 +44,7 @@ def rollout_action(game: Game, legal: Sequence[Action], rng: random.Random, nois
     only when forced; in phase 1 a random card. ``noise`` is the chance of a random move."""
     if len(legal) == 1:
         return legal[0]
-    if game.phase == "collect" or rng.random() < noise:
+    if game.phase is Phase.COLLECT or rng.random() < noise:
         return legal[rng.randrange(len(legal))]
     trump = game.trump_suit_index
     best = legal[-1]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import rank_of
+from ..core.phase import Phase
 from .heuristics import (
     RANK_WORDS,
     boss_cards,
@@ -54,12 +55,12 @@ class RuleBasedAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        if view.phase == "shed" and is_looping(view.history):
+        if view.phase == Phase.SHED and is_looping(view.history):
             return Decision(rng.choice(list(legal)), "the same plays keep coming round: vary",
                             "break_loop")
         if self.careless and rng.random() < self.careless:
             return Decision(rng.choice(list(legal)), "a hasty move", "careless")
-        if view.phase == "collect":
+        if view.phase == Phase.COLLECT:
             return self._phase1(view, legal)
         return self._phase2(view, legal)
 

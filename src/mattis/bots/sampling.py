@@ -15,6 +15,7 @@ import random
 
 from ..core.cards import cards_in
 from ..core.game import Game
+from ..core.phase import PHASE_NAMED, Phase
 from ..core.position import Position
 from ..core.rules import TrumpMode
 from .view import PlayerView
@@ -24,7 +25,7 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
     """A random full position consistent with ``view``."""
     unseen, hands = _deal_hidden_hands(view, rng)
     players = view.players
-    phase1 = view.phase == "collect"
+    phase1 = view.phase == Phase.COLLECT
     bottom_card = view.trump_card if phase1 and view.rules.trump is TrumpMode.BOTTOM_UP else None
     bottom_known = bottom_card is not None and view.last_drawer is None
     hidden_stock = view.stock_size - (1 if bottom_known and view.stock_size else 0)
@@ -49,7 +50,7 @@ def sample_position(view: PlayerView, rng: random.Random) -> Position:
         rules=view.rules,
         players=players,
         dealer=-1 if view.dealer is None else view.dealer,
-        phase=view.phase,
+        phase=PHASE_NAMED[view.phase],
         to_move=view.to_move if view.to_move is not None else -1,
         leader=view.leader,
         hands=tuple(hands),

@@ -12,6 +12,7 @@ suit symbols ``♣♦♥♠``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
 
 RANKS = "23456789TJQKA"
@@ -98,3 +99,12 @@ def cards_in(mask: int) -> Iterator[Card]:
 def codes_of(mask: int) -> list[str]:
     """The sorted card codes of ``mask`` (the public form of a set of cards)."""
     return [CARD_CODES[card] for card in cards_in(mask)]
+
+
+def shuffled_deck(seed: int | None) -> list[Card]:
+    """The deck order a seed gives (C3): the cards 0-51 shuffled by ``random.Random(seed)``.
+    A record keeps the seed beside the deck, and this is how the two are checked against
+    each other."""
+    order = list(range(NUM_CARDS))
+    random.Random(seed).shuffle(order)
+    return order

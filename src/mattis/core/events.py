@@ -8,9 +8,10 @@ carries card faces only when those cards were face up at that moment (rules sect
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 from .cards import CARD_CODES, cards_in, mask_of, parse_card
 
@@ -49,6 +50,10 @@ class EventKind(StrEnum):
 
 RawEvent = tuple[EventKind, int, int]
 """The engine's internal form: kind, seat (-1 for none) and card mask."""
+
+RawEvents = tuple[RawEvent, Any] | None
+"""The engine's event list: a linked list of ``(event, earlier events)`` cells, newest first,
+which a game extends by one cell per event and shares unchanged with its copies."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,107 @@ class Event:
         if not isinstance(cards, list) or not all(isinstance(code, str) for code in cards):
             raise ValueError("event: cards must be a list of card codes")
         return Event(kind, seat, tuple(CARD_CODES[parse_card(code)] for code in cards))
+
+
+_WALK_AT_MOST = 16
+"""How far back from the newest event :class:`EventHistory` fetches an item by walking the
+list; further back, it lays the list out once."""
+
+
+class EventHistory(Sequence[Event]):
+    """A game's public events up to one moment, oldest first, as a read-only sequence.
+
+    It reads the engine's own event list, which never changes once made, so taking it
+    costs nothing, ``len()`` is a stored count, and an event becomes an :class:`Event` only
+    when it is read. The latest events are found by walking back from the newest; reading
+    further back lays the list out once for this history.
+    """
+
+    __slots__ = ("_cell", "_count", "_raw")
+
+    def __init__(self, cell: RawEvents, count: int) -> None:
+        self._cell = cell
+        self._count = count
+        self._raw: list[RawEvent] | None = None
+
+    def later(self, cell: RawEvents) -> EventHistory:
+        """The history at ``cell``, a later state of the same list: counting only the events
+        added since, so asking after every move costs the new events only."""
+        if cell is self._cell:
+            return self
+        count = self._count
+        mark = self._cell
+        walk = cell
+        while walk is not mark:
+            assert walk is not None, "a later event list always ends in an earlier one"
+            count += 1
+            walk = walk[1]
+        return EventHistory(cell, count)
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return [Event.from_raw(raw) for raw in self._laid_out()[index]]
+        count = self._count
+        position = index + count if index < 0 else index
+        if not 0 <= position < count:
+            raise IndexError("history index out of range")
+        back = count - 1 - position
+        if self._raw is None and back < _WALK_AT_MOST:
+            cell = self._cell
+            for _ in range(back):
+                assert cell is not None
+                cell = cell[1]
+            assert cell is not None
+            return Event.from_raw(cell[0])
+        return Event.from_raw(self._laid_out()[position])
+
+    def __iter__(self) -> Iterator[Event]:
+        for raw in self._laid_out():
+            yield Event.from_raw(raw)
+
+    def __reversed__(self) -> Iterator[Event]:
+        cell = self._cell
+        while cell is not None:
+            yield Event.from_raw(cell[0])
+            cell = cell[1]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventHistory):
+            return self._count == other._count and (
+                self._cell is other._cell or self._laid_out() == other._laid_out())
+        if isinstance(other, (list, tuple)):
+            return len(other) == self._count and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EventHistory({list(self)!r})"
+
+    def raw(self) -> list[RawEvent]:
+        """The events in the engine's internal form, oldest first (a new list)."""
+        return list(self._laid_out())
+
+    def _laid_out(self) -> list[RawEvent]:
+        raw = self._raw
+        if raw is None:
+            raw = []
+            cell = self._cell
+            while cell is not None:
+                raw.append(cell[0])
+                cell = cell[1]
+            raw.reverse()
+            self._raw = raw
+        return raw
 
 
 def raw_to_json(raw: RawEvent) -> dict[str, Any]:

@@ -4,17 +4,21 @@ Everything about the rules lives here, with no I/O. Rule numbers (C3, P1.5, P2.4
 to the project's rules documentation (``docs/rules.en.md``).
 
 The state is a handful of integers, 52-bit card masks and short lists, so :meth:`Game.copy`
-is cheap for searching bots. The game is a pure function of its rules, its deck order and
-its actions: :meth:`Game.record` returns exactly those, and :meth:`Game.from_record`
-replays them.
+is cheap for searching bots. Its fields are declared once, in :mod:`mattis.core.state`: the
+parts of :class:`Game` between ``generated`` markers (the fields, ``copy``, ``==``,
+``position`` and ``from_position``) are written from that declaration by
+``dev/generate_state.py``, so edit the declaration, not them.
+
+The game is a pure function of its rules, its deck order and its actions:
+:meth:`Game.record` returns exactly those, and :meth:`Game.from_record` replays them
+(:mod:`mattis.core.record` checks what it reads).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeGuard
+from typing import Any, NamedTuple
 
 from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
@@ -29,10 +33,13 @@ from .cards import (
     parse_card,
     parse_suit,
     rank_of,
+    shuffled_deck,
 )
 from .errors import IllegalAction, InvalidAction, Reason
-from .events import Event, EventKind, RawEvent
+from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
+from .phase import PHASE_NAMED, Phase
 from .position import Position
+from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, parse_deck
 from .rules import (
     DrawMode,
     NothingLeft,
@@ -44,12 +51,17 @@ from .rules import (
     TrumpMode,
 )
 
-RECORD_FORMAT = "mattis-record/1"
 HAND_SIZE = 3
 """Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
 
-_COLLECT, _SHED, _OVER = 0, 1, 2
-_PHASE_NAMES = ("collect", "shed", "over")
+_COLLECT, _SHED, _OVER = Phase.COLLECT, Phase.SHED, Phase.OVER
+"""The phases under short names: the engine compares them by identity."""
+
+_NO_EVENTS = EventHistory(None, 0)
+"""The history of a game before its first event, shared by all such games (it never changes)."""
+
+_PRIVATE = object()
+"""The key to :class:`Game`'s constructor, which only the engine's own factories hold."""
 
 EV_PLAY = EventKind.PLAY
 EV_CHANCE = EventKind.CHANCE
@@ -90,55 +102,61 @@ def _cons_to_list(cell: tuple[Any, Any] | None) -> list[Any]:
 class Game:
     """One game of Mattis. Create it with :meth:`new`, :meth:`from_hands` or :meth:`from_record`."""
 
+    # --- generated fields: from mattis.core.state.STATE by dev/generate_state.py ---
     __slots__ = (
-        "_counted",
-        "_discard",
-        "_events",
-        "_hands",
-        "_in_count",
-        "_last_drawer",
-        "_leader",
-        "_legal",
-        "_log",
-        "_losers",
-        "_lost_on_empty",
-        "_min_sequence",
-        "_num_actions",
-        "_origin",
-        "_out",
-        "_out_order",
-        "_phase",
-        "_queue",
-        "_removed",
-        "_round",
-        "_stock",
-        "_stock_pos",
-        "_table",
-        "_tie",
-        "_to_move",
-        "_trick",
-        "_trick_size",
-        "_trump_card",
-        "_trump_holder",
-        "_trump_known",
-        "_trump_suit",
-        "_won",
-        "dealer",
-        "players",
-        "rules",
+        "_discard", "_events", "_hands", "_history", "_in_count", "_last_drawer", "_leader",
+        "_legal", "_log", "_losers", "_lost_on_empty", "_min_sequence", "_num_actions", "_origin",
+        "_out", "_out_order", "_phase", "_queue", "_removed", "_round", "_stock", "_stock_pos",
+        "_table", "_tie", "_to_move", "_trick", "_trick_size", "_trump_card", "_trump_holder",
+        "_trump_known", "_trump_suit", "_won", "dealer", "players", "rules",
     )
-
     rules: Rules
     """The options this game is played with."""
     players: int
     """The number of seats."""
     dealer: int
     """The dealer's seat (-1 for positions set up with :meth:`from_hands`)."""
+    _origin: _Origin
+    _phase: Phase
+    _to_move: int
+    _hands: list[int]
+    _won: list[int]
+    _stock: tuple[int, ...]
+    _stock_pos: int
+    _removed: int
+    _discard: int
+    _trump_card: int
+    _trump_suit: int
+    _trump_known: bool
+    _trump_holder: int
+    _last_drawer: int
+    _leader: int
+    _trick: list[tuple[int, int]]
+    _queue: list[int]
+    _round: list[tuple[int, int]]
+    _tie: list[int]
+    _table: list[tuple[int, Action]]
+    _trick_size: int
+    _out: list[bool]
+    _in_count: int
+    _out_order: list[int]
+    _losers: tuple[int, ...]
+    _lost_on_empty: bool
+    _log: tuple[Action, Any] | None
+    _events: RawEvents
+    _num_actions: int
+    _history: EventHistory
+    _legal: list[Action] | None
+    _min_sequence: int
+    # --- end of generated fields ---
 
     # ------------------------------------------------------------------ creation
 
-    def __init__(self) -> None:
-        raise TypeError("use Game.new(), Game.from_hands() or Game.from_record()")
+    def __init__(self, key: object = None) -> None:
+        """Games come from :meth:`new`, :meth:`from_hands`, :meth:`from_record` and
+        :meth:`from_position`, which set every field; the key keeps others out."""
+        if key is not _PRIVATE:
+            raise TypeError("use Game.new(), Game.from_hands() or Game.from_record()")
 
     @classmethod
     def new(
@@ -151,20 +169,22 @@ class Game:
     ) -> Game:
         """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
         shuffled with ``random.Random(seed)`` (the seed is kept in the record, and only then).
+        A seed is ``None`` or a whole number from 0 to 2**64-1, checked as a record's is.
         The dealer defaults to the last seat."""
         resolved = _resolve_rules(rules)
         resolved.check_players(players)
+        seed = check_seed(seed)
         if deck is None:
-            order = _shuffled(seed)
+            order = shuffled_deck(seed)
         else:
-            order = _parse_deck(deck)
+            order = parse_deck(deck)
             seed = None  # the deck was given: no seed made it
         if dealer is None:
             dealer = players - 1
         if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {_kind(dealer)}")
-        game = cls.__new__(cls)
-        game._setup(resolved, players, dealer, tuple(order), seed)
+            raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {kind(dealer)}")
+        game = cls(_PRIVATE)
+        game._deal(resolved, players, dealer, tuple(order), seed)
         return game
 
     @classmethod
@@ -188,22 +208,22 @@ class Game:
         for hand in hands:
             mask = 0
             for item in hand:
-                if _is_int(item) and 0 <= item < NUM_CARDS:
+                if is_int(item) and 0 <= item < NUM_CARDS:
                     card = item
                 elif isinstance(item, str):
                     card = parse_card(item)
                 else:
-                    raise ValueError(f"hands: expected card codes such as '7h', got {_kind(item)}")
+                    raise ValueError(f"hands: expected card codes such as '7h', got {kind(item)}")
                 if (seen | mask) >> card & 1:
                     raise ValueError(f"hands: {card_code(card)} appears twice")
                 mask |= 1 << card
             seen |= mask
             masks.append(mask)
         trump_suit = parse_suit(trump)
-        if not _is_int(leader) or not 0 <= leader < len(hands):
-            raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {_kind(leader)}")
-        game = cls.__new__(cls)
-        game._init_common(resolved, len(hands), -1, (), None)
+        if not is_int(leader) or not 0 <= leader < len(hands):
+            raise ValueError(f"leader: must be a seat from 0 to {len(hands) - 1}, got {kind(leader)}")
+        game = cls(_PRIVATE)
+        game._start(resolved, len(hands), -1, (), None)
         game._origin = _Origin((), None, ([codes_of(m) for m in masks], SUITS[trump_suit], leader))
         game._removed = ((1 << NUM_CARDS) - 1) & ~seen
         game._won = masks  # treated as the phase-1 won piles for P1.10
@@ -219,119 +239,25 @@ class Game:
         """Replay a record made by :meth:`record` to an identical game.
 
         Records come from files and other people, so every field is checked before use:
-        anything malformed raises ``ValueError`` naming the field, never another error.
+        anything malformed raises ``ValueError`` naming the field, never another error
+        (see :mod:`mattis.core.record`).
         """
-        if not isinstance(record, dict):
-            raise ValueError(f"record: expected an object, got {_kind(record)}")
-        rules_data = record.get("rules")
-        if not isinstance(rules_data, dict):
-            raise ValueError(f"record: rules must be an object of rule options, got {_kind(rules_data)}")
-        try:
-            rules = Rules.from_dict(rules_data)
-        except ValueError as error:
-            raise ValueError(f"record: rules: {error}") from None
-        start = record.get("start")
-        if start is not None:
-            game = cls._from_record_start(rules, start)
-        else:
-            game = cls._from_record_deal(rules, record)
-        actions = record.get("actions")
-        if not isinstance(actions, list):
-            raise ValueError(f"record: actions must be a list of action texts, got {_kind(actions)}")
-        for number, text in enumerate(actions):
-            if not isinstance(text, str):
-                raise ValueError(f"record: action {number} must be text such as '7h', got {_kind(text)}")
-            try:
-                game.apply(text)
-            except IllegalAction as error:
-                raise ValueError(f"record: action {number} ({_shown(text)}) is illegal: {error}") from None
-        return game
+        return game_from_record(cls, record)
 
     @classmethod
-    def _from_record_start(cls, rules: Rules, start: object) -> Game:
-        if not isinstance(start, dict):
-            raise ValueError(f"record: start must be an object, got {_kind(start)}")
-        hands = start.get("hands")
-        if (not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands)
-                or not all(isinstance(code, str) for hand in hands for code in hand)):
-            raise ValueError("record: start.hands must be a list of lists of card codes")
-        trump, leader = start.get("trump"), start.get("leader")
-        if not isinstance(trump, str):
-            raise ValueError(f"record: start.trump must be a suit letter, got {_kind(trump)}")
-        if not _is_int(leader):
-            raise ValueError(f"record: start.leader must be a seat number, got {_kind(leader)}")
-        try:
-            return cls.from_hands(rules, hands, trump, leader)
-        except ValueError as error:
-            raise ValueError(f"record: start: {error}") from None
-
-    @classmethod
-    def _from_record_deal(cls, rules: Rules, record: dict[str, Any]) -> Game:
-        players, dealer, deck, seed = (record.get(key) for key in ("players", "dealer", "deck", "seed"))
-        if not _is_int(players):
-            raise ValueError(f"record: players must be a number, got {_kind(players)}")
-        if not _is_int(dealer):
-            raise ValueError(f"record: dealer must be a seat number, got {_kind(dealer)}")
-        if not isinstance(deck, list):
-            raise ValueError(f"record: deck must be the list of the 52 card codes dealt from, "
-                             f"got {_kind(deck)}")
-        if not all(isinstance(code, str) for code in deck):
-            bad = next(code for code in deck if not isinstance(code, str))
-            raise ValueError(f"record: deck must hold card codes such as '7h', got {_kind(bad)}")
-        if seed is not None and not (_is_int(seed) and 0 <= seed <= MAX_SEED):
-            raise ValueError(f"record: seed must be a whole number from 0 to 2**64-1 or null, "
-                             f"got {_kind(seed)}")
-        try:
-            game = cls.new(rules, players, deck=deck, dealer=dealer)
-        except ValueError as error:
-            raise ValueError(f"record: {error}") from None
-        if seed is not None:
-            if list(game._origin.deck) != _shuffled(seed):
-                raise ValueError("record: the seed does not give this deck (one of them was changed)")
-            game._origin = game._origin._replace(seed=seed)
+    def from_position(cls, position: Position, check: bool = True) -> Game:
+        """A game continuing from ``position`` (its history starts empty). Searching bots
+        build positions from their own view plus sampled hidden cards; they may skip the
+        consistency check (``check=False``) for speed once their sampler is tested."""
+        if check:
+            position.check()
+        game = cls(_PRIVATE)
+        game._continue_from(position)
         return game
 
-    def _init_common(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
-                     seed: int | None) -> None:
-        self.rules = rules
-        self.players = players
-        self.dealer = dealer
-        self._origin = _Origin(deck, seed, None)
-        self._phase = _COLLECT
-        self._to_move = -1
-        self._hands = [0] * players
-        self._won = [0] * players
-        self._stock: tuple[int, ...] = ()
-        self._stock_pos = 0
-        self._removed = 0
-        self._discard = 0
-        self._trump_card = -1
-        self._trump_suit = -1
-        self._trump_known = False
-        self._trump_holder = -1
-        self._last_drawer = -1
-        self._leader = 0
-        self._trick: list[tuple[int, int]] = []
-        self._queue: list[int] = []
-        self._round: list[tuple[int, int]] = []
-        self._tie: list[int] = []
-        self._table: list[tuple[int, Action]] = []
-        self._trick_size = 0
-        self._out = [False] * players
-        self._in_count = players
-        self._out_order: list[int] = []
-        self._losers: list[int] = []
-        self._lost_on_empty = False
-        self._log: tuple[Action, Any] | None = None
-        self._events: tuple[RawEvent, Any] | None = None
-        self._num_actions = 0
-        self._counted: tuple[tuple[RawEvent, Any] | None, int] = (None, 0)
-        self._legal: list[Action] | None = None
-        self._min_sequence = rules.min_sequence
-
-    def _setup(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
-               seed: int | None) -> None:
-        self._init_common(rules, players, dealer, deck, seed)
+    def _deal(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
+              seed: int | None) -> None:
+        self._start(rules, players, dealer, deck, seed)
         order = list(deck)
         if players == 2 and rules.removed_two_player:  # C4
             self._removed = mask_of(order[: rules.removed_two_player])
@@ -351,19 +277,19 @@ class Game:
     # ------------------------------------------------------------------ public state
 
     @property
-    def phase(self) -> str:
-        """``"collect"`` (phase 1), ``"shed"`` (phase 2) or ``"over"``."""
-        return _PHASE_NAMES[self._phase]
+    def phase(self) -> Phase:
+        """``collect`` (phase 1), ``shed`` (phase 2) or ``over``; equal to those strings."""
+        return self._phase
 
     @property
     def to_move(self) -> int | None:
         """The seat to act, or ``None`` when the game is over."""
-        return None if self._phase == _OVER else self._to_move
+        return None if self._phase is _OVER else self._to_move
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self._phase == _OVER
+        return self._phase is _OVER
 
     @property
     def stock_size(self) -> int:
@@ -407,7 +333,7 @@ class Game:
     def due(self) -> list[int]:
         """Phase 1: the seats still due to play in the current round of the trick, in order
         (public: everyone at the table sees whose turn comes next)."""
-        return list(self._queue) if self._phase == _COLLECT else []
+        return list(self._queue) if self._phase is _COLLECT else []
 
     @property
     def current_round(self) -> list[tuple[int, str]]:
@@ -438,9 +364,9 @@ class Game:
     @property
     def result(self) -> GameResult | None:
         """The result once the game is over, else ``None``."""
-        if self._phase != _OVER:
+        if self._phase is not _OVER:
             return None
-        return GameResult(tuple(self._losers), tuple(self._out_order), self._lost_on_empty)
+        return GameResult(self._losers, tuple(self._out_order), self._lost_on_empty)
 
     @property
     def num_actions(self) -> int:
@@ -456,14 +382,17 @@ class Game:
     def table(self) -> list[tuple[int, list[str]]]:
         """Phase 1: the current trick, one entry per card in play order (war cards included).
         Phase 2: the plays on the table, oldest first."""
-        if self._phase == _COLLECT:
+        if self._phase is _COLLECT:
             return [(seat, [CARD_CODES[card]]) for seat, card in self._trick]
         return [(seat, [CARD_CODES[c] for c in play.cards]) for seat, play in self._table]
 
     @property
-    def history(self) -> list[Event]:
-        """Every public event so far, oldest first."""
-        return [Event.from_raw(raw) for raw in _cons_to_list(self._events)]
+    def history(self) -> EventHistory:
+        """Every public event so far, oldest first, as a read-only sequence: ``len()`` and
+        the latest events cost next to nothing, and events become :class:`Event` values only
+        when read."""
+        history = self._history = self._history.later(self._events)
+        return history
 
     @property
     def num_events(self) -> int:
@@ -472,14 +401,8 @@ class Game:
         Counted lazily from the last count, so the hot path (``apply``) pays nothing and a
         caller asking after every move pays for the new events only.
         """
-        mark, count = self._counted
-        cell = self._events
-        while cell is not mark:
-            assert cell is not None
-            count += 1
-            cell = cell[1]
-        self._counted = (self._events, count)
-        return count
+        history = self._history = self._history.later(self._events)
+        return len(history)
 
     def events_since(self, start: int) -> list[Event]:
         """The public events from number ``start`` (0-based) on, oldest first. Costs time in
@@ -525,7 +448,7 @@ class Game:
         """How many cards are in each place; they always add up to 52 (used by tests)."""
         trick_cards = len(self._trick)
         table_cards = sum(len(play.cards) for _, play in self._table)
-        aside = 1 if self._trump_holder >= 0 and self._phase == _COLLECT else 0
+        aside = 1 if self._trump_holder >= 0 and self._phase is _COLLECT else 0
         return {
             "hands": sum(h.bit_count() for h in self._hands),
             "won": sum(w.bit_count() for w in self._won),
@@ -539,7 +462,7 @@ class Game:
 
     def _check_seat(self, seat: int) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {_kind(seat)}")
+            raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {kind(seat)}")
         return seat
 
     # ------------------------------------------------------------------ actions
@@ -567,7 +490,7 @@ class Game:
         """Whether ``action`` may be applied now (by ``seat``, if given): ``None`` if it
         may, else the :class:`IllegalAction` that :meth:`apply` would raise, with its
         ``reason`` code and ``params``. Never raises for bad input and changes nothing."""
-        if self._phase == _OVER:
+        if self._phase is _OVER:
             return IllegalAction(Reason.GAME_OVER)
         if seat is not None and seat != self._to_move:
             return IllegalAction(Reason.NOT_YOUR_TURN, {
@@ -587,7 +510,7 @@ class Game:
         """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
         ``seat`` if given. Raises :class:`IllegalAction` (with a ``reason`` code) and leaves
         the game unchanged if it may not be played. Returns the parsed action."""
-        if self._phase == _OVER or (seat is not None and seat != self._to_move):
+        if self._phase is _OVER or (seat is not None and seat != self._to_move):
             refusal = self.check(action, seat)
             assert refusal is not None
             raise refusal
@@ -608,62 +531,11 @@ class Game:
         simulations, which take actions from :meth:`legal_actions`."""
         self._do(action)
 
-    def copy(self) -> Game:
-        """An independent copy, cheap enough for tree search."""
-        other = Game.__new__(Game)
-        other.rules = self.rules
-        other.players = self.players
-        other.dealer = self.dealer
-        other._origin = self._origin
-        other._phase = self._phase
-        other._to_move = self._to_move
-        other._hands = self._hands[:]
-        other._won = self._won[:]
-        other._stock = self._stock
-        other._stock_pos = self._stock_pos
-        other._removed = self._removed
-        other._discard = self._discard
-        other._trump_card = self._trump_card
-        other._trump_suit = self._trump_suit
-        other._trump_known = self._trump_known
-        other._trump_holder = self._trump_holder
-        other._last_drawer = self._last_drawer
-        other._leader = self._leader
-        other._trick = self._trick[:]
-        other._queue = self._queue[:]
-        other._round = self._round[:]
-        other._tie = self._tie[:]
-        other._table = self._table[:]
-        other._trick_size = self._trick_size
-        other._out = self._out[:]
-        other._in_count = self._in_count
-        other._out_order = self._out_order[:]
-        other._losers = self._losers[:]
-        other._lost_on_empty = self._lost_on_empty
-        other._log = self._log
-        other._events = self._events
-        other._num_actions = self._num_actions
-        other._counted = self._counted
-        other._legal = self._legal
-        other._min_sequence = self._min_sequence
-        return other
-
-    __copy__ = copy
-
-    def _state_key(self) -> tuple[Any, ...]:
-        return (
-            self.rules, self.players, self.dealer, self._origin.deck, self._origin.start is not None,
-            self._phase, self._to_move, tuple(self._hands), tuple(self._won), self._stock,
-            self._stock_pos, self._removed, self._discard, self._trump_card, self._trump_suit,
-            self._trump_known, self._trump_holder, self._last_drawer, self._leader,
-            tuple(self._trick), tuple(self._queue), tuple(self._round), tuple(self._tie),
-            tuple((s, p.index) for s, p in self._table), self._trick_size, tuple(self._out),
-            tuple(self._out_order), tuple(self._losers), self._lost_on_empty,
-            tuple(a.index for a in self.actions), tuple(self.history),
-        )
+    def __copy__(self) -> Game:
+        return self.copy()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self._state_key() == other._state_key()
+        return isinstance(other, Game) and self._same_state(other)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -692,62 +564,9 @@ class Game:
             record["seed"] = self._origin.seed
             record["deck"] = [CARD_CODES[card] for card in self._origin.deck]
         record["actions"] = [str(action) for action in self.actions]
-        if self._phase == _OVER:
+        if self._phase is _OVER:
             record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
         return record
-
-    def position(self) -> Position:
-        """The complete state, hidden cards included, as a frozen value (like a chess FEN).
-        For engines, tests and analysis; never hand it to a player or bot."""
-        return Position(
-            rules=self.rules, players=self.players, dealer=self.dealer, phase=self.phase,
-            to_move=self._to_move, leader=self._leader, hands=tuple(self._hands),
-            won=tuple(self._won), stock=self._stock[self._stock_pos:],
-            trump_card=self._trump_card, trump_suit=self._trump_suit,
-            trump_known=self._trump_known, trump_holder=self._trump_holder,
-            last_drawer=self._last_drawer, trick=tuple(self._trick), due=tuple(self._queue),
-            current_round=tuple(self._round), tie=tuple(self._tie),
-            table=tuple((seat, play.index) for seat, play in self._table),
-            trick_size=self._trick_size, out=tuple(self._out), out_order=tuple(self._out_order),
-            losers=tuple(self._losers), lost_on_empty=self._lost_on_empty,
-            removed=self._removed, discard=self._discard,
-        )
-
-    @classmethod
-    def from_position(cls, position: Position, check: bool = True) -> Game:
-        """A game continuing from ``position`` (its history starts empty). Searching bots
-        build positions from their own view plus sampled hidden cards; they may skip the
-        consistency check (``check=False``) for speed once their sampler is tested."""
-        if check:
-            position.check()
-        game = cls.__new__(cls)
-        game._init_common(position.rules, position.players, position.dealer, (), None)
-        game._phase = _PHASE_NAMES.index(position.phase)
-        game._to_move = position.to_move
-        game._leader = position.leader
-        game._hands = list(position.hands)
-        game._won = list(position.won)
-        game._stock = tuple(position.stock)
-        game._stock_pos = 0
-        game._trump_card = position.trump_card
-        game._trump_suit = position.trump_suit
-        game._trump_known = position.trump_known
-        game._trump_holder = position.trump_holder
-        game._last_drawer = position.last_drawer
-        game._trick = list(position.trick)
-        game._queue = list(position.due)
-        game._round = list(position.current_round)
-        game._tie = list(position.tie)
-        game._table = [(seat, ALL_ACTIONS[index]) for seat, index in position.table]
-        game._trick_size = position.trick_size
-        game._out = list(position.out)
-        game._in_count = position.players - sum(position.out)
-        game._out_order = list(position.out_order)
-        game._losers = list(position.losers)
-        game._lost_on_empty = position.lost_on_empty
-        game._removed = position.removed
-        game._discard = position.discard
-        return game
 
     def view(self, seat: int, since: int = 0) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready
@@ -764,9 +583,9 @@ class Game:
     # ------------------------------------------------------------------ legal moves
 
     def _compute_legal(self) -> list[Action]:
-        if self._phase == _SHED:
-            return self._p2_legal()
-        if self._phase == _COLLECT:
+        if self._phase is _SHED:
+            return self._p2_legal(self.rules.follow_suit)
+        if self._phase is _COLLECT:
             seat = self._to_move
             legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
             if self._p1_may_chance():
@@ -783,7 +602,10 @@ class Game:
     def _p1_can_play(self, seat: int) -> bool:
         return self._hands[seat] != 0 or self._p1_may_chance()
 
-    def _p2_legal(self) -> list[Action]:
+    def _p2_legal(self, follow_suit: bool) -> list[Action]:
+        """The legal phase-2 actions: the one place that decides which plays beat the table
+        (P2.5). ``follow_suit`` is the rule's value, given so that :meth:`_refusal` can ask
+        what would be legal without it."""
         hand = self._hands[self._to_move]
         table = self._table
         if not table:  # P2.3: lead any play
@@ -797,7 +619,7 @@ class Game:
         # P2.5: same suit above the target's highest card (for a trump target, higher trump) …
         starts = suit_cards & ~((2 << target.high) - 1)
         # … or any trump play, unless follow_suit binds a player holding the led suit.
-        if target_suit != trump and not (suit_cards and self.rules.follow_suit):
+        if target_suit != trump and not (suit_cards and follow_suit):
             starts |= hand & SUIT_MASKS[trump]
         plays = self._plays(hand, starts)
         if not plays or self.rules.voluntary_pickup:  # P2.4
@@ -828,7 +650,7 @@ class Game:
         self._log = (action, self._log)
         self._num_actions += 1
         self._legal = None
-        if self._phase == _COLLECT:
+        if self._phase is _COLLECT:
             self._p1_do(action)
         else:
             self._p2_do(action)
@@ -872,7 +694,7 @@ class Game:
 
     def _p1_settle(self) -> None:
         """Run the automatic steps until a player must choose or phase 1 ends."""
-        while self._phase == _COLLECT:
+        while self._phase is _COLLECT:
             if not self._queue:
                 self._p1_resolve_round()
                 continue
@@ -1011,7 +833,7 @@ class Game:
             if empty:
                 for seat in empty:
                     self._events = ((EV_LOSE, seat, 0), self._events)
-                self._losers = empty
+                self._losers = tuple(empty)
                 self._lost_on_empty = True
                 self._phase = _OVER
                 self._to_move = -1
@@ -1049,7 +871,7 @@ class Game:
         else:
             # Decision: nobody still in holds a card and the table is empty, so no one can
             # ever act; every player still in loses.
-            self._losers = [seat for seat in range(self.players) if not self._out[seat]]
+            self._losers = tuple(seat for seat in range(self.players) if not self._out[seat])
             self._phase = _OVER
             self._to_move = -1
             return
@@ -1078,7 +900,7 @@ class Game:
             self._events = ((EV_OUT, seat, 0), self._events)
             if self._in_count == 1:  # P2.9
                 loser = self._next_in(seat)
-                self._losers = [loser]
+                self._losers = (loser,)
                 self._events = ((EV_LOSE, loser, 0), self._events)
                 self._phase = _OVER
                 self._to_move = -1
@@ -1099,7 +921,7 @@ class Game:
         """Why ``action`` (one of the engine's own) is not legal now, as a reason code."""
         seat = self._to_move
         hand = self._hands[seat]
-        if self._phase == _COLLECT:
+        if self._phase is _COLLECT:
             if action is PICKUP:
                 return IllegalAction(Reason.PICKUP_IN_PHASE1)
             if action.is_sequence:
@@ -1131,14 +953,205 @@ class Game:
         trump = self._trump_suit
         params: dict[str, str | int] = {"play": str(action), "target": str(target),
                                         "suit": SUITS[target.suit]}
-        if (action.suit == trump and target.suit != trump and self.rules.follow_suit
-                and hand & SUIT_MASKS[target.suit]):
+        if action in self._p2_legal(follow_suit=False):  # it beats, but the led suit binds
             return IllegalAction(Reason.MUST_FOLLOW_SUIT, params)
+        # The play does not beat the target: say whether its suit or its rank is wrong.
         if action.suit != target.suit and action.suit != trump:
             reason = Reason.WRONG_SUIT if target.suit != trump else Reason.WRONG_SUIT_TRUMP
             return IllegalAction(reason, params)
         params["card"] = CARD_CODES[target.high]
         return IllegalAction(Reason.TOO_LOW, params)
+
+    # --- generated methods: from mattis.core.state.STATE by dev/generate_state.py ---
+    def _start(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
+               seed: int | None) -> None:
+        """Set every field to its value before the deal."""
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self._origin = _Origin(deck, seed, None)
+        self._phase = Phase.COLLECT
+        self._to_move = -1
+        self._hands = [0] * players
+        self._won = [0] * players
+        self._stock = ()
+        self._stock_pos = 0
+        self._removed = 0
+        self._discard = 0
+        self._trump_card = -1
+        self._trump_suit = -1
+        self._trump_known = False
+        self._trump_holder = -1
+        self._last_drawer = -1
+        self._leader = 0
+        self._trick = []
+        self._queue = []
+        self._round = []
+        self._tie = []
+        self._table = []
+        self._trick_size = 0
+        self._out = [False] * players
+        self._in_count = players - sum(self._out)
+        self._out_order = []
+        self._losers = ()
+        self._lost_on_empty = False
+        self._log = None
+        self._events = None
+        self._num_actions = 0
+        self._history = _NO_EVENTS
+        self._legal = None
+        self._min_sequence = rules.min_sequence
+
+    def copy(self) -> Game:
+        """An independent copy, cheap enough for tree search: lists are copied, and
+        everything immutable (numbers, tuples, the event and action logs) is shared."""
+        other = Game(_PRIVATE)
+        other.rules = self.rules
+        other.players = self.players
+        other.dealer = self.dealer
+        other._origin = self._origin
+        other._phase = self._phase
+        other._to_move = self._to_move
+        other._hands = self._hands[:]
+        other._won = self._won[:]
+        other._stock = self._stock
+        other._stock_pos = self._stock_pos
+        other._removed = self._removed
+        other._discard = self._discard
+        other._trump_card = self._trump_card
+        other._trump_suit = self._trump_suit
+        other._trump_known = self._trump_known
+        other._trump_holder = self._trump_holder
+        other._last_drawer = self._last_drawer
+        other._leader = self._leader
+        other._trick = self._trick[:]
+        other._queue = self._queue[:]
+        other._round = self._round[:]
+        other._tie = self._tie[:]
+        other._table = self._table[:]
+        other._trick_size = self._trick_size
+        other._out = self._out[:]
+        other._in_count = self._in_count
+        other._out_order = self._out_order[:]
+        other._losers = self._losers
+        other._lost_on_empty = self._lost_on_empty
+        other._log = self._log
+        other._events = self._events
+        other._num_actions = self._num_actions
+        other._history = self._history
+        other._legal = self._legal
+        other._min_sequence = self._min_sequence
+        return other
+
+    def _same_state(self, other: Game) -> bool:
+        """Whether the two games are in the same state, with the same record and history."""
+        return (
+            self.rules == other.rules
+            and self.players == other.players
+            and self.dealer == other.dealer
+            and self._origin == other._origin
+            and self._phase == other._phase
+            and self._to_move == other._to_move
+            and self._hands == other._hands
+            and self._won == other._won
+            and self._stock == other._stock
+            and self._stock_pos == other._stock_pos
+            and self._removed == other._removed
+            and self._discard == other._discard
+            and self._trump_card == other._trump_card
+            and self._trump_suit == other._trump_suit
+            and self._trump_known == other._trump_known
+            and self._trump_holder == other._trump_holder
+            and self._last_drawer == other._last_drawer
+            and self._leader == other._leader
+            and self._trick == other._trick
+            and self._queue == other._queue
+            and self._round == other._round
+            and self._tie == other._tie
+            and self._table == other._table
+            and self._trick_size == other._trick_size
+            and self._out == other._out
+            and self._out_order == other._out_order
+            and self._losers == other._losers
+            and self._lost_on_empty == other._lost_on_empty
+            and (self._log is other._log or _cons_to_list(self._log) == _cons_to_list(other._log))
+            and (self._events is other._events or _cons_to_list(self._events) == _cons_to_list(other._events))
+        )
+
+    def position(self) -> Position:
+        """The complete state, hidden cards included, as a frozen value (like a chess FEN).
+        For engines, tests and analysis; never hand it to a player or bot."""
+        return Position(
+            rules=self.rules,
+            players=self.players,
+            dealer=self.dealer,
+            phase=self._phase,
+            to_move=self._to_move,
+            hands=tuple(self._hands),
+            won=tuple(self._won),
+            stock=self._stock[self._stock_pos:],
+            removed=self._removed,
+            discard=self._discard,
+            trump_card=self._trump_card,
+            trump_suit=self._trump_suit,
+            trump_known=self._trump_known,
+            trump_holder=self._trump_holder,
+            last_drawer=self._last_drawer,
+            leader=self._leader,
+            trick=tuple(self._trick),
+            due=tuple(self._queue),
+            current_round=tuple(self._round),
+            tie=tuple(self._tie),
+            table=tuple((seat, play.index) for seat, play in self._table),
+            trick_size=self._trick_size,
+            out=tuple(self._out),
+            out_order=tuple(self._out_order),
+            losers=self._losers,
+            lost_on_empty=self._lost_on_empty,
+        )
+
+    def _continue_from(self, position: Position) -> None:
+        """Set every field from ``position``, or to its start value if positions leave it out."""
+        rules = position.rules
+        players = position.players
+        deck: tuple[int, ...] = ()
+        seed: int | None = None
+        self.rules = position.rules
+        self.players = position.players
+        self.dealer = position.dealer
+        self._origin = _Origin(deck, seed, None)
+        self._phase = PHASE_NAMED[position.phase]
+        self._to_move = position.to_move
+        self._hands = list(position.hands)
+        self._won = list(position.won)
+        self._stock = tuple(position.stock)
+        self._stock_pos = 0
+        self._removed = position.removed
+        self._discard = position.discard
+        self._trump_card = position.trump_card
+        self._trump_suit = position.trump_suit
+        self._trump_known = position.trump_known
+        self._trump_holder = position.trump_holder
+        self._last_drawer = position.last_drawer
+        self._leader = position.leader
+        self._trick = list(position.trick)
+        self._queue = list(position.due)
+        self._round = list(position.current_round)
+        self._tie = list(position.tie)
+        self._table = [(seat, ALL_ACTIONS[index]) for seat, index in position.table]
+        self._trick_size = position.trick_size
+        self._out = list(position.out)
+        self._in_count = players - sum(self._out)
+        self._out_order = list(position.out_order)
+        self._losers = tuple(position.losers)
+        self._lost_on_empty = position.lost_on_empty
+        self._log = None
+        self._events = None
+        self._num_actions = 0
+        self._history = _NO_EVENTS
+        self._legal = None
+        self._min_sequence = rules.min_sequence
+    # --- end of generated methods ---
 
 
 def _resolve_rules(rules: str | Rules) -> Rules:
@@ -1149,72 +1162,14 @@ def _resolve_rules(rules: str | Rules) -> Rules:
     raise ValueError(f"rules: expected a preset name or a Rules value, got {rules!r}")
 
 
-MAX_SEED = 2**64 - 1
-"""The largest seed a record may hold (seeds drawn by the program are 64-bit)."""
-
-
-def _shuffled(seed: int | None) -> list[int]:
-    """The deck order a seed gives (C3): the cards 0-51 shuffled by ``random.Random(seed)``."""
-    order = list(range(NUM_CARDS))
-    random.Random(seed).shuffle(order)
-    return order
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kind(value: object) -> str:
-    """What was given, for an error message: short, and safe for any value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if value.bit_length() <= 64 else f"a number of {value.bit_length()} bits"
-    if isinstance(value, str):
-        return f'"{_shown(value)}"'
-    if isinstance(value, float):
-        return repr(value)
-    return f"{'an' if type(value).__name__[0] in 'aeiou' else 'a'} {type(value).__name__}"
-
-
-def _shown(text: str) -> str:
-    """Text quoted in a message: printable and at most 30 characters."""
-    cleaned = "".join(char if char.isprintable() else "?" for char in text[:30])
-    return cleaned + ("..." if len(text) > 30 else "")
-
-
 class _Origin(NamedTuple):
     """Where a game came from, for its record: fixed from the deal on, so copies share it."""
 
     deck: tuple[int, ...]
     seed: int | None
+    """The seed that shuffled the deck, if the record has one."""
     start: tuple[list[list[str]], str, int] | None
     """A game set up from hands: the hands, the trump suit letter and the leader."""
-
-
-def _parse_deck(deck: Sequence[str | int]) -> list[int]:
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
-        raise ValueError(f"deck: expected a list of 52 cards, got {_kind(deck)}")
-    order = []
-    for item in deck:
-        if _is_int(item) and 0 <= item < NUM_CARDS:
-            order.append(int(item))
-        elif isinstance(item, str):
-            order.append(parse_card(item))
-        else:
-            raise ValueError(f"deck: expected card codes such as '7h', got {_kind(item)}")
-    if len(order) != NUM_CARDS:
-        raise ValueError(f"deck: must hold all 52 cards, got {len(order)}")
-    if len(set(order)) != NUM_CARDS or not all(0 <= card < NUM_CARDS for card in order):
-        seen: set[int] = set()
-        for card in order:
-            if card in seen:
-                raise ValueError(f"deck: {card_code(card)} appears twice")
-            seen.add(card)
-        raise ValueError("deck: must hold each of the 52 cards once")
-    return order
 
 
 def next_dealer(previous_dealer: int, losers: Sequence[int], players: int) -> int:

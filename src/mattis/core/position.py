@@ -13,9 +13,10 @@ from typing import TypeGuard
 
 from .actions import ALL_ACTIONS, Action
 from .cards import CARD_CODES, FULL_DECK_MASK, NUM_CARDS, SUITS, codes_of, mask_of, parse_card, parse_suit
+from .phase import Phase
 from .rules import PRESETS, Rules
 
-PHASES = ("collect", "shed", "over")
+PHASES = tuple(Phase)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -26,7 +27,7 @@ class Position:
     rules: Rules
     players: int
     dealer: int
-    phase: str
+    phase: Phase
     to_move: int
     leader: int
     hands: tuple[int, ...]
@@ -68,7 +69,7 @@ class Position:
             raise ValueError(f"players: must be from 2 to 6, got {n!r}")
         if not (len(self.hands) == len(self.won) == len(self.out) == n):
             raise ValueError("hands, won and out need one entry per player")
-        over, collect = self.phase == "over", self.phase == "collect"
+        over, collect = self.phase == Phase.OVER, self.phase == Phase.COLLECT
         _seat("dealer", self.dealer, n, none_ok=True)
         _seat("leader", self.leader, n)
         if over:
@@ -118,7 +119,7 @@ class Position:
                 raise ValueError("table and out_order are empty in phase 1")
             if self.tie and not set(self.due) <= set(self.tie):
                 raise ValueError("due: during a tie only tied seats are due")
-        elif self.phase == "shed":
+        elif self.phase == Phase.SHED:
             if self.trick or self.due or self.tie or self.current_round:
                 raise ValueError("trick, due, tie and current_round are empty in phase 2")
             if not 1 <= self.trick_size <= n:
@@ -268,6 +269,12 @@ def _parse_rules(text: str) -> Rules:
     return Rules.preset(name).with_options(**options)
 
 
+def _parse_phase(text: str) -> Phase:
+    if text not in PHASES:
+        raise ValueError(f"phase: expected one of {', '.join(PHASES)}, got {text[:30]!r}")
+    return Phase(text)
+
+
 def _parse_int(text: str) -> int:
     if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 3:
         raise ValueError(f"expected a small whole number, got {text[:30]!r}")
@@ -308,7 +315,7 @@ def _from_values(values: dict[str, str]) -> Position:
         rules=_parse_rules(values["rules"]),
         players=players,
         dealer=_parse_opt(values["dealer"]),
-        phase=values["phase"],
+        phase=_parse_phase(values["phase"]),
         to_move=_parse_opt(values["to_move"]),
         leader=_parse_int(values["leader"]),
         hands=tuple(_parse_mask(part) for part in values["hands"].split("/")),

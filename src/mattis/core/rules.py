@@ -165,7 +165,9 @@ class Rules:
         for name in changes:
             if name not in known:
                 raise ValueError(f"unknown option {name!r}; options are: {', '.join(sorted(known))}")
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        # Typed before the dataclass sees them: a compiled build (mypyc) checks field types.
+        typed = {name: _coerce(name, None, value) for name, value in changes.items()}
+        return dataclasses.replace(self, **typed)  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready options (enums as their strings)."""

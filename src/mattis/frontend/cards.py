@@ -16,6 +16,7 @@ from typing import Literal
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import SUIT_SYMBOLS, SUITS, cards_in, parse_card, rank_of, suit_of
+from ..core.phase import Phase
 from ..i18n import Lang
 
 RANK_LABELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -163,7 +164,7 @@ def sort_key(card: int, phase: str, trump_suit: int | None = None) -> tuple[int,
     suit last, ranks rising within each suit, the way players hold a hand.
     """
     rank, suit = rank_of(card), suit_of(card)
-    if phase == "collect":
+    if phase == Phase.COLLECT:
         return (rank, DISPLAY_SUIT_ORDER.index(suit), 0)
     group = 4 if suit == trump_suit else DISPLAY_SUIT_ORDER.index(suit)
     return (group, rank, 0)

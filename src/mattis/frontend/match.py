@@ -19,7 +19,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..core.game import MAX_SEED, Game, next_dealer
+from ..core.game import Game, next_dealer
+from ..core.record import MAX_SEED
 from ..core.rules import Rules
 
 

@@ -26,7 +26,8 @@ import platformdirs
 
 from .. import __version__
 from ..bots import LEVELS
-from ..core.game import RECORD_FORMAT, Game
+from ..core.game import Game
+from ..core.record import RECORD_FORMAT
 from ..core.rules import Rules
 from ..i18n import Lang
 from .seats import Participant, participants_from_dicts, seat_numbers

@@ -20,6 +20,7 @@ from ..core.actions import Action
 from ..core.cards import cards_in, rank_of
 from ..core.events import Event, EventKind
 from ..core.observation import SeatView
+from ..core.phase import Phase
 from ..core.rules import NothingLeft, Phase1End, Rules, TrumpMode
 from ..i18n import Lang, t
 from .cards import card_label, play_label
@@ -105,7 +106,7 @@ class TableStory:
                 lines.append(LogLine(event.kind, event.seat, text))
             lines.extend(self._after(event, public))
         lines.extend(self._table_changes(events, public))
-        self._tie = public.tie if public.phase == "collect" else ()
+        self._tie = public.tie if public.phase == Phase.COLLECT else ()
         self._round = list(public.current_round)
         self._hand_sizes = public.hand_sizes
         self._plays = public.plays
@@ -179,7 +180,7 @@ class TableStory:
     def _table_changes(self, events: Sequence[Event], public: SeatView) -> list[LogLine]:
         lines: list[LogLine] = []
         kinds = {event.kind for event in events}
-        if public.phase == "collect":
+        if public.phase == Phase.COLLECT:
             dropped_only = EventKind.DROP in kinds and set(public.tie) <= set(self._tie)
             if public.tie and public.tie != self._tie and not dropped_only:
                 key = "play.story.war.starts" if not self._tie else "play.story.war.goes_on"

@@ -16,6 +16,7 @@ from typing import Any
 from ..core.actions import PICKUP, Action
 from ..core.cards import SUITS, rank_of, suit_of
 from ..core.observation import SeatView
+from ..core.phase import Phase
 from ..core.rules import Rules, TieMode, TrickMode, TrumpMode
 from ..i18n import Lang, t
 from .cards import card_label, cards_label, play_label, sort_hand, suit_word
@@ -110,7 +111,7 @@ def table_state(
             won_size=public.won_sizes[s], dealer=s == public.dealer, to_move=s == public.to_move,
             out_place=public.out_order.index(s) + 1 if s in public.out_order else None,
             loser=s in public.losers, in_tie=s in public.tie,
-            holds_trump_card=phase == "collect" and public.trump_holder == s, hand=hand))
+            holds_trump_card=phase == Phase.COLLECT and public.trump_holder == s, hand=hand))
     trick = tuple(TableEntry(s, seat_name(participants[s], lang), (card,)) for s, card in public.trick)
     plays = tuple(TableEntry(s, seat_name(participants[s], lang), play.cards) for s, play in public.plays)
     return TableState(
@@ -143,7 +144,7 @@ def turn_advice(
     """One line telling the player to move what they can do right now."""
     public = view if isinstance(view, SeatView) else SeatView.from_dict(view)
     rules = public.rules
-    if public.phase == "collect":
+    if public.phase == Phase.COLLECT:
         if public.tie:
             names = join_names([seat_name(participants[s], lang, initial=False) for s in public.tie],
                                lang)
@@ -184,11 +185,11 @@ def turn_advice(
 def status_line(state: TableState, lang: Lang) -> str:
     """Phase, stock and trump in one line."""
     parts = [t("play.phase." + state.phase, lang)]
-    if state.phase == "collect":
+    if state.phase == Phase.COLLECT:
         key = "play.status.stock_one" if state.stock_size == 1 else "play.status.stock"
         parts.append(t(key, lang, count=state.stock_size))
     parts.append(trump_text(state, lang))
-    if state.phase == "shed" and state.trick_size:
+    if state.phase == Phase.SHED and state.trick_size:
         parts.append(t("play.status.trick_size", lang, count=state.trick_size,
                        played=len(state.plays)))
     return " · ".join(parts)

@@ -43,8 +43,9 @@ from typing import Any
 from ..bots import LEVELS, CardTracker, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
-from ..core.game import MAX_SEED, Game
+from ..core.game import Game
 from ..core.observation import SeatView
+from ..core.record import MAX_SEED
 from ..core.rules import PRESET_NAMES, Rules
 from ..frontend.cards import sort_actions
 from ..frontend.match import Match, SecretSeeds

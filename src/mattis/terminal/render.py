@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..core.actions import Action
 from ..core.cards import suit_of
+from ..core.phase import Phase
 from ..core.rules import Rules
 from ..frontend.cards import card_label, card_role, is_run, run_dash
 from ..frontend.seats import Participant, seat_label
@@ -75,7 +76,7 @@ def hand_text(cards: Sequence[int], state: TableState) -> Text:
     previous: int | None = None
     for card in cards:
         if previous is not None:
-            gap = "   " if state.phase != "collect" and suit_of(card) != suit_of(previous) else " "
+            gap = "   " if state.phase != Phase.COLLECT and suit_of(card) != suit_of(previous) else " "
             text.append(gap)
         text.append_text(card_text(card, state.trump_suit))
         previous = card
@@ -88,7 +89,7 @@ def players_table(state: TableState, lang: Lang, show_cards: bool = False) -> Ta
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("play.col.player", lang), no_wrap=True)
     table.add_column(t("play.col.hand", lang), justify="right", no_wrap=True)
-    collecting = state.phase == "collect"
+    collecting = state.phase == Phase.COLLECT
     if collecting:
         table.add_column(t("play.col.won", lang), justify="right", no_wrap=True)
     if show_cards:
@@ -120,7 +121,7 @@ def players_table(state: TableState, lang: Lang, show_cards: bool = False) -> Ta
 
 def table_line(state: TableState, lang: Lang) -> Text:
     """The current trick (phase 1) or the plays on the table, oldest first (phase 2)."""
-    if state.phase == "collect":
+    if state.phase == Phase.COLLECT:
         line = Text(t("play.trick", lang) + " ", style="bold")
         if not state.trick:
             line.append(t("play.trick_empty", lang), style="dim")
@@ -159,7 +160,7 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
             hand.append(t("play.no_cards", lang), style="dim")
         parts.append(hand)
     if state.trump_suit is not None:
-        key = "play.legend_trump_later" if state.phase == "collect" else "play.legend_trump"
+        key = "play.legend_trump_later" if state.phase == Phase.COLLECT else "play.legend_trump"
         parts.append(Text(t(key, lang), style="dim"))
     return Group(*parts)
 

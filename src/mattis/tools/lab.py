@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Decision, Limit, make_agent, play_game
-from ..core import Game, NothingLeft, NothingLeftCounts, Rules
+from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .tournament import percentile, wilson_interval
 
@@ -323,7 +323,7 @@ def _phase1_actions(game: Game, deck_seed: int) -> int:
     fresh = Game.new(game.rules, game.players, seed=deck_seed)
     count = 0
     for action in game.record()["actions"]:
-        if fresh.phase != "collect":
+        if fresh.phase is not Phase.COLLECT:
             break
         fresh.apply(action)
         count += 1

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Game, NothingLeft, NothingLeftCounts, Rules
+from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
 
 SIMULATION_FORMAT = "mattis-simulation/1"
@@ -152,7 +152,7 @@ def _playout(game: Game, rng: random.Random, action_cap: int) -> int:
     applied in total; return how many were applied in phase 1."""
     choice = rng.choice
     done = game.num_actions
-    while done < action_cap and game.phase == "collect":
+    while done < action_cap and game.phase is Phase.COLLECT:
         game.apply_unchecked(choice(game.legal_actions()))
         done += 1
     phase1 = done
