@@ -183,7 +183,11 @@ def option_value(field: str, value: object, lang: Lang) -> str:
         return t("yes" if text == "true" else "no", lang)
     if field in options.NUMBER_VALUES:
         words = options.NUMBER_VALUES[field]
-        return _pick(words["off"], lang) if text == "0" else _pick(words["some"], lang).format(count=text)
+        if text == "0":
+            return _pick(words["off"], lang)
+        if text == "1" and "one" in words:
+            return _pick(words["one"], lang)
+        return _pick(words["some"], lang).format(count=text)
     return text
 
 
