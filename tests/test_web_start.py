@@ -332,25 +332,34 @@ def test_serve_lan_listens_everywhere_and_prints_the_address_with_a_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
-    started: list[Any] = []
+    started: list[tuple[dict[str, Any], list[Any]]] = []
 
-    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
-        started.append((self.config, [s.getsockname() for s in sockets or []]))
-        for listener in sockets or []:
-            listener.close()
+    class Config:  # uvicorn's would set up logging for the whole test process
+        def __init__(self, app: Any, **options: Any) -> None:
+            self.options = {"app": app, **options}
 
-    monkeypatch.setattr(uvicorn.Server, "run", run)
+    class Server:
+        def __init__(self, config: Config) -> None:
+            self.config = config
+
+        def run(self, sockets: list[socket.socket]) -> None:
+            started.append((self.config.options, [listener.getsockname() for listener in sockets]))
+            for listener in sockets:
+                listener.close()
+
+    monkeypatch.setattr(uvicorn, "Config", Config)
+    monkeypatch.setattr(uvicorn, "Server", Server)
     monkeypatch.setattr(serve_module, "lan_address", lambda: "192.168.1.23")
     db = f"sqlite:///{tmp_path / 'l.db'}"
     result = CliRunner().invoke(cli_app, ["serve", "--lan", "--port", "0", "--db", db])
     assert result.exit_code == 0, result.output
-    (config, bound), = started
+    (options, bound), = started
     host, port = bound[0]
-    assert host == "0.0.0.0" and config.host == "0.0.0.0"
+    assert host == "0.0.0.0" and options["host"] == "0.0.0.0"
     url = f"http://192.168.1.23:{port}/"
     assert result.stdout.splitlines()[0].startswith(f"Mattis is served at {url}")
     assert decode_matrix(terminal_modules(result.stdout)) == [url]
-    with TestClient(config.app, base_url=f"http://localhost:{port}") as local:
+    with TestClient(options["app"], base_url=f"http://localhost:{port}") as local:
         assert create_table(local)["invite"].startswith(f"http://192.168.1.23:{port}/t/")
 
 

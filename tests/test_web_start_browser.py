@@ -16,19 +16,20 @@ import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from .test_web_browser import ARGS, CHROMIUM, PHONE
 from .web_helpers import free_port, server
 
-DESKTOP = {"width": 1200, "height": 900}
+DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 LIGHT_BG = "rgb(238, 242, 239)"
 DARK_BG = "rgb(15, 20, 18)"
+Scheme = Literal["light", "dark"]
 THEME_VARIABLES = ("--bg", "--ink", "--paper", "--muted", "--felt", "--felt-dark", "--accent", "--focus",
                    "--focus-halo", "--danger", "--gold")
 
@@ -198,7 +199,7 @@ OVERFLOW = """() => {
 @pytest.mark.parametrize("lang", ["nb", "en"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_start_page_fits_a_phone_with_no_cut_off_text(browser: Browser, base_url: str, shots: Path,
-                                                         lang: str, scheme: str) -> None:
+                                                         lang: str, scheme: Scheme) -> None:
     """Item 5 at 390×844: nothing wider than the screen, no text cut off, every house rule open
     too, and the two choices one above the other with "play now" on the first screen."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
@@ -224,7 +225,7 @@ def test_the_start_page_fits_a_phone_with_no_cut_off_text(browser: Browser, base
 @pytest.mark.parametrize("lang", ["nb", "en"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_desktop_shows_the_two_choices_side_by_side(browser: Browser, base_url: str, shots: Path,
-                                                    lang: str, scheme: str) -> None:
+                                                    lang: str, scheme: Scheme) -> None:
     context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     page = context.new_page()
     open_start(page, base_url, lang)
@@ -233,7 +234,7 @@ def test_desktop_shows_the_two_choices_side_by_side(browser: Browser, base_url: 
     assert page.evaluate(OVERFLOW) == []
     page.screenshot(path=str(shots / f"desktop-start-{lang}-{scheme}.png"), full_page=True)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        page.set_viewport_size(viewport)
         page.goto(f"{base_url}/rules?lang={lang}")
         page.screenshot(path=str(shots / f"{size}-rules-{lang}-{scheme}.png"), full_page=True)
     context.close()
@@ -308,7 +309,7 @@ def rgb(colour: str) -> str:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_focus_stands_out_at_least_3_to_1_on_every_surface(browser: Browser, base_url: str,
-                                                           scheme: str) -> None:
+                                                           scheme: Scheme) -> None:
     """Item 10: the focus ring (--focus inside --focus-halo) differs at least 3:1 from the page,
     the panels, the felt and the header, and the two rings from each other."""
     context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
