@@ -118,8 +118,8 @@ START_MESSAGES: dict[str, tuple[str, str]] = {
         "new hand, and the trump is shown. Now you want to get rid of your cards: you beat the "
         "newest card on the table with a higher card of its suit, or with a trump."),
     "web.rules.example.beat": (
-        "Spar er trumf. Ola slår Karis 7♥ med 10♥. Sparen 2♠ hadde også slått den, for all "
-        "trumf slår andre sorter.",
+        "Spar er trumf. Ola slår Karis 7♥ med 10♥. Også 2♠ hadde slått den, for all trumf "
+        "slår de andre sortene.",
         "Spades are trump. Ola beats Kari's 7♥ with the 10♥. The 2♠ would have beaten it too, "
         "since any trump beats the other suits."),
     "web.rules.or": ("eller", "or"),
