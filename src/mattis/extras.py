@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
-    "web": ("starlette", "uvicorn", "websockets", "sqlalchemy"),
+    "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "segno"),
     "postgres": ("psycopg",),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "ray": ("ray",),

@@ -3,22 +3,39 @@
 Starts the web server (:mod:`mattis.web`) on uvicorn and prints the address to open. The
 server needs the ``web`` extra (``pip install "mattis[web]"``) and a PostgreSQL database the
 ``postgres`` extra; without them the command says so in one line and exits with code 2.
+
+``--lan`` is for a family on one Wi-Fi: the server listens on every interface, finds the
+address this machine has on the local network (:func:`lan_address`) and prints it with a QR
+code, so the phones around the table open the game by scanning instead of typing.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TextIO
 
 import typer
 
 from ..extras import missing_modules, needs_extra
 from .common import fail as _fail
 
+DEFAULT_HOST = "127.0.0.1"
+ALL_INTERFACES = "0.0.0.0"
+ROUTE_PROBE = ("10.255.255.255", 1)
+"""A private address to "connect" a UDP socket to: that sends nothing, but makes the system
+choose the interface it would route through, whose address is the one to print."""
+
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[str | None, typer.Option(
+        "--host", help=f"Address to listen on (default {DEFAULT_HOST}; {ALL_INTERFACES} with --lan).",
+        show_default=False)] = None,
+    lan: Annotated[bool, typer.Option(
+        "--lan", help="Serve the phones and computers on your local network: listen on every "
+                      "interface and print the address to open, with a QR code to scan.")] = False,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str | None, typer.Option(
         "--db", metavar="URL",
@@ -52,16 +69,84 @@ def serve_command(
     except Exception as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         _fail(f"--db: cannot open {shown_url!r}: {reason.replace(url, shown_url)}")
+    if lan and host not in (None, ALL_INTERFACES):
+        _fail(f"--lan listens on every interface ({ALL_INTERFACES}); leave out --host {host}")
+    host = ALL_INTERFACES if lan else host or DEFAULT_HOST
     settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
+    public_url = f"http://{url_host(lan_address())}:{port}/" if lan else None
     shown_host = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    sys.stdout.write(f"Mattis is served at http://{shown_host}:{port}/  "
+    sys.stdout.write(f"Mattis is served at {public_url or f'http://{shown_host}:{port}/'}  "
                      f"(database: {shown_url}; Ctrl+C stops)\n")
+    if public_url:
+        sys.stdout.write(lan_banner(public_url, sys.stdout))
     sys.stdout.flush()
-    config = uvicorn.Config(create_app(url, settings, workers=workers), host=host, port=port,
+    app = create_app(url, settings, workers=workers, public_url=public_url)
+    config = uvicorn.Config(app, host=host, port=port,
                             log_level="warning", ws_max_size=64 * 1024, ws="websockets-sansio")
     uvicorn.Server(config).run(sockets=[listener])
+
+
+def lan_address(
+    open_socket: Callable[[], socket.socket] = lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM),
+    hostname: Callable[[], str] = socket.gethostname,
+    resolve: Callable[[str], str] = socket.gethostbyname,
+) -> str:
+    """The address other machines on the local network reach this one at: the source address
+    of the route to a private network (found without sending a packet), else what the
+    machine's name resolves to, else the name itself (``kari-laptop``), which a home router
+    often resolves too. A loopback or unspecified address is never the answer."""
+    try:
+        with open_socket() as probe:
+            probe.connect(ROUTE_PROBE)
+            found = str(probe.getsockname()[0])
+        if _reachable(found):
+            return found
+    except OSError:
+        pass
+    name = hostname()
+    try:
+        found = resolve(name)
+        if _reachable(found):
+            return found
+    except OSError:
+        pass
+    return name or "localhost"
+
+
+def _reachable(address: str) -> bool:
+    """Whether ``address`` can be opened from another machine (not loopback, not 0.0.0.0)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (parsed.is_loopback or parsed.is_unspecified)
+
+
+def url_host(address: str) -> str:
+    """An address as it stands in a URL: IPv6 in brackets."""
+    return f"[{address}]" if ":" in address else address
+
+
+def lan_banner(url: str, out: TextIO) -> str:
+    """What ``--lan`` prints under the start line: the address for the phones and a QR code of
+    it, in half blocks where ``out`` can show them (else in ANSI colours at a terminal, else
+    none: a log file has no use for one)."""
+    from ..web.qr import qr_terminal
+
+    encoding = getattr(out, "encoding", None) or "ascii"
+    try:
+        "\u2580\u2584\u2588".encode(encoding)
+        blocks = True
+    except (LookupError, UnicodeEncodeError):
+        blocks = False
+    text = f"On phones and tablets on the same network, open {url} or scan this code:\n"
+    if blocks:
+        return text + qr_terminal(url, blocks=True)
+    if out.isatty():
+        return text + qr_terminal(url, blocks=False)
+    return f"On phones and tablets on the same network, open {url}\n"
 
 
 def without_password(url: str) -> str:

@@ -4,9 +4,9 @@ The command line, the terminal game and the web UI all show the same option name
 option values and labels; keeping them here means a rule is called the same thing
 everywhere and a translation is fixed once. Every text lives in this package as data, one
 catalogue per area (:mod:`.base`, :mod:`.play`, :mod:`.cli`, :mod:`.envs`, :mod:`.web`,
-and the rule options in :mod:`.options`), and the package imports nothing else from
-Mattis: it sits at the bottom with the rules core, so any layer may read it and showing a
-text never loads a front end. The rules core never imports it.
+:mod:`.web_start`, and the rule options in :mod:`.options`), and the package imports
+nothing else from Mattis: it sits at the bottom with the rules core, so any layer may read
+it and showing a text never loads a front end. The rules core never imports it.
 
 Messages are looked up by key with :func:`t`; option names and values by their field
 name in :class:`mattis.Rules` (the names ``--set field=value`` uses)::
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, TypeGuard
 
-from . import base, cli, envs, options, play, web
+from . import base, cli, envs, options, play, web, web_start
 from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
@@ -77,6 +77,7 @@ def catalogues() -> dict[str, Catalogue]:
         cli.__name__: cli.CLI_MESSAGES,
         envs.__name__: envs.ENV_MESSAGES,
         web.__name__: web.WEB_MESSAGES,
+        web_start.__name__: web_start.START_MESSAGES,
     }
 
 
@@ -182,7 +183,11 @@ def option_value(field: str, value: object, lang: Lang) -> str:
         return t("yes" if text == "true" else "no", lang)
     if field in options.NUMBER_VALUES:
         words = options.NUMBER_VALUES[field]
-        return _pick(words["off"], lang) if text == "0" else _pick(words["some"], lang).format(count=text)
+        if text == "0":
+            return _pick(words["off"], lang)
+        if text == "1" and "one" in words:
+            return _pick(words["one"], lang)
+        return _pick(words["some"], lang).format(count=text)
     return text
 
 

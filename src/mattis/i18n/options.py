@@ -136,7 +136,9 @@ NUMBER_VALUES: dict[str, dict[str, tuple[str, str]]] = {
     },
     "removed_two_player": {
         "off": ("ingen", "none"),
+        "one": ("1 kort", "1 card"),
         "some": ("{count} kort", "{count} cards"),
     },
 }
-"""The words for the number options: ``off`` for 0, ``some`` for any other count."""
+"""The words for the number options: ``off`` for 0, ``one`` (where given) for 1, ``some`` for
+any other count."""

@@ -6,6 +6,7 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``POST /api/tables/{ID}/join`` ``{"name"}`` → ``{"seat", "token"}`` (404 unknown, 409 full)
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
+* ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|en``) → what the pages show
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +27,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -47,6 +50,7 @@ from ..i18n import (
 from ..pool import worker_pool
 from ..table import Refusal
 from .lobby import Lobby
+from .qr import qr_svg
 from .rules_page import rules_page
 from .store import Store, default_url
 from .tables import ApiError, Connection, LiveTable, Settings, http_status
@@ -80,6 +84,31 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+QR_CACHE = "private, max-age=86400"
+"""A table's invite never changes, so its code may be kept a day (privately: the address is
+the invitation)."""
+COMPRESS_FROM = 500
+"""Responses from this many bytes on are sent gzip-compressed to clients that accept it."""
+
+
+def public_base(request: Request, public_url: str | None) -> str:
+    """The address others reach the server at, for invite links: the request's own, except
+    that a request made on this machine (``localhost``) gets ``public_url`` when the server
+    has one (``mattis serve --lan``), since a phone cannot open the host's ``localhost``."""
+    if public_url and _is_loopback(request.url.hostname or ""):
+        return public_url.rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def pick_lang(query: str | None, accept: str | None) -> Lang:
@@ -153,10 +182,12 @@ def create_app(
     settings: Settings | None = None,
     executor_factory: Callable[[], Executor] | None = None,
     workers: int = 1,
+    public_url: str | None = None,
 ) -> Starlette:
     """The server. ``db_url`` defaults to an SQLite file in the user data folder; bots'
     ``hard`` searches and hints run in ``executor_factory()`` (default: ``workers`` worker
-    processes, started when first needed)."""
+    processes, started when first needed). ``public_url`` (``http://192.168.1.20:8000``) is
+    where other machines reach it, used for invites asked for on this machine."""
     config = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -185,7 +216,7 @@ def create_app(
             table, seat, token = await lobby_of(request).create(await _json_body(request))
         except Refusal as error:
             return _refusal(error, lang)
-        invite = str(request.base_url).rstrip("/") + Lobby.invite_path(table.table_id)
+        invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
 
@@ -218,6 +249,15 @@ def create_app(
             return _refusal(error, lang)
         return JSONResponse(record)
 
+    async def table_qr(request: Request) -> Response:
+        try:
+            table = await lobby_of(request).table(request.path_params["table_id"])
+        except Refusal as error:
+            return _refusal(error, _request_lang(request))
+        invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
+        return Response(qr_svg(invite, title=invite), media_type="image/svg+xml",
+                        headers={"cache-control": QR_CACHE})
+
     async def options(request: Request) -> Response:
         return JSONResponse(options_payload(_request_lang(request)))
 
@@ -231,7 +271,7 @@ def create_app(
         return FileResponse(STATIC / "table.html")
 
     async def rules(request: Request) -> Response:
-        return HTMLResponse(rules_page(_request_lang(request)))
+        return HTMLResponse(rules_page(_request_lang(request), request.query_params.get("back")))
 
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(lobby_of(websocket), websocket)
@@ -246,10 +286,12 @@ def create_app(
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
+        Route("/api/tables/{table_id}/qr.svg", table_qr),
         WebSocketRoute("/ws/tables/{table_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=COMPRESS_FROM)]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
 # -------------------------------------------------------------------- the socket

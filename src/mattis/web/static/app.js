@@ -1,18 +1,112 @@
-// The start page: rules, house rules, players and seats, your name; creates the table.
+// The start page: one click to a game against the computer, one to a table for friends, and
+// below them every choice (rules, players, seats, house rules). The last choices are kept in
+// this browser, so "Play now" deals the game you played last time.
+import { cardSvg } from "./cards.js";
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
 import { createTable } from "./transport.js";
+
+const CHOICES_KEY = "mattis.choices";
+const LAST_TABLE_KEY = "mattis.last_table";
+const DEFAULT_CHOICES = { rules: "pagat", set: {}, players: 3, levels: ["normal", "normal"], friends: 3 };
+const FAN = ["As", "Kh", "Qd", "Jc"];
 
 let lang = currentLang();
 let texts = {};
 let catalogue = null;
+let loading = null;
+let choices = DEFAULT_CHOICES;
 
 const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------ remembered choices
+
+function presetOf(name) {
+  return catalogue.presets.find((preset) => preset.name === name);
+}
+
+function levelNames() {
+  return catalogue.levels.map((item) => item.level);
+}
+
+/** Stored choices, checked against what the server offers now; anything odd is replaced by
+ * the defaults, so an old or edited value never breaks the page. */
+function validChoices(raw) {
+  if (!raw || typeof raw !== "object") return DEFAULT_CHOICES;
+  const preset = presetOf(raw.rules);
+  if (!preset) return DEFAULT_CHOICES;
+  const { min_players: low, max_players: high } = preset.rules;
+  const inRange = (n) => Number.isInteger(n) && n >= low && n <= high;
+  const players = inRange(raw.players) ? raw.players : Math.min(Math.max(3, low), high);
+  const known = levelNames();
+  const levels = [];
+  for (let seat = 1; seat < players; seat++) {
+    const level = Array.isArray(raw.levels) ? raw.levels[seat - 1] : null;
+    levels.push(known.includes(level) ? level : "normal");
+  }
+  const set = {};
+  for (const [field, value] of Object.entries(raw.set && typeof raw.set === "object" ? raw.set : {})) {
+    const option = catalogue.options.find((item) => item.field === field);
+    if (option && option.values.some((item) => item.value === value) && value !== preset.rules[field]) set[field] = value;
+  }
+  const friends = inRange(raw.friends) ? raw.friends : players;
+  return { rules: preset.name, set, players, levels, friends };
+}
+
+function loadChoices() {
+  try { return validChoices(JSON.parse(localStorage.getItem(CHOICES_KEY))); } catch { return DEFAULT_CHOICES; }
+}
+
+function saveChoices(next) {
+  choices = next;
+  localStorage.setItem(CHOICES_KEY, JSON.stringify(next));
+}
+
+// ------------------------------------------------------------------ words
+
+function levelLabel(level) {
+  return catalogue.levels.find((item) => item.level === level)?.label ?? level;
+}
+
+function presetTitle(name) {
+  return texts[`preset_title.${name}`] ?? name;
+}
+
+/** "You and 2 computer players (normal)" and "Rules: The usual way": what "Play now" deals. */
+function quickSummary() {
+  const bots = choices.players - 1;
+  const levels = [...new Set(choices.levels)].map(levelLabel).join(", ");
+  const who = fmt(bots === 1 ? texts.computer_one : texts.computer_many, { n: bots, levels });
+  const changed = Object.keys(choices.set).length;
+  const rules = presetTitle(choices.rules) + (changed ? ` + ${texts.house_rules.toLowerCase()}` : "");
+  return [who, fmt(texts.quick_rules, { rules })];
+}
 
 function fillTexts() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = texts[node.dataset.text] ?? "";
   for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
   langSwitch($("lang"), lang, (code) => { lang = code; start(); });
+}
+
+// ------------------------------------------------------------------ building blocks
+
+function chip(name, value, label, checked, onChange) {
+  const item = document.createElement("label");
+  item.className = "chip";
+  const input = document.createElement("input");
+  input.type = "radio";
+  input.name = name;
+  input.value = String(value);
+  input.checked = checked;
+  input.addEventListener("change", onChange);
+  const text = document.createElement("span");
+  text.textContent = label;
+  item.append(input, text);
+  return item;
+}
+
+function checkedValue(name) {
+  return document.querySelector(`input[name="${name}"]:checked`)?.value;
 }
 
 function option(select, value, label, selected) {
@@ -23,98 +117,237 @@ function option(select, value, label, selected) {
   select.append(item);
 }
 
-function presetRules() {
-  return catalogue.presets.find((p) => p.name === $("preset").value).rules;
+function countChips(container, name, preset, chosen, onChange) {
+  const { min_players: low, max_players: high } = preset.rules;
+  const picked = Math.min(Math.max(chosen, low), high);
+  container.replaceChildren();
+  for (let n = low; n <= high; n++) container.append(chip(name, n, String(n), n === picked, onChange));
 }
 
-function renderPreset() {
-  const preset = catalogue.presets.find((p) => p.name === $("preset").value);
-  $("summary").textContent = preset.summary;
-  const players = $("players");
-  const chosen = Number(players.value) || 3;
-  players.replaceChildren();
-  for (let n = preset.rules.min_players; n <= preset.rules.max_players; n++) {
-    option(players, n, String(n), n === Math.min(Math.max(chosen, preset.rules.min_players), preset.rules.max_players));
+function drawFan() {
+  const fan = document.querySelector(".hero .fan");
+  if (fan.childElementCount) return;
+  for (const code of FAN) {
+    const card = document.createElement("span");
+    card.className = "card-pic";
+    card.append(cardSvg(code));
+    fan.append(card);
   }
-  renderOptions();
-  renderSeats();
 }
 
-function renderOptions() {
-  const box = $("options");
+// ------------------------------------------------------------------ the form
+
+function formPreset() {
+  return presetOf(checkedValue("preset") ?? choices.rules);
+}
+
+function renderPresets() {
+  const box = $("presets");
   box.replaceChildren();
-  const rules = presetRules();
-  for (const item of catalogue.options) {
-    const label = document.createElement("label");
-    label.className = "option";
-    const title = document.createElement("span");
-    title.innerHTML = `<strong></strong> <small class="muted"></small><br><small></small>`;
-    title.querySelector("strong").textContent = item.name;
-    title.querySelector("small.muted").textContent = `${item.field} · ${item.rule}`;
-    title.lastElementChild.textContent = item.description;
-    const select = document.createElement("select");
-    select.dataset.field = item.field;
-    for (const value of item.values) option(select, JSON.stringify(value.value), value.label, value.value === rules[item.field]);
-    label.append(title, select);
-    box.append(label);
+  for (const preset of catalogue.presets) {
+    const item = chip("preset", preset.name, "", preset.name === choices.rules, () => renderForPreset({}));
+    item.className = "preset-option";
+    const body = item.querySelector("span");
+    const title = document.createElement("strong");
+    title.textContent = presetTitle(preset.name);
+    const text = document.createElement("span");
+    text.className = "preset-text";
+    text.textContent = texts[`preset_text.${preset.name}`] ?? preset.summary;
+    const name = document.createElement("small");
+    name.className = "muted";
+    name.textContent = fmt(texts.preset_name, { name: preset.name });
+    body.append(title, text, name);
+    box.append(item);
   }
+}
+
+function renderForPreset(set) {
+  countChips($("players"), "players", formPreset(), Number(checkedValue("players")) || choices.players, renderSeats);
+  renderOptions(set);
+  renderSeats();
 }
 
 function renderSeats() {
   const list = $("seats");
-  const count = Number($("players").value);
-  const previous = [...list.querySelectorAll("li")].map((li) => li.querySelector("select.kind")?.value);
+  const count = Number(checkedValue("players"));
+  const previous = [...list.querySelectorAll("select.kind")].map((select) => select.value);
   list.replaceChildren();
   for (let seat = 0; seat < count; seat++) {
     const item = document.createElement("li");
     if (seat === 0) {
       item.textContent = texts.seat_you;
     } else {
+      const label = document.createElement("label");
       const kind = document.createElement("select");
       kind.className = "kind";
-      kind.setAttribute("aria-label", fmt(texts.seat_n, { n: seat + 1 }));
-      for (const level of catalogue.levels) option(kind, `bot:${level.level}`, `${texts.kind_bot}: ${level.label}`, level.level === "normal");
-      option(kind, "open", texts.kind_open, false);
-      if (previous[seat]) kind.value = previous[seat];
-      item.append(fmt(texts.seat_n, { n: seat + 1 }), " ", kind);
+      const chosen = previous[seat - 1] ?? `bot:${choices.levels[seat - 1] ?? "normal"}`;
+      for (const level of catalogue.levels) {
+        option(kind, `bot:${level.level}`, fmt(texts.seat_computer, { level: level.label }), chosen === `bot:${level.level}`);
+      }
+      option(kind, "open", texts.seat_friend, chosen === "open");
+      label.append(fmt(texts.seat_n, { n: seat + 1 }), " ", kind);
+      item.append(label);
     }
     list.append(item);
   }
 }
 
-async function create(event) {
-  event.preventDefault();
-  $("error").textContent = "";
-  const rules = presetRules();
-  const changes = {};
-  for (const select of $("options").querySelectorAll("select")) {
-    const value = JSON.parse(select.value);
-    if (value !== rules[select.dataset.field]) changes[select.dataset.field] = value;
+function renderOptions(set) {
+  const box = $("options");
+  box.replaceChildren();
+  const rules = formPreset().rules;
+  for (const item of catalogue.options) {
+    const field = document.createElement("fieldset");
+    field.className = "option";
+    field.dataset.field = item.field;
+    // Cards put away for two players (C4) matter only to rules that allow two.
+    field.hidden = item.field === "removed_two_player" && rules.min_players > 2;
+    const legend = document.createElement("legend");
+    legend.textContent = item.description;
+    const values = document.createElement("span");
+    values.className = "chips";
+    const current = item.field in set ? set[item.field] : rules[item.field];
+    for (const value of item.values) {
+      values.append(chip(`opt-${item.field}`, JSON.stringify(value.value), value.label, value.value === current, updateChanges));
+    }
+    field.append(legend, values);
+    box.append(field);
   }
-  const seats = [{ kind: "human", name: $("name").value }];
+  updateChanges();
+}
+
+/** The house rules chosen: every option whose value differs from the preset's. */
+function houseRules() {
+  const rules = formPreset().rules;
+  const changes = {};
+  for (const item of catalogue.options) {
+    const value = checkedValue(`opt-${item.field}`);
+    if (value === undefined) continue;
+    const parsed = JSON.parse(value);
+    if (parsed !== rules[item.field]) changes[item.field] = parsed;
+  }
+  return changes;
+}
+
+function updateChanges() {
+  const changes = houseRules();
+  const count = Object.keys(changes).length;
+  $("changed").hidden = count === 0;
+  $("changed").textContent = fmt(texts.house_rules_changed, { n: count });
+  for (const field of $("options").querySelectorAll("fieldset.option")) {
+    field.classList.toggle("changed", field.dataset.field in changes);
+  }
+  const table = $("details-table");
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  for (const key of ["details_option", "details_field", "details_rule", "details_value"]) {
+    const cell = document.createElement("th");
+    cell.textContent = texts[key];
+    head.append(cell);
+  }
+  const body = table.createTBody();
+  for (const item of catalogue.options) {
+    const row = body.insertRow();
+    const value = JSON.parse(checkedValue(`opt-${item.field}`) ?? "null");
+    const label = item.values.find((entry) => entry.value === value)?.label ?? "";
+    for (const text of [item.name, item.field, item.rule, label]) row.insertCell().textContent = text;
+    row.cells[1].className = "code";
+  }
+}
+
+function formSeats() {
+  const seats = [humanSeat()];
   for (const select of $("seats").querySelectorAll("select.kind")) {
     seats.push(select.value === "open" ? { kind: "open" } : { kind: "bot", level: select.value.slice(4) });
   }
-  localStorage.setItem("mattis.name", $("name").value);
-  const response = await createTable({ rules: $("preset").value, set: changes, players: Number($("players").value), seats }, lang);
+  return seats;
+}
+
+// ------------------------------------------------------------------ creating a table
+
+function humanSeat() {
+  const name = $("name").value.trim();
+  localStorage.setItem("mattis.name", name);
+  return { kind: "human", name };
+}
+
+function busy(on, button) {
+  for (const node of document.querySelectorAll("button.primary")) {
+    node.disabled = on;
+    node.textContent = on && node === button ? texts.dealing : texts[node.dataset.text];
+  }
+}
+
+async function open(body, button, errorBox) {
+  errorBox.textContent = "";
+  busy(true, button);
+  const response = await createTable(body, lang);
   const data = response.data;
-  if (!response.ok) { $("error").textContent = data.message; return; }
+  if (!response.ok) {
+    busy(false, button);
+    errorBox.textContent = data.message;
+    return;
+  }
   localStorage.setItem(`mattis.seat.${data.table}`, JSON.stringify({ seat: data.seat, token: data.token }));
-  location.href = `/t/${data.table}`;
+  localStorage.setItem(LAST_TABLE_KEY, data.table);
+  location.href = `/t/${encodeURIComponent(data.table)}`;
+}
+
+async function quickStart(event) {
+  await loading;
+  const seats = [humanSeat(), ...choices.levels.map((level) => ({ kind: "bot", level }))];
+  await open({ rules: choices.rules, set: choices.set, players: seats.length, seats }, event.currentTarget, $("start-error"));
+}
+
+async function friendsTable(event) {
+  await loading;
+  const count = Number(checkedValue("friends")) || choices.friends;
+  saveChoices({ ...choices, friends: count });
+  const seats = [humanSeat()];
+  while (seats.length < count) seats.push({ kind: "open" });
+  await open({ rules: choices.rules, set: choices.set, players: count, seats }, event.currentTarget, $("start-error"));
+}
+
+async function createFromForm(event) {
+  event.preventDefault();
+  await loading;
+  const seats = formSeats();
+  const set = houseRules();
+  const levels = seats.slice(1).map((seat) => seat.level ?? "normal");
+  saveChoices(validChoices({ ...choices, rules: formPreset().name, set, players: seats.length, levels }));
+  await open({ rules: formPreset().name, set, players: seats.length, seats }, $("create"), $("error"));
+}
+
+// ------------------------------------------------------------------ start
+
+function renderAll() {
+  fillTexts();
+  drawFan();
+  const [who, rules] = quickSummary();
+  $("quick-summary").replaceChildren(who, document.createElement("br"), rules);
+  countChips($("friends-count"), "friends", presetOf(choices.rules), choices.friends, () => {});
+  const previousPreset = checkedValue("preset");
+  const set = previousPreset ? houseRules() : choices.set;
+  renderPresets();
+  if (previousPreset) document.querySelector(`input[name="preset"][value="${previousPreset}"]`).checked = true;
+  renderForPreset(set);
+  const last = localStorage.getItem(LAST_TABLE_KEY);
+  $("continue").hidden = !(last && localStorage.getItem(`mattis.seat.${last}`));
+  if (last) $("continue-link").href = `/t/${encodeURIComponent(last)}`;
 }
 
 async function start() {
-  [texts, catalogue] = await Promise.all([loadTexts(lang), fetch(`/api/options?lang=${lang}`).then((r) => r.json())]);
-  fillTexts();
-  const preset = $("preset");
-  const chosen = preset.value || "pagat";
-  preset.replaceChildren();
-  for (const item of catalogue.presets) option(preset, item.name, item.name, item.name === chosen);
+  loading = Promise.all([loadTexts(lang), fetch(`/api/options?lang=${lang}`).then((r) => r.json())]);
+  [texts, catalogue] = await loading;
+  choices = loadChoices();
   if (!$("name").value) $("name").value = localStorage.getItem("mattis.name") || "";
-  renderPreset();
+  renderAll();
 }
 
-$("preset").addEventListener("change", renderPreset);
-$("players").addEventListener("change", renderSeats);
-$("new-table").addEventListener("submit", create);
+document.querySelector('[data-action="quick-start"]').addEventListener("click", quickStart);
+document.querySelector('[data-action="friends"]').addEventListener("click", friendsTable);
+$("reset-options").addEventListener("click", () => renderOptions({}));
+$("new-table").addEventListener("submit", createFromForm);
+// Back from a table: the browser may show this page as it was left, buttons still busy.
+window.addEventListener("pageshow", (event) => { if (event.persisted && catalogue) { busy(false); renderAll(); } });
 start();
