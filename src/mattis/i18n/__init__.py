@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, TypeGuard
 
-from . import base, cli, envs, options, play, web
+from . import base, cli, envs, options, play, web, web_table
 from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
@@ -77,6 +77,7 @@ def catalogues() -> dict[str, Catalogue]:
         cli.__name__: cli.CLI_MESSAGES,
         envs.__name__: envs.ENV_MESSAGES,
         web.__name__: web.WEB_MESSAGES,
+        web_table.__name__: web_table.WEB_TABLE_MESSAGES,
     }
 
 
