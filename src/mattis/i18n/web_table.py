@@ -20,7 +20,10 @@ WEB_TABLE_MESSAGES: dict[str, tuple[str, str]] = {
     "web.ui.table.to_move": ("har turen", "to move"),
     "web.ui.table.thinking": ("tenker …", "thinking …"),
     "web.ui.table.stand_in": ("en robot spiller til {name} er tilbake", "a bot plays until {name} is back"),
+    "web.ui.table.you": ("Du", "You"),
+    "web.ui.table.you_mid": ("du", "you"),
     "web.ui.table.you_object": ("deg", "you"),
+    "web.ui.table.and": ("og", "and"),
     "web.ui.table.seat_bot": ("robot, {level}", "bot, {level}"),
     # the felt
     "web.ui.table.felt": ("Bordet", "The table"),
