@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -180,6 +181,28 @@ def long_phase_two(cards: int = 20) -> tuple[dict[str, Any], list[str]]:
         if game.phase == "shed" and game.hand_size(0) >= cards:
             return body, script
     raise AssertionError(f"no seed of 500 gives seat 0 {cards} cards in phase 2")
+
+
+def forced_pick_up() -> tuple[dict[str, Any], list[str]]:
+    """A seeded two-player table (kortregler: pick up only when you cannot beat, P2.4) where
+    seat 0, always playing its first legal move, comes to a turn with nothing but a pick-up:
+    the request and seat 0's moves before that turn."""
+    for seed in range(200):
+        body = {"rules": "kortregler", "players": 2, "seats": seats(2), "seed": seed}
+        session = local_session(body)
+        game = session.game
+        assert game is not None
+        script: list[str] = []
+        while not game.is_over:
+            bots_move(session)
+            if game.is_over:
+                break
+            legal = session.state_message(Reader(0, "en"))["legal"]
+            if legal == ["pickup"] and len(script) > 3:
+                return body, script
+            script.append(legal[0])
+            session.act(0, legal[0])
+    raise AssertionError("no seed of 200 comes to a forced pick-up")
 
 
 def follow_script(page: Page, script: list[str]) -> None:
@@ -403,6 +426,30 @@ def test_a_phone_fits_twenty_cards_in_two_rows_and_plays_by_two_taps(
         pytest.fail("the game ended before a card was refused")
     assert not problems, problems
     context.close()
+
+
+def test_a_forced_pick_up_looks_different_and_the_hint_points_at_the_button_p2_4(
+        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+    body, script = forced_pick_up()
+    page = browser.new_page(viewport=DESKTOP)
+    problems = watch_console(page, expected_404s)
+    table = post(base_url, "/api/tables", body)
+    sit_down(page, base_url, table, "en", pause=0)
+    follow_script(page, script)
+    assert wait_my_turn(page, -1)
+    pickup = page.locator('.actions [data-action="pickup"]')
+    expect(pickup).to_be_visible()
+    expect(pickup).to_have_class(re.compile(r"\bforced\b"))
+    expect(pickup).to_have_text("You must pick up")
+    expect(page.locator('#hand [data-playable="true"]')).to_have_count(0)
+    page.click('.actions [data-action="hint"]')
+    expect(pickup).to_have_class(re.compile(r"\bhinted\b"), timeout=20_000)
+    expect(page.locator("#hint-text")).to_contain_text("Hint: Pick up")
+    shoot(page, shots / "table-desktop-en-light-forced-pick-up.png")
+    pickup.click()
+    expect(pickup).not_to_have_class(re.compile(r"\bforced\b"), timeout=10_000)
+    assert not problems, problems
+    page.close()
 
 
 def test_a_friend_sees_reactions_and_a_refusal_stays_until_the_next_move(
