@@ -544,3 +544,53 @@ def test_without_motion_nothing_flies_but_the_trick_is_still_held(
         context.close()
     assert max(counts["reduce"]) == 0, "with prefers-reduced-motion nothing animates"
     assert max(counts["no-preference"]) > 0, "otherwise the cards move (so the check above can fail)"
+
+
+def contrast(first: str, second: str) -> float:
+    """The WCAG contrast ratio of two CSS ``rgb()``/``rgba()`` colours (alpha ignored)."""
+    def luminance(colour: str) -> float:
+        channels = [float(part) / 255 for part in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_focus_shows_on_the_felt_cards_are_labelled_and_the_table_has_dark_colours(
+        browser: Browser, base_url: str, expected_404s: set[str]) -> None:
+    context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
+    page = context.new_page()
+    problems = watch_console(page, expected_404s)
+    table = post(base_url, "/api/tables", {"players": 3, "seats": seats(3), "seed": 5})
+    sit_down(page, base_url, table, "en", pause=0)
+    page.keyboard.press("Tab")
+    card = page.locator("#hand [data-card]").first
+    card.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
+    ring = card.evaluate("c => getComputedStyle(c.querySelector('.face')).outlineColor")
+    rail = page.locator(".play-column").evaluate("c => getComputedStyle(c).backgroundColor")
+    felt = page.locator("#felt").evaluate(
+        "f => getComputedStyle(f).getPropertyValue('--felt').trim() || '#1b5e3b'")
+    felt_rgb = page.evaluate("(c) => { const d = document.createElement('div'); d.style.color = c; "
+                             "document.body.append(d); const v = getComputedStyle(d).color; d.remove(); "
+                             "return v; }", felt)
+    assert contrast(ring, rail) >= 3 and contrast(ring, felt_rgb) >= 3, (ring, rail, felt_rgb)
+    button = page.locator('.actions [data-action="hint"]')
+    button.focus()
+    ring = button.evaluate("b => getComputedStyle(b).outlineColor")
+    assert contrast(ring, rail) >= 3
+    assert rail == "rgb(10, 36, 24)", "the dark theme's rail (prefers-color-scheme: dark)"
+    page.evaluate("document.documentElement.dataset.theme = 'light'")
+    background = "c => getComputedStyle(c).backgroundColor"
+    assert page.locator(".play-column").evaluate(background) == "rgb(14, 58, 36)"
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    assert page.locator(".play-column").evaluate(background) == "rgb(10, 36, 24)"
+    # screen readers: every card on the table has a label, the log is polite
+    page.click('#hand [data-playable="true"] >> nth=0')
+    on_table = page.locator("[data-table] [data-card]").first
+    expect(on_table).to_have_attribute("aria-label", re.compile(r".+, played by "))
+    expect(page.locator("#log")).to_have_attribute("aria-live", "polite")
+    assert not problems, problems
+    context.close()

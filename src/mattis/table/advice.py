@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.actions import Action
 from ..core.cards import parse_card, rank_of
 from ..core.game import Game
 from ..core.rules import TieMode, TrickMode
-from ..frontend.cards import card_label, play_label
+from ..frontend.cards import card_label, cards_label
 from ..frontend.seats import Participant, join_names, seat_name
 from ..i18n import Lang, t
 
@@ -34,8 +33,7 @@ def watch_advice(game: Game, people: Sequence[Participant], lang: Lang) -> str:
     plays = game.table
     if not plays:
         return t("web.advice.lead2", lang, who=who)
-    target = play_label(_play(plays[-1][1]))
-    oldest = play_label(_play(plays[0][1]))
+    target, oldest = cards_label(plays[-1][1]), cards_label(plays[0][1])
     key = "web.advice.beat2" if game.rules.voluntary_pickup else "web.advice.beat2_forced"
     left = game.trick_size - len(plays)
     clears = t("web.advice.clears_one", lang) if left == 1 else t("web.advice.clears", lang, count=left)
@@ -63,8 +61,3 @@ def _collect_advice(game: Game, people: Sequence[Participant], who: str, lang: L
     names = join_names([seat_name(people[s], lang, initial=False) for s in holders], lang)
     key = "web.advice.beat1" if len(holders) == 1 else "web.advice.beat1_tied"
     return t(key, lang, card=card_label(best), holders=names, who=who)
-
-
-def _play(codes: list[str]) -> Action:
-    """The action a phase-2 table entry was played as (one card or a sequence)."""
-    return Action.parse(codes[0] if len(codes) == 1 else f"{codes[0]}-{codes[-1]}")
