@@ -244,7 +244,10 @@ def test_a_whole_game_by_clicking_through_the_hooks_ends_in_a_result(
         if moves == 8:
             shoot(page, shots / "table-desktop-en-light-mid-game.png")
 
+    page.evaluate(HAND_WATCH)
     play_by_hooks(page, on_move=mid_game)
+    wording: list[str] = page.evaluate("[...window.wording]")
+    assert not any(re.search(r"\b1 cards", text) for text in wording), "one card is '1 card'"
     result = page.locator("[data-result]")
     expect(result).to_be_visible()
     record = get(base_url, f"/api/tables/{table['table']}/record")
@@ -339,11 +342,14 @@ ANIMATION_WATCH = """() => {
 }"""
 HAND_WATCH = """() => {
   window.handTops = [];
+  window.wording = new Set();
   const sample = () => {
     const hand = document.getElementById('hand');
     if (hand && hand.children.length && document.getElementById('result').hidden) {
       window.handTops.push([document.body.classList.contains('my-turn'), hand.getBoundingClientRect().top]);
     }
+    window.wording.add(document.getElementById('status').textContent);
+    for (const facts of document.querySelectorAll('.seat-facts')) window.wording.add(facts.textContent);
     requestAnimationFrame(sample);
   };
   requestAnimationFrame(sample);
@@ -368,6 +374,10 @@ def test_the_hand_does_not_move_when_the_turn_comes_and_goes(
         if page.locator("#chooser").is_visible():
             page.locator("#chooser [data-action]").first.click()
     samples: list[tuple[bool, float]] = page.evaluate("window.handTops")
+    wording: list[str] = page.evaluate("[...window.wording]")
+    # bokmål possessive: "Olas tur", never "Ola sin tur" (issue 15)
+    assert any(re.search(r"(Olas|Siris|Pers) tur", text) for text in wording), wording
+    assert not any(" sin tur" in text for text in wording)
     mine = [top for turn, top in samples if turn]
     theirs = [top for turn, top in samples if not turn]
     assert mine and theirs, "both the player's turn and the others' turns were sampled"
@@ -395,6 +405,13 @@ def test_a_phone_fits_twenty_cards_in_two_rows_and_plays_by_two_taps(
     assert all(box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] for box in boxes)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, shots / "table-phone-nb-light-twenty-cards.png")
+    # the log is one tap away on a phone, in a drawer
+    expect(page.locator("#log-panel")).not_to_be_in_viewport()
+    page.locator("#log-toggle").tap()
+    expect(page.locator("#log-panel")).to_be_in_viewport()
+    expect(page.locator("#log li").first).to_be_visible()
+    page.locator("#log-close").tap()
+    expect(page.locator("#log-panel")).not_to_be_in_viewport()
     # a tap raises a playable card and a second tap plays it
     seen = events(page) - 1
     assert wait_my_turn(page, seen)

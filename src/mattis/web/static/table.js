@@ -45,6 +45,8 @@ let pendingPickups = [];
 let raisedCard = null;
 let lastPointer = "mouse";
 let pendingAct = null;
+let hintPending = false;
+let hinted = null;
 const bubbles = new Map();
 
 function saved() {
@@ -227,20 +229,30 @@ function onState(message) {
   }
   if (!message.legal.length) raisedCard = null;
   state = message;
-  $("hint").disabled = false;
+  if (hinted && hinted.events !== message.view?.event_count) hinted = null;
   draw();
 }
 
 function onHint(message) {
+  hintPending = false;
   $("hint").disabled = false;
   $("hint-text").textContent = `${texts.hint}: ${actionLabel(message.action, texts)} \u2014 ${message.explanation}`;
+  hinted = { action: message.action, events: state?.view?.event_count };
+  showHint();
+}
+
+/** The hint lights up what it suggests: its cards, or the button (chance, pick up). It stays
+ * lit through redraws until the game moves on. */
+function showHint() {
   for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
-  const codes = actionCards(message.action);
+  if (!hinted) return;
+  const codes = actionCards(hinted.action);
   for (const code of codes) $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("hinted");
-  if (!codes.length) document.querySelector(`.actions [data-action="${message.action}"]`)?.classList.add("hinted");
+  if (!codes.length) document.querySelector(`.actions [data-action="${hinted.action}"]`)?.classList.add("hinted");
 }
 
 function onError(message) {
+  hintPending = false;
   $("hint").disabled = false;
   if (message.code === "hint_busy" || message.code === "hint_wait") $("hint-text").textContent = message.message;
   else showRefusal(message.message);
@@ -593,7 +605,8 @@ function drawControls(view) {
   pickup.textContent = forced ? texts["table.pickup_forced"] : texts.pickup;
   $("hint").classList.toggle("off", !myTurn);
   for (const button of [chance, pickup, $("hint")]) button.disabled = button.classList.contains("off");
-  for (const node of document.querySelectorAll(".actions .hinted")) node.classList.remove("hinted");
+  $("hint").disabled ||= hintPending;
+  showHint();
   closeChooser();
   if (!myTurn) $("hint-text").textContent = "";
   else if (raisedCard && $("hand").querySelector(`[data-card="${raisedCard}"].raised`)) {
@@ -935,6 +948,7 @@ $("chance").addEventListener("click", () => play("chance"));
 $("pickup").addEventListener("click", () => play("pickup"));
 $("hint").addEventListener("click", () => {
   acted();
+  hintPending = true;
   $("hint").disabled = true;
   $("hint-text").textContent = texts.thinking;
   send({ type: "hint" });
