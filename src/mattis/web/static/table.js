@@ -381,9 +381,9 @@ function drawSeats(view) {
   seats.forEach((info, seat) => {
     const item = seatElement(seat);
     const place = seatPlace(seat, layout);
-    item.style.left = `${place.x}%`;
-    item.style.top = `${place.y}%`;
     item.style.width = layout === "row" && !info.you ? `min(calc(${100 / (seats.length - 1)}% - 8px), 220px)` : "";
+    item.dataset.x = String(place.x);
+    item.dataset.y = String(place.y);
     const toMove = !over && view.to_move === seat;
     const botMoves = info.kind === "bot" || info.stand_in;
     item.className = "seat";
@@ -424,6 +424,22 @@ function drawSeats(view) {
       return badge;
     }));
   });
+  placeSeats();
+}
+
+/** Put each seat at its place on the felt, kept wholly inside it however wide its badges. */
+function placeSeats() {
+  const felt = $("felt");
+  const width = felt.clientWidth;
+  const height = felt.clientHeight;
+  for (const item of $("players").children) {
+    const half = item.offsetWidth / 2 + 4;
+    const halfHeight = item.offsetHeight / 2 + 4;
+    const x = Math.min(Math.max((Number(item.dataset.x) / 100) * width, half), width - half);
+    const y = Math.min(Math.max((Number(item.dataset.y) / 100) * height, halfHeight), height - halfHeight);
+    item.style.left = `${Math.round(x)}px`;
+    item.style.top = `${Math.round(y)}px`;
+  }
 }
 
 // ---- the stock and the trump
@@ -976,6 +992,7 @@ const resized = new ResizeObserver(() => {
   if (!state?.view) return;
   layoutHand();
   if ($("felt").dataset.layout !== feltLayout()) drawSeats(state.view);
+  else placeSeats();
 });
 resized.observe($("felt"));
 resized.observe($("hand"));
