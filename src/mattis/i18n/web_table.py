@@ -38,12 +38,10 @@ WEB_TABLE_MESSAGES: dict[str, tuple[str, str]] = {
     "web.ui.table.taken_back": (
         "Stikket tas tilbake: hver tar sine kort", "The trick is taken back: each takes their cards"),
     "web.ui.table.winning_card": ("vinner", "wins"),
-    "web.ui.table.last_trick": ("Siste stikk", "Last trick"),
     "web.ui.table.trick_size": ("{played} av {size} spill", "{played} of {size} plays"),
     # the hand
     "web.ui.table.pickup_forced": ("Du må ta opp", "You must pick up"),
     "web.ui.table.tap_again": ("Trykk en gang til for å spille {card}", "Tap again to play {card}"),
-    "web.ui.table.hint_button": ("Tipset peker på en knapp", "The hint points at a button"),
     # reactions (the names are mattis.table.session.REACTIONS)
     "web.ui.table.reactions": ("Reaksjoner", "Reactions"),
     "web.ui.table.reaction.thumbs_up": ("\U0001f44d", "\U0001f44d"),
@@ -83,7 +81,6 @@ WEB_TABLE_MESSAGES: dict[str, tuple[str, str]] = {
     "web.ui.table.cards_left": ("Kort igjen", "Cards left"),
     "web.ui.table.no_cards": ("ingen kort", "no cards"),
     "web.ui.table.mattis": ("Mattis", "Mattis"),
-    "web.ui.table.order_out": ("Ute i denne rekkefølgen", "Out in this order"),
     "web.ui.table.player": ("Spiller", "Player"),
     "web.ui.table.times_mattis": ("Ganger Mattis", "Times Mattis"),
     # what a waiting seat is told (mattis.table.advice)

@@ -228,6 +228,7 @@ function onState(message) {
     for (const event of message.view.history) if (event.event === "pickup") pendingPickups.push(event);
   }
   if (!message.legal.length) raisedCard = null;
+  pendingAct = null;  // a move that was played answers with a state, a refused one with an error
   state = message;
   if (hinted && hinted.events !== message.view?.event_count) hinted = null;
   draw();
@@ -647,7 +648,7 @@ function drawReactions() {
     const label = texts[`table.reaction_label.${name}`] ?? name;
     button.setAttribute("aria-label", label);
     button.title = label;
-    button.addEventListener("click", () => { acted(); send({ type: "react", reaction: name }); });
+    button.addEventListener("click", () => { acted(); pendingAct = null; send({ type: "react", reaction: name }); });
     return button;
   }));
 }
@@ -814,8 +815,7 @@ function finishHold(quick) {
     $("trick-note").classList.remove("held");
     drawArea(positions());
   };
-  if (quick || reducedMotion.matches || !nodes.length) { holding.timer = null; done(); return; }
-  holding.timer = -1;
+  if (quick || reducedMotion.matches || !nodes.length) { done(); return; }
   for (const node of nodes) {
     const seat = trick.reason === "won" || trick.winner === null ? Number(node.closest(".play").dataset.seat) : null;
     const target = trick.reason === "won" ? seatTarget(trick.winner) : trick.reason === "taken_back" ? seatTarget(seat) : null;
