@@ -284,10 +284,10 @@ def test_a_completed_trick_stays_on_the_table_with_all_its_cards_p1_1(
     session.act(0, card)
     bots_move(session)
     trick = session.last_trick()
+    page.evaluate(TRICK_WATCH)
     page.click(f'#hand [data-card="{card}"]')
     held = page.locator("[data-table] [data-last-trick]")
     expect(held).to_be_visible(timeout=10_000)
-    started = time.monotonic()
     assert trick is not None and trick["reason"] in ("won", "taken_back")
     codes = sorted(code for _, cards in trick["cards"] for code in cards)
     assert sorted(held.locator("[data-card]").evaluate_all(CODES)) == codes
@@ -295,7 +295,8 @@ def test_a_completed_trick_stays_on_the_table_with_all_its_cards_p1_1(
         expect(held.locator('[data-winning="true"]')).to_have_count(1)
         expect(page.locator("#trick-note")).to_contain_text("takes the trick")
     expect(held).to_have_count(0, timeout=5_000)
-    assert time.monotonic() - started >= 1.0, "the completed trick must stay about 1.5 s"
+    shown_for = page.evaluate("window.trickShown[1] - window.trickShown[0]")
+    assert shown_for >= 1000, f"the completed trick stayed {shown_for:.0f} ms, not about 1.5 s"
     assert not problems, problems
     page.close()
 
@@ -332,6 +333,14 @@ def test_a_war_is_announced_on_the_table_and_its_cards_light_up_p1_5(
     context.close()
 
 
+TRICK_WATCH = """() => {
+  window.trickShown = [];
+  new MutationObserver(() => {
+    const shown = Boolean(document.querySelector('[data-table] [data-last-trick]'));
+    if (shown && window.trickShown.length === 0) window.trickShown.push(performance.now());
+    if (!shown && window.trickShown.length === 1) window.trickShown.push(performance.now());
+  }).observe(document.getElementById('area'), { childList: true, subtree: true });
+}"""
 ANIMATION_WATCH = """() => {
   window.animationCounts = [];
   const sample = () => {
@@ -463,8 +472,9 @@ def test_a_forced_pick_up_looks_different_and_the_hint_points_at_the_button_p2_4
     expect(pickup).to_have_class(re.compile(r"\bhinted\b"), timeout=20_000)
     expect(page.locator("#hint-text")).to_contain_text("Hint: Pick up")
     shoot(page, shots / "table-desktop-en-light-forced-pick-up.png")
+    held = page.locator("#hand [data-card]").count()
     pickup.click()
-    expect(pickup).not_to_have_class(re.compile(r"\bforced\b"), timeout=10_000)
+    page.wait_for_function("(held) => document.querySelectorAll('#hand [data-card]').length > held", arg=held)
     assert not problems, problems
     page.close()
 
@@ -487,10 +497,10 @@ def test_a_friend_sees_reactions_and_a_refusal_stays_until_the_next_move(
     bubble = friend.locator('[data-seat="0"] [data-shown-reaction="thumbs_up"]')
     expect(bubble).to_be_visible()
     expect(host.locator('[data-seat="0"] [data-shown-reaction="thumbs_up"]')).to_be_visible()
-    shoot(friend, shots / "table-phone-en-dark-reaction.png")
     host.click('[data-reaction="wow"]')  # too soon after the last one
     expect(host.locator("[data-refusal]")).to_contain_text("Too many")
     expect(friend.locator('[data-shown-reaction="wow"]')).to_have_count(0)
+    shoot(friend, shots / "table-phone-en-dark-reaction.png")
     # the host leads (seat 0); the friend taps a card out of turn and is told why
     friend.locator("#hand [data-card]").first.tap()
     expect(friend.locator("[data-refusal]")).to_contain_text("not your turn")
