@@ -95,7 +95,8 @@ def test_names_at_a_table_stay_distinct(client: TestClient) -> None:
     client.post(f"/api/tables/{table['table']}/join", json={"name": bot_name})
     client.post(f"/api/tables/{table['table']}/join", json={"name": "kari"})
     names = [seat["name"] for seat in client.get(f"/api/tables/{table['table']}").json()["seats"]]
-    assert names[2] == bot_name and names[1] not in (bot_name, "Kari") and names[3] == "kari 2"
+    # a person joining never renames a bot (issue 15): the newcomer takes a number instead
+    assert names[1] == bot_name and names[2] == f"{bot_name} 2" and names[3] == "kari 2"
 
 
 def test_wrong_or_missing_token_gets_one_error_and_a_policy_close(client: TestClient) -> None:
@@ -382,6 +383,30 @@ def test_an_open_seat_can_be_given_to_a_bot(client: TestClient) -> None:
         assert state["table"]["seats"][1]["kind"] == "bot" and state["table"]["status"] == "playing"
     joined = client.post(f"/api/tables/{table['table']}/join", json={"name": "Late"})
     assert joined.status_code == 409
+
+
+def test_a_reaction_reaches_everyone_at_the_table_and_only_a_few_are_allowed(client: TestClient) -> None:
+    table = create_table(client, seats=[{"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot"}])
+    joined = client.post(f"/api/tables/{table['table']}/join", json={"name": "Ola"}).json()
+    friend_url = f"/ws/tables/{table['table']}?token={joined['token']}&lang=en"
+
+    def next_of(socket: Any, kind: str) -> dict[str, Any]:
+        while (message := receive(socket))["type"] != kind:
+            pass
+        return message
+
+    with client.websocket_connect(socket_url(table)) as kari, client.websocket_connect(friend_url) as ola:
+        next_state(kari)
+        next_state(ola)
+        kari.send_text(json.dumps({"type": "react", "reaction": "well_played"}))
+        expected = {"type": "reaction", "seat": 0, "reaction": "well_played"}
+        assert next_of(kari, "reaction") == expected and next_of(ola, "reaction") == expected
+        kari.send_text(json.dumps({"type": "react", "reaction": "wow"}))
+        assert next_of(kari, "error")["code"] == "rate_limited"
+        ola.send_text(json.dumps({"type": "react", "reaction": "Hei, Kari!"}))  # never free text
+        assert next_of(ola, "error")["code"] == "bad_message"
+        ola.send_text(json.dumps({"type": "react", "reaction": "phew"}))
+        assert next_of(kari, "reaction") == {"type": "reaction", "seat": 1, "reaction": "phew"}
 
 
 def test_serve_never_shows_the_database_password() -> None:

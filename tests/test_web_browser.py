@@ -13,14 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from .browser_helpers import ARGS, CHROMIUM, PHONE, pending_contract_files, watch_console
 from .web_helpers import free_port, server
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +80,7 @@ def play_one(page: Page, timeout: float = 30.0) -> bool:
 
 def test_whole_game_against_bots_by_clicking(browser: Browser, base_url: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    problems = watch_console(page, pending_contract_files(base_url))
     create_table(page, base_url, "Kari", lang="nb")
     expect(page.locator("#hand .card.legal").first).to_be_visible()
     page.click("#hint")

@@ -6,6 +6,7 @@ it was sent (by how many events had happened). Every card it names anywhere — 
 the view, the legal moves or a hint, or as a label such as ``10♥`` in the log — must already have been
 shown to that seat by the engine's own view at or before that moment. Other hands, the stock
 and the reserved trump card therefore never appear early; the deck and seed never appear.
+Once the game is over, the hands left are public (the result shows them, issue 15).
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ def check_messages(messages: list[dict[str, Any]], record: dict[str, Any]) -> No
         if action is not None:
             replay.apply(action)
         known |= seen_by(replay.view(0))
+        if replay.is_over:  # the game is over: every hand is shown in the result (issue 15)
+            known |= {code for seat in range(replay.players) for code in replay.hand(seat)}
         by_events[len(replay.history)] = set(known)
     shown = [by_events[k] for k in sorted(by_events)]
     assert shown

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, TypeGuard
 
-from . import base, cli, envs, options, play, web, web_start
+from . import base, cli, envs, options, play, web, web_start, web_table
 from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
@@ -78,6 +78,7 @@ def catalogues() -> dict[str, Catalogue]:
         envs.__name__: envs.ENV_MESSAGES,
         web.__name__: web.WEB_MESSAGES,
         web_start.__name__: web_start.START_MESSAGES,
+        web_table.__name__: web_table.WEB_TABLE_MESSAGES,
     }
 
 

@@ -104,13 +104,11 @@ def spare_bot_name(seats: list[Seat], index: int, taken: set[str] | None = None)
 
 
 def distinct_name(seats: list[Seat], name: str) -> str:
-    """Keep names apart: a bot with the newcomer's name takes another, and a second person
-    of the same name gets a number."""
+    """The newcomer's name, kept apart from every name at the table (a bot's too) with a
+    number: ``Siri 2``. Nobody already seated is renamed, so the names people have been
+    reading stay true."""
     if not name:
         return name
-    for index, seat in enumerate(seats):
-        if seat.kind == "bot" and seat.name.casefold() == name.casefold():
-            seat.name = spare_bot_name(seats, index, {name.casefold()})
     used = {seat.name.casefold() for seat in seats if seat.kind != "open"}
     if name.casefold() in used:
         number = 2

@@ -55,6 +55,7 @@ from ..frontend.session import hint_reason
 from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang
+from .advice import watch_advice
 from .errors import IllegalMove, Refusal
 from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
 from .logs import SeatLog
@@ -68,9 +69,13 @@ from .seats import (
     participants,
     spare_bot_name,
 )
+from .tricks import TrickWatcher
 
 FIRST_LOG_LINES = 80
 """How much of the log a new connection receives (older lines add nothing on a phone)."""
+REACTIONS: tuple[str, ...] = ("thumbs_up", "phew", "wow", "well_played")
+"""The quick reactions anyone at a table may send (👍 😅 😮 "Well played!"): a fixed list,
+so a reaction can never carry words of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,8 @@ class TableConfig:
     invite_prefix: str | None = "/t/"
     """Where a friend opens the table (the prefix of its id); ``None`` where there is no
     invite (the offline app)."""
+    reaction_interval: float = 3.0
+    """Seconds after a reaction before the same seat may send the next one."""
 
 
 @dataclass(slots=True)
@@ -154,7 +161,7 @@ class TableSession:
 
     def __init__(self, table_id: str, rules: Rules, seats: list[Seat], match: Match, secret: str,
                  seed: int | None = None, config: TableConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, host: int | None = None) -> None:
         self.table_id = table_id
         self.rules = rules
         self.seats = seats
@@ -162,6 +169,9 @@ class TableSession:
         self.secret = secret
         self.seed = seed
         """The creator's seed, if the table was created with one (else ``None``)."""
+        self.host = host if host is not None else next(
+            (index for index, seat in enumerate(seats) if seat.kind == "human"), 0)
+        """The creator's seat: an invited friend is told whose table it is."""
         self.config = config or TableConfig()
         self.clock = clock
         self.game: Game | None = None
@@ -173,6 +183,9 @@ class TableSession:
         self.away_since: dict[int, float] = {}
         self.hinting: set[int] = set()
         self.hinted_at: dict[int, float] = {}
+        self.reacted_at: dict[int, float] = {}
+        self.tricks = TrickWatcher()
+        """The current game's last completed trick, followed from its public events."""
 
     # ---------------------------------------------------------------- creating and restoring
 
@@ -205,7 +218,7 @@ class TableSession:
             raise Refusal("bad_request", "seed must be a whole number from 0 to 2**64-1")
         secret = table_secret(seed)
         match = Match(rules, players, SecretSeeds(secret))
-        session = cls(table_id, rules, seats, match, secret, seed, config, clock)
+        session = cls(table_id, rules, seats, match, secret, seed, config, clock, creator)
         session.away_since[creator] = clock()
         rows: list[Row] = [NewTable(table_id, rules.to_dict(), players, session._stored_seats(),
                                     session._stored_match())]
@@ -243,7 +256,10 @@ class TableSession:
             raise ValueError("stored match: scores or dealer do not fit the table")
         match = Match(rules, stored.players, SecretSeeds(secret), dealer=dealer, played=len(results),
                       scores=scores, results=results)
-        session = cls(stored.table_id, rules, seats, match, secret, seed, config, clock)
+        host = data.get("host")  # tables stored before it was kept: the first person's seat
+        valid_host = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < stored.players
+        session = cls(stored.table_id, rules, seats, match, secret, seed, config, clock,
+                      host if valid_host else None)
         rows: list[Row] = []
         if stored.game is not None:
             session.game = Game.from_record(stored.game.record())
@@ -318,9 +334,12 @@ class TableSession:
                 "stand_in": seat.stand_in, "you": index == viewer}
 
     def summary(self) -> dict[str, Any]:
-        """Public facts about the table (for the join page)."""
+        """Public facts about the table (for the invite page: whose table, which rules, which
+        seats are free)."""
         return {"table": self.table_id, "players": self.players, "rules": self.rules.to_dict(),
                 "preset": self.rules.preset_name, "status": self.status, "seeded": self.seeded,
+                "host": {"seat": self.host, "name": self.seats[self.host].name},
+                "open_seats": sum(seat.kind == "open" for seat in self.seats),
                 "seats": [self.seat_info(index, None) for index in range(self.players)]}
 
     # ---------------------------------------------------------------- seats and games
@@ -380,6 +399,7 @@ class TableSession:
         self.game, self.game_number = game, number
         self.logs.clear()
         self.trackers.clear()
+        self.tricks = TrickWatcher()
         now = self.clock()
         timers = []
         for index, seat in enumerate(self.seats):
@@ -436,6 +456,7 @@ class TableSession:
             seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
         self.logs.clear()
         self.trackers.clear()
+        self.tricks = TrickWatcher()
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
@@ -579,7 +600,7 @@ class TableSession:
         seat, lang, game = reader.seat, reader.lang, self.game
         message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
                                    "log": [], "log_kinds": [], "log_start": 0, "history_start": 0,
-                                   "table": self._table_part(seat)}
+                                   "last_trick": None, "table": self._table_part(seat)}
         if game is None:
             return message
         if reader.game_number != self.game_number:
@@ -597,20 +618,53 @@ class TableSession:
         message["log"] = lines[start:]
         message["log_kinds"] = seat_log.kinds[start:]
         reader.log_sent = len(lines)
+        message["last_trick"] = self.last_trick()
         people = self.participants(seat)
         if game.is_over:
+            result = game.result
+            assert result is not None
             message["result"] = {"headline": result_headline(game, people, lang),
                                  "out_order": out_order_line(game, people, lang),
-                                 "losers": game.losers}
+                                 "losers": game.losers, "order": list(result.out_order),
+                                 "lost_on_empty": result.lost_on_empty,
+                                 "hands": [game.hand(s) for s in range(self.players)]}
+        elif legal:
+            message["advice"] = turn_advice(view, people, legal, lang)
         elif game.to_move is not None:
-            message["advice"] = turn_advice(view, people, legal, lang) if legal else ""
+            message["advice"] = watch_advice(game, people, lang)
         return message
+
+    def last_trick(self) -> dict[str, Any] | None:
+        """The last trick of the current game that left the table (``last_trick`` in
+        ``docs/web.md``), or ``None``: public, so the same for every seat, and brought up to
+        date from the events since the last call (constant work per move)."""
+        game = self.game
+        if game is None:
+            return None
+        watcher = self.tricks
+        if watcher.seen < game.num_events:
+            watcher.feed(game.raw_events_since(watcher.seen))
+        return watcher.last
+
+    def react(self, seat: int, reaction: object) -> dict[str, Any]:
+        """The ``reaction`` message every connection of the table is sent when ``seat`` sends
+        one of :data:`REACTIONS`: never free text, and at most one per
+        :attr:`TableConfig.reaction_interval` per seat (else ``rate_limited``)."""
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise Refusal("bad_message", f"reaction must be one of {', '.join(REACTIONS)}")
+        now = self.clock()
+        last = self.reacted_at.get(seat)
+        if last is not None and now - last < self.config.reaction_interval:
+            raise Refusal("rate_limited")
+        self.reacted_at[seat] = now
+        return {"type": "reaction", "seat": seat, "reaction": reaction}
 
     def _table_part(self, viewer: int) -> dict[str, Any]:
         prefix = self.config.invite_prefix
         return {"id": self.table_id, "status": self.status, "game": self.game_number,
-                "scores": list(self.match.scores), "seeded": self.seeded,
+                "scores": list(self.match.scores), "seeded": self.seeded, "host": self.host,
                 "seats": [self.seat_info(index, viewer) for index in range(self.players)],
+                "reactions": list(REACTIONS),
                 "invite": None if prefix is None else f"{prefix}{self.table_id}"}
 
     def _tell_logs(self, game: Game) -> None:
@@ -639,7 +693,8 @@ class TableSession:
     def _stored_match(self) -> dict[str, Any]:
         match = self.match
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
-                "seed": self.seed, "secret": self.secret, "results": [list(r) for r in match.results]}
+                "seed": self.seed, "secret": self.secret, "host": self.host,
+                "results": [list(r) for r in match.results]}
 
     def _table_update(self) -> TableUpdate:
         return TableUpdate(self.table_id, self._stored_seats(), self._stored_match())

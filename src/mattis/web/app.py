@@ -405,6 +405,8 @@ async def _dispatch(table: LiveTable, connection: Connection, message: object,
         table.resend(connection)
     elif kind == "state":
         table.resend(connection)
+    elif kind == "react":
+        table.react(connection, message.get("reaction"))
     else:
         raise ApiError(400, "bad_message", f"unknown type {kind[:20]!r}")
 

@@ -296,6 +296,14 @@ class LiveTable:
             raise
         connection.send(self.session.hint_done(connection.seat, parts, connection.lang))
 
+    def react(self, connection: Connection, reaction: object) -> None:
+        """Pass a quick reaction (the session checks it is one of its fixed few, and not too
+        soon after the seat's last) to every connection of the table, the sender's too."""
+        message = self.session.react(connection.seat, reaction)
+        for seat_connections in self.connections.values():
+            for other in list(seat_connections):
+                other.send(message)
+
     def connect(self, connection: Connection) -> None:
         """A seat's socket opened: the newcomer gets the state; the others only if what they
         see changed (the seat's first connection), so opening a socket costs constant work."""
