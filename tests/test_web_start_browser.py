@@ -23,7 +23,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
-from .test_web_browser import ARGS, CHROMIUM, PHONE
+from .browser_helpers import ARGS, CHROMIUM, PHONE
 from .web_helpers import free_port, server
 
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}

@@ -64,7 +64,7 @@ function fillTexts() {
     image.alt = texts["table.qr_alt"] ?? "";
     image.src = `/api/tables/${encodeURIComponent(tableId)}/qr.svg`;
   }
-  for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
+  for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}&back=${encodeURIComponent(location.pathname)}`;
   $("area").setAttribute("aria-label", texts["table.felt"] ?? "");
   $("reactions").setAttribute("aria-label", texts["table.reactions"] ?? "");
   langSwitch($("lang"), lang, async (code) => {
