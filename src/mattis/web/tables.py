@@ -7,8 +7,10 @@ follow; ``hard`` thinks in a worker process), players who went away (a bot stand
 while; they take the seat back by coming back), and the match (the loser deals the next
 game, C2; a score of who was Mattis).
 
-Every change is stored before anyone hears of it. Each connection receives its own seat's
-``Game.view`` only, plus sentences about public events in its own language.
+Every change is stored before anyone hears of it, and a change the database refuses is
+undone and refused with ``storage``. Each connection receives its own seat's ``Game.view``
+only, plus sentences about public events in its own language. The deals and the bots' and
+hints' choices come from the table's secret (:mod:`.seeding`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..bots import LEVELS, CardTracker, make_agent, seat_view
+from ..bots import LEVELS, CardTracker, Decision, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game, next_dealer
@@ -39,7 +41,8 @@ from ..frontend.session import hint_reason
 from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang, t
-from .store import ActionRow
+from .seeding import MatchSecret
+from .store import STORAGE_ERRORS, ActionRow, NewGame
 from .workers import choose_move, decision_from_parts, suggest_move
 
 if TYPE_CHECKING:
@@ -64,6 +67,9 @@ class Settings:
     """Thinking time of a ``hard`` bot per move."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
+    hint_cooldown: float = 2.0
+    """Seconds from one hint of a seat to the next (asking again at the same point of the
+    game gets the same hint again at once)."""
     max_message: int = 4096
     """Largest client message, in characters."""
     rate: float = 10.0
@@ -79,6 +85,16 @@ class Settings:
     idle_unload: float = 3600.0
     """Seconds after which a table nobody is connected to leaves memory (it stays stored and
     comes back when someone opens it)."""
+    max_sockets_per_seat: int = 8
+    """Open sockets one seat may have (tabs, devices)."""
+    max_sockets_per_address: int = 64
+    """Open sockets one client address (an IPv6 /64) may have, over all tables."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send its request headers."""
+    body_timeout: float = 10.0
+    """Seconds a request has to send its whole body."""
+    allowed_origins: frozenset[str] = frozenset()
+    """Origins besides the server's own whose pages may open sockets (``--allow-origin``)."""
 
 
 class ApiError(Exception):
@@ -92,8 +108,9 @@ class ApiError(Exception):
         self.params = params
 
     def message(self, lang: Lang) -> str:
-        """The refusal in words."""
-        return t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
+        """The refusal in words (anything that could not be sent as UTF-8 made harmless)."""
+        text = t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def hash_token(token: str) -> str:
@@ -237,7 +254,9 @@ class LiveTable:
         self.rules = rules
         self.seats = seats
         self.match = match
-        """``{"scores": [...], "dealer": d, "games": n, "seed": s|None}``: the match so far."""
+        """``{"scores": [...], "dealer": d, "games": n, "seed": s|None, "secret": hex,
+        "results": [...]}``: the match so far (stored, never sent)."""
+        self.secret = secret_of(match)
         self.game: Game | None = None
         self.game_id = 0
         self.game_number = 0
@@ -248,6 +267,11 @@ class LiveTable:
         self.trackers: dict[int, CardTracker] = {}
         """What each bot seat remembers of the current game, so a bot reads only new events."""
         self.hinting: set[int] = set()
+        """Seats whose hint is being worked out."""
+        self.hint_ready: dict[int, float] = {}
+        """When each seat may ask for its next hint (:attr:`Settings.hint_cooldown`)."""
+        self.hints_given: dict[int, tuple[tuple[int, int], Decision]] = {}
+        """Each seat's last hint and the point of the game it is for (game, action count)."""
         self.lock = asyncio.Lock()
         """Held from applying a move until it is stored and sent, so moves never interleave."""
         self.last_active = time.monotonic()
@@ -284,10 +308,16 @@ class LiveTable:
                 people.append(Participant(index, seat.name))
         return people
 
+    @property
+    def seeded(self) -> bool:
+        """Whether the table was created with an explicit seed, so its creator can know
+        the deals: everyone who joins is told."""
+        return self.match.get("seed") is not None
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (for the join page)."""
         return {"table": self.table_id, "players": self.players, "rules": self.rules.to_dict(),
-                "preset": self.rules.preset_name, "status": self.status(),
+                "preset": self.rules.preset_name, "status": self.status(), "seeded": self.seeded,
                 "seats": [self.seat_info(index, None) for index in range(self.players)]}
 
     def status(self) -> str:
@@ -309,19 +339,39 @@ class LiveTable:
         """Write seats and match state."""
         self.lobby.store.update_table(self.table_id, [s.to_stored() for s in self.seats], self.match)
 
+    def _seat_facts(self) -> list[tuple[SeatKind, str, str | None, str | None]]:
+        """What a change of seats may alter, to put back if storing it fails."""
+        return [(seat.kind, seat.name, seat.level, seat.token_hash) for seat in self.seats]
+
+    def _save(self, before: list[tuple[SeatKind, str, str | None, str | None]], deal: bool) -> None:
+        """Store the seats as they now are, with the next game of the match if ``deal``, in
+        one transaction, then start that game. If the database refuses, the seats are put
+        back as ``before`` and the change is refused with ``storage``: nothing half-done."""
+        dealt = self.next_game() if deal else None
+        match = self.match if dealt is None else {**self.match, "games": dealt[1].number}
+        try:
+            game_id = self.lobby.store.update_table(self.table_id, [s.to_stored() for s in self.seats],
+                                                    match, dealt[1] if dealt else None)
+        except STORAGE_ERRORS as error:
+            for seat, (kind, name, level, token_hash) in zip(self.seats, before, strict=True):
+                seat.kind, seat.name, seat.level, seat.token_hash = kind, name, level, token_hash
+            log.warning("table %s: a change could not be stored: %s", self.table_id, first_line(error))
+            raise ApiError(503, "storage") from None
+        if dealt is not None and game_id is not None:
+            self.start_game(dealt[0], dealt[1].number, game_id)
+
     # ---------------------------------------------------------------- joining and games
 
     def join(self, name: str) -> tuple[int, str]:
         """Seat a person in the first open seat; returns the seat and its new token."""
         for index, seat in enumerate(self.seats):
             if seat.kind == "open":
+                before = self._seat_facts()
                 token = secrets.token_urlsafe(24)
                 name = self._distinct_name(name)
                 seat.kind, seat.name, seat.token_hash = "human", name, hash_token(token)
                 seat.away_since = time.monotonic()
-                self.store_seats()
-                if self.full:
-                    self.deal()
+                self._save(before, deal=self.full)
                 self.broadcast()
                 return index, token
         raise ApiError(409, "table_full")
@@ -338,10 +388,9 @@ class LiveTable:
             raise ApiError(409, "bad_message", "that seat is not open")
         used = {s.name.casefold() for s in self.seats if s.kind != "open"}
         spare = [name for name in BOT_NAMES if name.casefold() not in used]
+        before = self._seat_facts()
         seat.kind, seat.level, seat.name = "bot", str(level), spare[0] if spare else f"Bot {index + 1}"
-        self.store_seats()
-        if self.full:
-            self.deal()
+        self._save(before, deal=self.full)
         self.broadcast()
 
     def _distinct_name(self, name: str) -> str:
@@ -362,18 +411,20 @@ class LiveTable:
             name = f"{name} {number}"
         return name
 
-    def deal(self) -> None:
-        """Start the next game of the match (stored before it is shown)."""
+    def next_game(self) -> tuple[Game, NewGame]:
+        """The next game of the match, dealt but not yet stored or started: its seed comes
+        from the table's secret (:meth:`MatchSecret.game_seed`), the dealer from the match."""
         number = int(self.match.get("games", 0)) + 1
-        base_seed = self.match.get("seed")
-        seed = (int(base_seed) + number - 1) if isinstance(base_seed, int) else secrets.randbelow(2**62)
         dealer = int(self.match.get("dealer", self.players - 1))
-        game = Game.new(self.rules, self.players, seed=seed, dealer=dealer)
+        game = Game.new(self.rules, self.players, seed=self.secret.game_seed(number), dealer=dealer)
         start = game.record()
         start.pop("actions", None)
-        self.game_id = self.lobby.store.add_game(self.table_id, number, start)
+        return game, NewGame(number, start)
+
+    def start_game(self, game: Game, number: int, game_id: int) -> None:
+        """Play ``game`` (game ``number`` of the match, stored as ``game_id``) from now on."""
         self.match["games"] = number
-        self.store_seats()
+        self.game_id = game_id
         self.game, self.game_number = game, number
         self.logs.clear()
         self.trackers.clear()
@@ -390,7 +441,7 @@ class LiveTable:
             raise ApiError(409, "not_started")
         if not self.game.is_over:
             raise ApiError(409, "bad_message", "the game is still on")
-        self.deal()
+        self._save(self._seat_facts(), deal=True)
         self.broadcast()
 
     def finish_match_game(self, game: Game) -> None:
@@ -442,8 +493,11 @@ class LiveTable:
         if game.is_over:
             try:
                 self.finish_match_game(game)
-            except Exception:  # the game itself is stored; only the match score lags behind
-                log.exception("could not store the match score at table %s", self.table_id)
+            except STORAGE_ERRORS as error:  # the game itself is stored; the score is recounted
+                log.warning("table %s: the match score could not be stored: %s", self.table_id,
+                            first_line(error))
+            except Exception:
+                log.exception("could not score the game at table %s", self.table_id)
         self.changed.set()
         self.broadcast()
 
@@ -508,7 +562,7 @@ class LiveTable:
 
     def _rng_seed(self, game: Game, seat: int) -> str:
         """Each bot move has its own seed, so a restarted server plays on the same way."""
-        return f"{self.table_id}/{self.game_number}/{seat}/{game.num_actions}"
+        return self.secret.move_seed("bot", self.game_number, seat, game.num_actions)
 
     def _quick_choice(self, game: Game, seat: int) -> Action | None:
         """A forced move or a rule-based bot's move, or ``None`` for a ``hard`` search."""
@@ -531,9 +585,11 @@ class LiveTable:
     async def _hard_choice(self, game: Game, seat: int) -> Action:
         """A ``hard`` bot's move, searched in the worker while the server goes on."""
         legal = game.legal_actions()
+        seconds = self.lobby.settings.hard_seconds
         try:
-            parts = await self.lobby.in_worker(choose_move, game.view(seat), [str(a) for a in legal], "hard",
-                                               self._rng_seed(game, seat), self.lobby.settings.hard_seconds)
+            parts = await self.lobby.work.run(self.table_id, seconds, choose_move, game.view(seat),
+                                              [str(a) for a in legal], "hard", self._rng_seed(game, seat),
+                                              seconds)
         except Exception:  # a broken worker must not stop the game: play like a careful human
             log.exception("hard bot failed at table %s; playing as normal", self.table_id)
             view = seat_view(game, seat, self._tracker(seat))
@@ -541,43 +597,70 @@ class LiveTable:
         return decision_from_parts(parts).action
 
     async def hint(self, connection: Connection) -> None:
-        """Send the ``hard`` bot's suggestion to a seat whose turn it is."""
+        """Send the ``hard`` bot's suggestion to a seat whose turn it is: worked out in the
+        worker queue in this table's turn, at most one at a time per seat and one per
+        :attr:`Settings.hint_cooldown`; asked again at the same point of the game, the same
+        hint comes back at once."""
         seat = connection.seat
         game = self._turn_of(seat)
-        if seat in self.hinting:
-            raise ApiError(409, "hint_busy")
-        self.hinting.add(seat)
-        try:
-            legal = game.legal_actions()
-            rng_seed = f"{self.table_id}/{self.game_number}/hint/{game.num_actions}"
-            parts = await self.lobby.in_worker(suggest_move, game.view(seat), [str(a) for a in legal],
-                                               rng_seed, self.lobby.settings.hint_seconds)
-        finally:
-            self.hinting.discard(seat)
-        decision = decision_from_parts(parts)
+        point = (self.game_number, game.num_actions)
+        given = self.hints_given.get(seat)
+        if given is None or given[0] != point:
+            given = point, await self._work_out_hint(game, seat)
+            self.hints_given[seat] = given
+        decision = given[1]
         connection.send({"type": "hint", "action": str(decision.action),
                          "explanation": hint_reason(decision, connection.lang)})
+
+    async def _work_out_hint(self, game: Game, seat: int) -> Decision:
+        settings = self.lobby.settings
+        if seat in self.hinting:
+            raise ApiError(409, "hint_busy")
+        now = time.monotonic()
+        if now < self.hint_ready.get(seat, 0.0):
+            raise ApiError(429, "hint_cooldown", seconds=f"{self.hint_ready[seat] - now:.1f}")
+        self.hinting.add(seat)
+        self.hint_ready[seat] = now + settings.hint_cooldown
+        try:
+            legal = game.legal_actions()
+            rng_seed = self.secret.move_seed("hint", self.game_number, seat, game.num_actions)
+            parts = await self.lobby.work.run(self.table_id, settings.hint_seconds, suggest_move,
+                                              game.view(seat), [str(a) for a in legal], rng_seed,
+                                              settings.hint_seconds)
+        finally:
+            self.hinting.discard(seat)
+        return decision_from_parts(parts)
 
     # ---------------------------------------------------------------- connections
 
     def connect(self, connection: Connection) -> None:
-        """A seat's socket opened: the person is back (and takes the seat back from a bot)."""
+        """A seat's socket opened: the person is back (and takes the seat back from a bot).
+        Only the new socket gets a state, unless what others see changed (the seat's first
+        socket: it is connected again), so a connect costs the same however many there are."""
         seat = self.seats[connection.seat]
+        came_back = not seat.connections or seat.stand_in
         seat.connections.add(connection)
         seat.away_since = None
         if seat.stand_in:
             seat.stand_in = False
             self.changed.set()
-        self.broadcast()
+        if came_back:
+            self.broadcast()
+        else:
+            self.last_active = time.monotonic()
+            connection.send(self.state_for(connection))
 
     def disconnect(self, connection: Connection) -> None:
-        """A seat's socket closed; after the absence timeout a bot plays for the person."""
+        """A seat's socket closed; after the absence timeout a bot plays for the person.
+        Others hear of it only when it was the seat's last socket."""
         seat = self.seats[connection.seat]
+        if connection not in seat.connections:
+            return
         seat.connections.discard(connection)
         if not seat.connections:
             seat.away_since = time.monotonic()
             self.lobby.watch_absence(self, connection.seat)
-        self.broadcast()
+            self.broadcast()
 
     def check_absence(self, index: int) -> None:
         """Let a bot stand in for a person who has been away long enough."""
@@ -649,9 +732,28 @@ class LiveTable:
 
     def _table_part(self, viewer: int) -> dict[str, Any]:
         return {"id": self.table_id, "status": self.status(), "game": self.game_number,
+                "seeded": self.seeded,
                 "scores": list(self.match.get("scores") or [0] * self.players),
                 "seats": [self.seat_info(index, viewer) for index in range(self.players)],
                 "invite": self.lobby.invite_path(self.table_id)}
+
+
+def secret_of(match: dict[str, Any]) -> MatchSecret:
+    """The match's secret, as stored; a table stored before tables had secrets gets one now
+    (from its seed if it was created with one), kept with the match's next change."""
+    stored = match.get("secret")
+    if isinstance(stored, str) and len(stored) == 64:
+        return MatchSecret(stored)
+    seed = match.get("seed")
+    secret = MatchSecret.from_seed(seed) if isinstance(seed, int) else MatchSecret.fresh()
+    match["secret"] = secret.hex
+    return secret
+
+
+def first_line(error: BaseException) -> str:
+    """An exception in one line, for a log line that needs no traceback."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 class IllegalMove(ApiError):

@@ -45,6 +45,7 @@ async function showJoin() {
   $("join").hidden = false;
   if (!info.ok) { $("join-error").textContent = (await info.json()).message; $("join-form").hidden = true; return; }
   const data = await info.json();
+  $("seeded").hidden = !data.seeded;
   if (!data.seats.some((s) => s.kind === "open")) { $("join-error").textContent = texts.full; $("join-form").hidden = true; }
   $("join-name").value = localStorage.getItem("mattis.name") || "";
 }
@@ -73,6 +74,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     if (event.code === 1008) { localStorage.removeItem(seatKey); showJoin(); return; }
+    if (event.code === 4410) { $("status").textContent = $("error").textContent; return; }  // damaged: no retry
     $("status").textContent = texts.disconnected;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -180,6 +182,7 @@ function smallCards(cards, trump) {
 function draw() {
   const table = state.table;
   $("join").hidden = true;
+  $("seeded").hidden = !table.seeded;
   $("waiting").hidden = table.status !== "waiting";
   $("invite").value = location.origin + table.invite;
   $("game").hidden = !state.view;
