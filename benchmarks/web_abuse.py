@@ -6,8 +6,9 @@ default worker count, table creation unthrottled so the script can set up its ta
 * ``hints``: one honest table (a scripted person and two ``normal`` bots) plays quietly,
   asking for a hint before each move; then ``--flood-tables`` other tables start flooding
   hints (each asks at its turn, about 9 times a second, and never moves) and the honest
-  table plays on. Reports the honest table's hint latency (asking → answer) and move
-  latency (sending → the state that follows), quiet and under the flood.
+  table plays on. Reports the honest table's hint latency (asking → answer; refusals are
+  counted apart) and move latency (sending → the state that follows): quiet, in the
+  flood's first ``--flood-warmup`` seconds, and under the flood after that.
 * ``sockets``: ``--sockets`` WebSockets opened to one seat, ``--concurrency`` at a time,
   while an honest table at the same server keeps playing. Run twice: with the per-seat and
   per-address caps lifted (the cost of a connect) and with the server's own caps (the
@@ -144,9 +145,10 @@ async def play_honestly(base: str, honest: Honest, stop: asyncio.Event, hints: b
                 await ws.send(json.dumps({"type": "hint"}))
                 while (reply := await message(ws))["type"] not in ("hint", "error"):
                     pass
-                honest.hints.setdefault(honest.phase, []).append(time.perf_counter() - asked)
-                if reply["type"] == "error":
-                    honest.refusals[reply["code"]] += 1
+                if reply["type"] == "error":  # counted, not timed: no hint came
+                    honest.refusals[f"{honest.phase}: {reply['code']}"] += 1
+                else:
+                    honest.hints.setdefault(honest.phase, []).append(time.perf_counter() - asked)
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "action": rng.choice(state["legal"])}))
             while (state := await message(ws))["type"] != "state":
@@ -232,6 +234,7 @@ async def hints_scenario(args: argparse.Namespace) -> dict[str, Any]:
         flood_stop = asyncio.Event()
         answers: Counter[str] = Counter()
         urls = [await new_table(base, f"Flood {index}") for index in range(args.flood_tables)]
+        honest.phase = "flood_start"
         floods = [asyncio.create_task(flood_hints(url, flood_stop, answers)) for url in urls]
         await asyncio.sleep(args.flood_warmup)
         honest.phase = "flood"
@@ -248,6 +251,7 @@ async def hints_scenario(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "flood_tables": args.flood_tables, "bot_delay": args.bot_delay,
         "honest_hint_quiet": summary(honest.hints.get("quiet", [])),
+        "honest_hint_flood_start": summary(honest.hints.get("flood_start", [])),
         "honest_hint_flood": summary(honest.hints.get("flood", [])),
         "honest_move_quiet": summary(honest.moves.get("quiet", [])),
         "honest_move_flood": summary(honest.moves.get("flood", [])),
@@ -336,8 +340,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", choices=["hints", "sockets", "all"], default="all")
     parser.add_argument("--flood-tables", type=int, default=20)
-    parser.add_argument("--flood-warmup", type=float, default=5.0,
-                        help="seconds the flood runs before the honest table's turns count")
+    parser.add_argument("--flood-warmup", type=float, default=15.0,
+                        help="seconds of the flood's start (reported on their own) before the "
+                             "honest table's turns count as under the flood")
     parser.add_argument("--quiet-turns", type=int, default=8, help="honest turns before the abuse")
     parser.add_argument("--honest-turns", type=int, default=20, help="honest turns under the flood")
     parser.add_argument("--sockets", type=int, default=2000)

@@ -452,3 +452,14 @@ def test_a_client_gone_mid_body_is_one_log_line(tmp_path: Path, caplog: pytest.L
     assert len(lines) == 1 and lines[0].exc_info is None and "POST /api/tables" in lines[0].getMessage()
     printed = capfd.readouterr()
     assert "Traceback" not in printed.err + printed.out and "Exception" not in printed.err
+
+
+def test_serve_refuses_an_allowed_origin_that_is_not_an_origin(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    for origin in ("mattis.example", "https://mattis.example/page", "ftp://mattis.example"):
+        result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'o.sqlite3'}",
+                                          "--allow-origin", origin])
+        assert result.exit_code == 2 and result.stderr.startswith("error: --allow-origin: expected an origin")

@@ -18,8 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from mattis.web import create_app
-from mattis.web.server import default_workers
-from mattis.web.workqueue import FairQueue
+from mattis.web.workqueue import FairQueue, default_workers
 
 from .web_helpers import FAST, create_table, play_to_my_turn, receive, socket_url
 
@@ -174,7 +173,7 @@ def hint_reply(ws: Any) -> dict[str, Any]:
 
 def test_the_same_point_of_a_game_gets_the_same_hint_without_a_new_search(tmp_path: Path) -> None:
     submitted: list[str] = []
-    with counting_app(tmp_path, submitted, hint_cooldown=60.0) as client:
+    with counting_app(tmp_path, submitted, hint_cooldown=60.0, hint_burst=2) as client:
         table = create_table(client, seed=4)
         with client.websocket_connect(socket_url(table)) as ws:
             state = play_to_my_turn(ws)
@@ -185,12 +184,14 @@ def test_the_same_point_of_a_game_gets_the_same_hint_without_a_new_search(tmp_pa
             assert {answer["type"] for answer in answers} == {"hint"}
             assert len({answer["action"] for answer in answers}) == 1
             assert submitted == ["suggest_move"]
-            ws.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
-            state = play_to_my_turn(ws)
-            ws.send_text(json.dumps({"type": "hint"}))
-            refusal = hint_reply(ws)
-            assert refusal["code"] == "hint_cooldown" and "seconds" in refusal["message"]
-            assert submitted == ["suggest_move"]
+            for searches in (2, 2):  # the second point is in the burst, the third is not
+                ws.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
+                ws.send_text(json.dumps({"type": "state"}))
+                state = play_to_my_turn(ws)
+                ws.send_text(json.dumps({"type": "hint"}))
+                reply = hint_reply(ws)
+                assert len(submitted) == searches
+            assert reply["code"] == "hint_cooldown" and "seconds" in reply["message"]
 
 
 def test_one_hint_at_a_time_per_seat(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ from .lobby import Lobby
 from .rules_page import rules_page
 from .store import Store, default_url
 from .tables import ApiError, Connection, LiveTable, Settings
+from .workqueue import default_workers
 
 STATIC = Path(__file__).parent / "static"
 CLOSE_DAMAGED = 4410
@@ -183,8 +184,6 @@ def create_app(
     processes, started when first needed; by default one per spare core), at most
     ``workers`` at once, in fair turns between tables."""
     config = settings or Settings()
-    from .server import default_workers
-
     slots = workers if workers is not None else default_workers()
 
     @contextlib.asynccontextmanager

@@ -18,7 +18,6 @@ The request body's own limits (size, read time) are the app's (:mod:`.limits`).
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import Any
 
 import h11
@@ -31,14 +30,6 @@ MAX_HEADERS = 16 * 1024
 """Bytes of request line and headers a request may have."""
 MAX_SOCKET_MESSAGE = 64 * 1024
 """Bytes of one WebSocket frame the protocol reads at all (the app allows far less)."""
-MAX_DEFAULT_WORKERS = 8
-
-
-def default_workers() -> int:
-    """Worker processes for ``hard`` bots and hints: one per core the server may use,
-    leaving one for the server itself (at least one, at most :data:`MAX_DEFAULT_WORKERS`)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MAX_DEFAULT_WORKERS, cores - 1))
 
 
 def header_deadline_protocol(seconds: float) -> type[H11Protocol]:

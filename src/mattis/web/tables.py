@@ -68,8 +68,11 @@ class Settings:
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
     hint_cooldown: float = 2.0
-    """Seconds from one hint of a seat to the next (asking again at the same point of the
-    game gets the same hint again at once)."""
+    """Seconds between a seat's hints, on average (asking again at the same point of the
+    game gets the same hint again at once, and costs nothing) ..."""
+    hint_burst: int = 3
+    """... and how many may come one right after the other (a person who asks at each turn
+    of a quick round is not refused)."""
     max_message: int = 4096
     """Largest client message, in characters."""
     rate: float = 10.0
@@ -173,6 +176,10 @@ class RateLimiter:
         self.refused += 1
         return False
 
+    def wait(self) -> float:
+        """Seconds until :meth:`allow` will take a token (after a refusal)."""
+        return max(0.0, (1 - self.tokens) / self.rate)
+
 
 class Connection:
     """One open WebSocket of a seat: its language, what it has been sent, its send queue."""
@@ -268,8 +275,8 @@ class LiveTable:
         """What each bot seat remembers of the current game, so a bot reads only new events."""
         self.hinting: set[int] = set()
         """Seats whose hint is being worked out."""
-        self.hint_ready: dict[int, float] = {}
-        """When each seat may ask for its next hint (:attr:`Settings.hint_cooldown`)."""
+        self.hint_limits: dict[int, RateLimiter] = {}
+        """How often each seat may have a new hint (:attr:`Settings.hint_cooldown`)."""
         self.hints_given: dict[int, tuple[tuple[int, int], Decision]] = {}
         """Each seat's last hint and the point of the game it is for (game, action count)."""
         self.lock = asyncio.Lock()
@@ -599,8 +606,8 @@ class LiveTable:
     async def hint(self, connection: Connection) -> None:
         """Send the ``hard`` bot's suggestion to a seat whose turn it is: worked out in the
         worker queue in this table's turn, at most one at a time per seat and one per
-        :attr:`Settings.hint_cooldown`; asked again at the same point of the game, the same
-        hint comes back at once."""
+        :attr:`Settings.hint_cooldown` on average; asked again at the same point of the game,
+        the same hint comes back at once."""
         seat = connection.seat
         game = self._turn_of(seat)
         point = (self.game_number, game.num_actions)
@@ -616,11 +623,12 @@ class LiveTable:
         settings = self.lobby.settings
         if seat in self.hinting:
             raise ApiError(409, "hint_busy")
-        now = time.monotonic()
-        if now < self.hint_ready.get(seat, 0.0):
-            raise ApiError(429, "hint_cooldown", seconds=f"{self.hint_ready[seat] - now:.1f}")
+        limit = self.hint_limits.get(seat)
+        if limit is None:
+            limit = self.hint_limits[seat] = RateLimiter(1 / settings.hint_cooldown, settings.hint_burst)
+        if not limit.allow():
+            raise ApiError(429, "hint_cooldown", seconds=f"{max(limit.wait(), 0.1):.1f}")
         self.hinting.add(seat)
-        self.hint_ready[seat] = now + settings.hint_cooldown
         try:
             legal = game.legal_actions()
             rng_seed = self.secret.move_seed("hint", self.game_number, seat, game.num_actions)

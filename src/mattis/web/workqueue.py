@@ -8,7 +8,9 @@ start tag, the later of the queue's virtual time (the tag of the job last handed
 the end tag of the table's previous job; its end tag is the start plus its cost (its time
 budget). The free worker takes the job with the smallest start tag. A table that asks
 again and again thus waits for its own earlier jobs, while a table that comes back after
-a quiet spell is next in line; and a table never holds more than one worker at a time.
+a quiet spell is next in line; and a table never holds more than one worker at a time. When
+the workers fall idle, the virtual time moves up to the last end tag: past use is forgiven,
+and every table starts even.
 """
 
 from __future__ import annotations
@@ -16,11 +18,21 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import os
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
+
+MAX_DEFAULT_WORKERS = 8
+
+
+def default_workers() -> int:
+    """Worker processes for ``hard`` bots and hints: one per core the server may use,
+    leaving one for the server itself (at least one, at most :data:`MAX_DEFAULT_WORKERS`)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(MAX_DEFAULT_WORKERS, cores - 1))
 
 
 @dataclass(order=True)
@@ -102,6 +114,9 @@ class FairQueue:
             else:
                 job.done.set_result(result.result())
         self._hand_out()
+        if not self.running and not self.pending:  # idle: a new busy period starts even
+            self.virtual = max(self.end_tags.values(), default=self.virtual)
+            self.end_tags.clear()
 
     def _forget_idle(self) -> None:
         """Drop end tags the virtual time has passed (they no longer change a start tag), so
