@@ -449,7 +449,7 @@ def test_a_client_gone_mid_body_is_one_log_line(tmp_path: Path, caplog: pytest.L
             time.sleep(0.05)
         time.sleep(0.2)
     lines = [record for record in caplog.records if record.name.startswith("mattis")]
-    assert len(lines) == 1 and lines[0].exc_info is None and "POST /api/tables" in lines[0].getMessage()
+    assert len(lines) == 1 and lines[0].exc_info is None and "POST '/api/tables'" in lines[0].getMessage()
     printed = capfd.readouterr()
     assert "Traceback" not in printed.err + printed.out and "Exception" not in printed.err
 

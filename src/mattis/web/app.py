@@ -130,10 +130,10 @@ def api(handler: Handler) -> Handler:
         except ApiError as error:
             return _refusal(error, _request_lang(request))
         except ClientGone:
-            log.info("client %s left during %s %s", _address(request), request.method, request.url.path)
+            log.info("client %s left during %s %r", _address(request), request.method, request.url.path)
             return Response(status_code=400)
         except Exception:
-            log.exception("%s %s failed", request.method, request.url.path)
+            log.exception("%s %r failed", request.method, request.url.path)
             return _refusal(ApiError(500, "server_error"), _request_lang(request))
 
     return route

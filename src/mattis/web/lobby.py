@@ -147,7 +147,7 @@ class Lobby:
                 return None
             table = self._restored(stored)
         except OperationalError as error:  # the database, not the table: try again later
-            log.warning("table %s could not be read: %s", table_id, first_line(error))
+            log.warning("table %r could not be read: %s", table_id, first_line(error))
             raise ApiError(503, "storage") from None
         except Exception as error:
             self._set_aside(table_id, error)
