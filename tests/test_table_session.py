@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from mattis import Game, next_dealer
-from mattis.frontend.match import SecretSeeds
+from mattis.frontend.match import MatchSecret
 from mattis.table import (
     DecisionParts,
     HintJob,
@@ -287,14 +287,14 @@ def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
     run(host, session, lambda: session.play_again(0))
     bots_move(host, session)
     job = session.request_hint(0)
+    assert isinstance(job, HintJob)
     with pytest.raises(Refusal) as busy:
         session.request_hint(0)
     assert busy.value.code == "hint_busy"
-    message = session.hint_done(0, run_job(job), "nb")
+    decision = session.hint_done(0, job, run_job(job))
+    message = session.hint_message(decision, "nb")
     assert message["type"] == "hint" and message["action"] in job.legal and message["explanation"]
-    with pytest.raises(Refusal) as soon:
-        session.request_hint(0)
-    assert soon.value.code == "hint_wait"
+    assert session.request_hint(0) is decision  # asked again at the same point: the same hint, free
 
 
 def test_a_restored_table_plays_on_from_its_last_action() -> None:
@@ -345,20 +345,39 @@ def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     assert first is not None and second is not None
     seed_one, seed_two = first.start["seed"], second.start["seed"]
     assert seed_one != 5 and seed_two not in (seed_one + 1, seed_one - 1, 5, 6)
-    assert seed_two == SecretSeeds("seed:5")(2)  # the creator, who knows the seed, can replay
+    assert seed_two == MatchSecret.from_seed(5).game_seed(2)  # the creator, who knows the seed, can replay
     assert session.summary()["seeded"] and host.last(reader)["table"]["seeded"]
     everything = json.dumps(host.inbox) + json.dumps(session.summary())
-    assert session.secret not in everything
+    assert session.secret.hex not in everything
 
 
 def test_unseeded_tables_keep_their_secret_and_bots_do_not_follow_the_table_id() -> None:
     host = ListHost()
     one, _, _ = new_table(host, {"players": 3})
     other, _, _, _ = TableSession.create("T1", {"players": 3}, QUICK)
-    assert one.secret != other.secret and len(one.secret) >= 64 and not one.seeded
+    assert one.secret != other.secret and len(one.secret.hex) == 64 and not one.seeded
     assert one.match.game_seed(1) != other.match.game_seed(1)
     reader = host.open(one, 0)
     bots_move(host, one)
     job = one.request_hint(0)
-    assert "T1" not in job.rng_seed.split("/")[0] and one.secret in job.rng_seed
-    assert one.secret not in json.dumps(host.last(reader)) + json.dumps(one.summary())
+    assert isinstance(job, HintJob)
+    assert job.rng_seed == one.secret.move_seed("hint", 1, 0, job.moves)
+    assert job.rng_seed != other.secret.move_seed("hint", 1, 0, job.moves)  # same id, other secret
+    assert one.secret.hex not in json.dumps(host.last(reader)) + json.dumps(one.summary())
+
+
+def test_a_seat_may_ask_for_a_few_hints_in_a_row_then_waits() -> None:
+    host, clock = ListHost(), Clock()
+    session, _, _ = new_table(host, {"players": 3, "seed": 4}, clock)
+    for _ in range(QUICK.hint_burst):
+        bots_move(host, session)
+        job = session.request_hint(0)
+        assert isinstance(job, HintJob)
+        session.hint_done(0, job, run_job(job))
+        run(host, session, functools.partial(session.act, 0, job.legal[0]))
+    bots_move(host, session)
+    with pytest.raises(Refusal) as soon:
+        session.request_hint(0)
+    assert soon.value.code == "hint_cooldown" and float(str(soon.value.params["seconds"])) > 0
+    clock.now += QUICK.hint_cooldown
+    assert isinstance(session.request_hint(0), HintJob)

@@ -7,8 +7,10 @@ Playwright's own browser download does not work here. Screenshots go to
 
 from __future__ import annotations
 
+import json
 import os
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,3 +187,35 @@ def test_a_waiting_table_can_seat_a_bot_instead(browser: Browser, base_url: str)
     page.locator("#waiting .fill-bot").first.click()
     expect(page.locator("#hand .card").first).to_be_visible()
     page.close()
+
+
+def test_a_seeded_table_says_so_on_the_join_page_the_invite_page_and_at_the_table(
+        browser: Browser, base_url: str) -> None:
+    body = {"seed": 77, "seats": [{"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot"}]}
+    request = urllib.request.Request(f"{base_url}/api/tables", method="POST", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        table = json.loads(response.read())
+    creator = browser.new_context()
+    page = creator.new_page()
+    page.goto(f"{base_url}/?lang=en")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"mattis.seat.{table['table']}", json.dumps({"seat": 0, "token": table["token"]})])
+    page.goto(f"{base_url}/t/{table['table']}?lang=en")
+    expect(page.locator("#waiting")).to_be_visible()
+    expect(page.locator("[data-seeded]")).to_contain_text("fixed seed")
+    friend = browser.new_context().new_page()
+    friend.goto(f"{base_url}/t/{table['table']}?lang=nb")
+    expect(friend.locator("#join")).to_be_visible()
+    expect(friend.locator("[data-seeded]")).to_contain_text("fast frø")
+    friend.fill("#join-name", "Ola")
+    friend.click("#join-form button")
+    expect(friend.locator("#hand .card").first).to_be_visible()
+    expect(friend.locator("[data-seeded]")).to_be_visible()
+    plain = browser.new_page()
+    create_table(plain, base_url, "Siv")
+    expect(plain.locator("#hand .card").first).to_be_visible()
+    expect(plain.locator("[data-seeded]")).to_be_hidden()
+    creator.close()
+    friend.context.close()
+    plain.close()

@@ -7,11 +7,17 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
+import subprocess
+import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from mattis import Game
@@ -80,3 +86,107 @@ def _seats(record: dict[str, Any]) -> list[int]:
         seats.append(game.to_move if game.to_move is not None else -1)
         game.apply(action)
     return seats
+
+
+# ---------------------------------------------------------------- issue 13, item 2
+
+
+def get(url: str) -> tuple[int, dict[str, Any]]:
+    """Status and JSON body of a GET, refusals included."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def post_status(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    try:
+        return 200, post(url, body)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_a_damaged_table_is_set_aside_and_every_other_table_plays_on(tmp_path: Path) -> None:
+    port = free_port()
+    path = tmp_path / "damaged.sqlite3"
+    db = f"sqlite:///{path}"
+    base = f"http://127.0.0.1:{port}"
+    seats = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "easy"}, {"kind": "open"}]
+    with server(port, db, "--bot-delay", "0") as process:
+        broken_moves = post(f"{base}/api/tables", {"seed": 1, "seats": [*seats[:2], {"kind": "bot"}]})
+        broken_seats = post(f"{base}/api/tables", {"seed": 2, "seats": seats})
+        healthy = post(f"{base}/api/tables", {"seed": 3, "seats": seats})
+        deadline = time.monotonic() + 20
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{broken_moves['table']}"
+                     f"?token={broken_moves['token']}") as ws:
+            state = my_turn(ws)
+            ws.send(json.dumps({"type": "act", "action": state["legal"][0]}))
+            my_turn(ws)
+        assert time.monotonic() < deadline
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    with sqlite3.connect(path) as database:
+        database.execute("UPDATE mattis_actions SET action = 'garbage!' WHERE idx = 0 AND game_id = "
+                         "(SELECT id FROM mattis_games WHERE table_id = ?)", (broken_moves["table"],))
+        database.execute("UPDATE mattis_tables SET seats = '{not json' WHERE id = ?",
+                         (broken_seats["table"],))
+    with server(port, db, "--bot-delay", "0") as process:
+        for broken in (broken_moves, broken_seats):
+            table_id = broken["table"]
+            assert get(f"{base}/api/tables/{table_id}") == (410, {
+                "type": "error", "code": "damaged", "message": "This table is damaged in the database "
+                "and cannot be played; the other tables play on."})
+            assert post_status(f"{base}/api/tables/{table_id}/join", {"name": "Ola"})[0] == 410
+            with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}?token={broken['token']}") as ws:
+                assert json.loads(ws.recv(timeout=10))["code"] == "damaged"
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+        assert get(f"{base}/api/tables/{broken_moves['table']}/record")[1]["code"] == "damaged"
+        joined = post(f"{base}/api/tables/{healthy['table']}/join", {"name": "Ola"})
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{healthy['table']}?token={joined['token']}") as ws:
+            assert json.loads(ws.recv(timeout=10))["table"]["status"] == "playing"
+        assert post(f"{base}/api/tables", {})["seat"] == 0
+        process.kill()
+        process.wait(timeout=10)
+        assert process.stdout is not None
+        output = process.stdout.read().decode()
+    assert "Traceback" not in output
+    for broken in (broken_moves, broken_seats):
+        lines = [line for line in output.splitlines() if broken["table"] in line]
+        assert len(lines) == 1 and "set aside" in lines[0], output
+    assert healthy["table"] not in output
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with server(free_port(), db) as first:
+        second = subprocess.run([sys.executable, "-m", "mattis", "serve", "--port", str(free_port()),
+                                 "--db", db], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2 and second.stdout == ""
+        assert second.stderr.count("\n") == 1
+        assert second.stderr.startswith("error: --db: another mattis serve")
+        assert f"process {first.pid}" in second.stderr
+    with server(free_port(), db):  # the lock ends with the first server
+        pass
+
+
+@pytest.mark.parametrize(("schema", "reason"), [
+    ("CREATE TABLE mattis_tables (id TEXT PRIMARY KEY)", "lacks the columns created, rules"),
+    ("CREATE TABLE notes (id INTEGER, body TEXT)", "not a Mattis database"),
+])
+def test_a_database_with_the_wrong_tables_is_one_error_line(tmp_path: Path, schema: str, reason: str) -> None:
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as database:
+        database.execute(schema)
+    result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{path}", "--port", str(free_port())])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: --db: cannot open") and reason in result.stderr
+    with sqlite3.connect(path) as database:  # nothing was added to someone else's file
+        names = {row[0] for row in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert names == {schema.split()[2]}

@@ -293,7 +293,8 @@ def test_a_completed_trick_stays_on_the_table_with_all_its_cards_p1_1(
     assert sorted(held.locator("[data-card]").evaluate_all(CODES)) == codes
     if trick["reason"] == "won":
         expect(held.locator('[data-winning="true"]')).to_have_count(1)
-        expect(page.locator("#trick-note")).to_contain_text("takes the trick")
+        taker = "You take the trick" if trick["winner"] == 0 else "takes the trick"
+        expect(page.locator("#trick-note")).to_contain_text(taker)
     expect(held).to_have_count(0, timeout=5_000)
     shown_for = page.evaluate("window.trickShown[1] - window.trickShown[0]")
     assert shown_for >= 1000, f"the completed trick stayed {shown_for:.0f} ms, not about 1.5 s"

@@ -107,3 +107,29 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
         process.wait(timeout=10)
         if process.stdout:
             process.stdout.close()
+
+
+@contextmanager
+def served_in_thread(db: Path, settings: Settings = FAST) -> Iterator[str]:
+    """The app on uvicorn with ``mattis serve``'s configuration (timeouts, limits), in a
+    thread of this process, so a test can speak raw HTTP to it; yields its base URL."""
+    import threading
+
+    import uvicorn
+
+    from mattis.web.server import uvicorn_config
+
+    port = free_port()
+    app = create_app(f"sqlite:///{db}", settings, executor_factory=thread_pool)
+    running = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not running.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=20)

@@ -2,7 +2,9 @@
 
 Starts the web server (:mod:`mattis.web`) on uvicorn and prints the address to open. The
 server needs the ``web`` extra (``pip install "mattis[web]"``) and a PostgreSQL database the
-``postgres`` extra; without them the command says so in one line and exits with code 2.
+``postgres`` extra; without them the command says so in one line and exits with code 2. So
+does everything that keeps it from starting: a database that cannot be opened or is not
+Mattis's, one that another ``mattis serve`` is using, a busy port.
 
 ``--lan`` is for a family on one Wi-Fi: the server listens on every interface, finds the
 address this machine has on the local network (:func:`lan_address`) and prints it with a QR
@@ -12,10 +14,12 @@ code, so the phones around the table open the game by scanning instead of typing
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 import sys
 from collections.abc import Callable
 from typing import Annotated, TextIO
+from urllib.parse import urlsplit
 
 import typer
 
@@ -47,8 +51,17 @@ def serve_command(
         "--absence", min=0.0, help="Seconds a player may be away before a bot plays for them.")] = 60.0,
     hard_seconds: Annotated[float, typer.Option(
         "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = 1.0,
-    workers: Annotated[int, typer.Option(
-        "--workers", min=1, max=64, help="Worker processes for hard bots and hints.")] = 1,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, max=64, show_default=False,
+        help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        "--allow-origin", metavar="ORIGIN", show_default=False,
+        help="Another site whose pages may open game sockets, e.g. https://mattis.example "
+             "(repeatable). The server's own pages always may.")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        "--forwarded-allow-ips", metavar="IPS", show_default=False,
+        help="Proxies whose X-Forwarded-For names the client (comma-separated addresses or "
+             "networks, * for any). Default: none, each peer is its own client.")] = None,
 ) -> None:
     """Serve Mattis in the browser: create tables, invite friends, play with bots."""
     if missing_modules("web"):
@@ -57,22 +70,41 @@ def serve_command(
         import uvicorn
 
         from ..web import Settings, create_app
-        from ..web.store import Store, default_url
+        from ..web.limits import normal_origin
+        from ..web.server import uvicorn_config
+        from ..web.store import DatabaseBusy, ServerLock, Store, default_url
     except ImportError as error:  # installed, yet broken: still one line, naming what is missing
         _fail(f"{needs_extra('mattis serve', 'web')} ({error.name} is missing)")
+    origins = frozenset(normal_origin(origin) for origin in allow_origin or ())
+    for origin in origins:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+            _fail(f"--allow-origin: expected an origin such as https://mattis.example, got {origin!r}")
     url = db or default_url()
     shown_url = without_password(url)
     if is_postgresql(url) and missing_modules("postgres"):
         _fail(f"--db: cannot open {shown_url!r}: {needs_extra('a PostgreSQL database', 'postgres')}")
-    try:
-        Store(url).close()  # fail now, in one line, on a bad URL or an unreachable database
-    except Exception as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        _fail(f"--db: cannot open {shown_url!r}: {reason.replace(url, shown_url)}")
     if lan and host not in (None, ALL_INTERFACES):
         _fail(f"--lan listens on every interface ({ALL_INTERFACES}); leave out --host {host}")
+
+    def cannot_open(error: Exception) -> str:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return f"--db: cannot open {shown_url!r}: {reason.replace(url, shown_url)}"
+
+    try:
+        lock = ServerLock.acquire(url)  # held until the process ends: one server per database
+    except DatabaseBusy as error:
+        _fail(f"--db: {error}")
+    except Exception as error:
+        _fail(cannot_open(error))
+    try:
+        Store(url).close()  # fail now, in one line, on a bad URL, an unreachable or wrong database
+    except Exception as error:
+        lock.release()
+        _fail(cannot_open(error))
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
-    settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds)
+    settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds,
+                        allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     public_url = f"http://{url_host(lan_address())}:{port}/" if lan else None
@@ -82,10 +114,24 @@ def serve_command(
     if public_url:
         sys.stdout.write(lan_banner(public_url, sys.stdout))
     sys.stdout.flush()
+    _log_to_stderr()
     app = create_app(url, settings, workers=workers, public_url=public_url)
-    config = uvicorn.Config(app, host=host, port=port,
-                            log_level="warning", ws_max_size=64 * 1024, ws="websockets-sansio")
-    uvicorn.Server(config).run(sockets=[listener])
+    config = uvicorn_config(app, host, port, settings, forwarded_allow_ips)
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        lock.release()
+
+
+def _log_to_stderr() -> None:
+    """The server's own log lines (a table set aside, a client gone mid-request, a write the
+    database refused) on stderr, one line each."""
+    logger = logging.getLogger("mattis.web")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 def lan_address(

@@ -9,7 +9,7 @@ end can use the same pieces.
 from .cards import action_label, card_label, card_name, card_role, cards_label, sort_actions, sort_hand
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
-from .match import ConsecutiveSeeds, Match, SecretSeeds, SeedPlan
+from .match import ConsecutiveSeeds, Match, MatchSecret, SeedPlan
 from .narrate import Narrator, out_order_line, result_headline
 from .record import LoadedGame, RecordError, load_record, play_record, save_record
 from .seats import BOT_NAMES, Participant, make_participants, seat_label, seat_name
@@ -31,6 +31,7 @@ __all__ = [
     "LoadedGame",
     "LogLine",
     "Match",
+    "MatchSecret",
     "MoveInput",
     "Moved",
     "Narrator",
@@ -39,7 +40,6 @@ __all__ = [
     "RecordError",
     "Rejected",
     "Reply",
-    "SecretSeeds",
     "SeedPlan",
     "TableState",
     "TableStory",

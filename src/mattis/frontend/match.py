@@ -8,7 +8,7 @@ only in how a game's seed is made, which is a :class:`SeedPlan`:
 * :class:`ConsecutiveSeeds` — the terminal's ``--seed S``: games use ``S``, ``S + 1`` … so a
   match is reproducible from one number and its first game is ``Game.new(seed=S)``. Only one
   person plays, so nothing is hidden from anyone by it.
-* :class:`SecretSeeds` — a table shared with other people: each game's seed is derived
+* :class:`MatchSecret` — a table shared with other people: each game's seed is derived
   one-way (SHA-256) from the table's secret and the game number, so the record of a finished
   game, which shows its own seed, says nothing about the next deal.
 """
@@ -16,6 +16,7 @@ only in how a game's seed is made, which is a :class:`SeedPlan`:
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -40,16 +41,55 @@ class ConsecutiveSeeds:
         return (self.seed + number - 1) % (MAX_SEED + 1)
 
 
-@dataclass(frozen=True, slots=True)
-class SecretSeeds:
-    """Each game's seed derived one-way from a secret and the game number: a record shows its
-    own game's seed, from which no other game's seed can be computed."""
+SEED_STRETCH = 20_000
+"""PBKDF2 rounds from an explicit seed to a table secret (about 5 ms once per table)."""
 
-    secret: str = field(repr=False)
+
+@dataclass(frozen=True, slots=True)
+class MatchSecret:
+    """A shared table's secret and everything derived from it: each game's seed (it is the
+    table's :class:`SeedPlan`) and each bot's and hint's generator.
+
+    Every table has a secret of 256 bits, kept in the store and never sent to anyone. Each
+    value derived from it is a SHA-256 of the secret and what the value is for: one-way, so
+    the record of a finished game, which shows its own seed, tells nothing about the next
+    deal, and nothing public (the table id is the invite link) lets anyone foresee a bot's
+    or a hint's choice. A table created with an explicit seed takes its secret from that
+    seed, through PBKDF2 so each guess costs real work: its creator can deal the same match
+    again (at any table), and everyone at the table is told it is seeded.
+    """
+
+    hex: str = field(repr=False)
+    """64 hexadecimal digits, as stored."""
+
+    @classmethod
+    def fresh(cls) -> MatchSecret:
+        """A new random secret, for a table without a seed."""
+        return cls(secrets.token_hex(32))
+
+    @classmethod
+    def from_seed(cls, seed: int) -> MatchSecret:
+        """The secret of a table created with ``seed``: the same seed, the same match."""
+        stretched = hashlib.pbkdf2_hmac("sha256", str(seed).encode(), b"mattis-seed", SEED_STRETCH)
+        return cls(stretched.hex())
+
+    def _derive(self, *parts: object) -> bytes:
+        """The one derivation: SHA-256 of the secret and what the value is for."""
+        text = "/".join(["mattis", *(str(part) for part in parts)])
+        return hashlib.sha256(f"{text}/{self.hex}".encode()).digest()
 
     def __call__(self, number: int) -> int:
-        digest = hashlib.sha256(f"mattis-game/{self.secret}/{number}".encode()).digest()
-        return int.from_bytes(digest[:8], "big")
+        return self.game_seed(number)
+
+    def game_seed(self, number: int) -> int:
+        """The seed of game ``number`` of the match (a whole number below 2**64)."""
+        return int.from_bytes(self._derive("game", number)[:8], "big")
+
+    def move_seed(self, purpose: str, number: int, seat: int, action_number: int) -> str:
+        """The generator seed of a bot's move (``purpose="bot"``) or a hint (``"hint"``) for
+        ``seat`` before action ``action_number`` of game ``number``: the same move after a
+        restart, and unknowable without the secret."""
+        return self._derive(purpose, number, seat, action_number).hex()
 
 
 @dataclass

@@ -30,8 +30,22 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
         "The game is not over yet, and the record shows the deck."),
     "web.err.not_your_turn": ("Det er ikke din tur.", "It is not your turn."),
     "web.err.storage": (
-        "Trekket kunne ikke lagres, så det ble ikke spilt. Prøv igjen.",
-        "The move could not be saved, so it was not played. Try again."),
+        "Tjeneren fikk ikke lagret endringen, så ingenting ble endret. Prøv igjen om litt.",
+        "The server could not save the change, so nothing was changed. Try again in a moment."),
+    "web.err.damaged": (
+        "Dette bordet er skadet i databasen og kan ikke spilles; de andre bordene spiller videre.",
+        "This table is damaged in the database and cannot be played; the other tables play on."),
+    "web.err.bad_text": (
+        "Meldingen inneholdt tekst som ikke er gyldig Unicode.",
+        "The message contained text that is not valid Unicode."),
+    "web.err.slow_body": (
+        "Forespørselen kom ikke fram innen {seconds} sekunder.",
+        "The request did not arrive within {seconds} seconds."),
+    "web.err.too_many_sockets": (
+        "For mange åpne forbindelser; lukk en fane eller vent litt.",
+        "Too many open connections; close a tab or wait a little."),
+    "web.err.hint_cooldown": (
+        "Vent {seconds} sekunder før neste tips.", "Wait {seconds} seconds before the next hint."),
     "web.err.not_found": ("Fant ikke bordet.", "No such table."),
     "web.err.table_full": ("Bordet er fullt.", "The table is full."),
     "web.err.bad_request": ("Ugyldig forespørsel: {detail}.", "Bad request: {detail}."),

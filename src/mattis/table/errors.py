@@ -23,8 +23,10 @@ class Refusal(Exception):
         self.params = params
 
     def message(self, lang: Lang) -> str:
-        """The refusal in words, in ``lang``."""
-        return t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
+        """The refusal in words, in ``lang`` (anything that could not be sent as UTF-8, such as
+        a lone surrogate in a detail, made harmless)."""
+        text = t(f"web.err.{self.code}", lang, detail=self.detail, **self.params)
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 class IllegalMove(Refusal):

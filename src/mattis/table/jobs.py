@@ -45,6 +45,10 @@ class HintJob:
     legal: tuple[str, ...]
     rng_seed: str
     seconds: float
+    game_number: int = 0
+    """The point of the match the hint is for: the game ..."""
+    moves: int = 0
+    """... and how many actions had been played in it."""
 
 
 Job = BotJob | HintJob

@@ -24,7 +24,7 @@ HTTP statuses or socket errors. :mod:`.host` has the protocol a host implements 
 steps every host takes, written once.
 
 Secrets: a table has a secret that never leaves the host. Each game's deal is derived
-one-way from it (:class:`~mattis.frontend.match.SecretSeeds`), and so are the bots' and the
+one-way from it (:class:`~mattis.frontend.match.MatchSecret`), and so are the bots' and the
 hint's generators, so nothing a player sees — the invite link, a finished game's record —
 lets anyone compute a later deal or a bot's next choice. A table created with an explicit
 seed (which its creator can replay) says so to everyone (``seeded``).
@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEVELS, CardTracker, make_agent, seat_view
+from ..bots import LEVELS, CardTracker, Decision, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -48,7 +48,7 @@ from ..core.observation import SeatView
 from ..core.record import MAX_SEED
 from ..core.rules import PRESET_NAMES, Rules
 from ..frontend.cards import sort_actions
-from ..frontend.match import Match, SecretSeeds
+from ..frontend.match import Match, MatchSecret
 from ..frontend.narrate import out_order_line, result_headline
 from ..frontend.seats import Participant
 from ..frontend.session import hint_reason
@@ -58,6 +58,7 @@ from ..i18n import Lang
 from .advice import watch_advice
 from .errors import IllegalMove, Refusal
 from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
+from .limits import RateLimiter
 from .logs import SeatLog
 from .rows import ActionRow, NewGame, NewTable, Row, StoredTable, TableUpdate
 from .seats import (
@@ -88,8 +89,12 @@ class TableConfig:
     """Thinking time of a ``hard`` bot per move."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
-    hint_cooldown: float = 0.0
-    """Seconds after a hint before the same seat may ask for the next one."""
+    hint_cooldown: float = 2.0
+    """Seconds between a seat's hints, on average (asking again at the same point of the
+    game gets the same hint again at once, and costs nothing) ..."""
+    hint_burst: int = 3
+    """... and how many may come one right after the other (a person who asks at each turn
+    of a quick round is not refused)."""
     invite_prefix: str | None = "/t/"
     """Where a friend opens the table (the prefix of its id); ``None`` where there is no
     invite (the offline app)."""
@@ -150,16 +155,16 @@ class BotTurn:
     job: BotJob | None
 
 
-def table_secret(seed: int | None) -> str:
+def table_secret(seed: int | None) -> MatchSecret:
     """The secret a table's deals and bots come from: random, or made from the creator's
     seed (so the creator can replay the deals; the table then says it is ``seeded``)."""
-    return f"seed:{seed}" if seed is not None else secrets.token_hex(32)
+    return MatchSecret.fresh() if seed is None else MatchSecret.from_seed(seed)
 
 
 class TableSession:
     """One shared table (see the module docstring)."""
 
-    def __init__(self, table_id: str, rules: Rules, seats: list[Seat], match: Match, secret: str,
+    def __init__(self, table_id: str, rules: Rules, seats: list[Seat], match: Match, secret: MatchSecret,
                  seed: int | None = None, config: TableConfig | None = None,
                  clock: Callable[[], float] = time.monotonic, host: int | None = None) -> None:
         self.table_id = table_id
@@ -182,7 +187,11 @@ class TableSession:
         """What each bot seat remembers of the current game, so a bot reads only new events."""
         self.away_since: dict[int, float] = {}
         self.hinting: set[int] = set()
-        self.hinted_at: dict[int, float] = {}
+        """Seats whose hint is being worked out."""
+        self.hint_limits: dict[int, RateLimiter] = {}
+        """How often each seat may have a new hint (:attr:`TableConfig.hint_cooldown`)."""
+        self.hints_given: dict[int, tuple[tuple[int, int], Decision]] = {}
+        """Each seat's last hint and the point of the game it is for (game, action count)."""
         self.reacted_at: dict[int, float] = {}
         self.tricks = TrickWatcher()
         """The current game's last completed trick, followed from its public events."""
@@ -217,7 +226,7 @@ class TableSession:
                                  or not 0 <= seed <= MAX_SEED):
             raise Refusal("bad_request", "seed must be a whole number from 0 to 2**64-1")
         secret = table_secret(seed)
-        match = Match(rules, players, SecretSeeds(secret))
+        match = Match(rules, players, secret)
         session = cls(table_id, rules, seats, match, secret, seed, config, clock, creator)
         session.away_since[creator] = clock()
         rows: list[Row] = [NewTable(table_id, rules.to_dict(), players, session._stored_seats(),
@@ -244,17 +253,16 @@ class TableSession:
         seed = data.get("seed")
         if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool)):
             raise ValueError("stored match: seed must be a whole number or null")
-        secret = data.get("secret")
-        fresh_secret = not isinstance(secret, str) or not secret
-        if fresh_secret:  # stored before tables had secrets: later deals get one now
-            secret = table_secret(seed)
-        assert isinstance(secret, str)
+        stored_secret = data.get("secret")
+        fresh_secret = not (isinstance(stored_secret, str) and len(stored_secret) == 64)
+        # a table stored before tables had secrets gets one now (its later deals use it)
+        secret = table_secret(seed) if fresh_secret else MatchSecret(str(stored_secret))
         scores = [int(score) for score in data.get("scores") or [0] * stored.players]
         results = [tuple(int(seat) for seat in losers) for losers in data.get("results") or []]
         dealer = int(data.get("dealer", stored.players - 1))
         if len(scores) != stored.players or not 0 <= dealer < stored.players:
             raise ValueError("stored match: scores or dealer do not fit the table")
-        match = Match(rules, stored.players, SecretSeeds(secret), dealer=dealer, played=len(results),
+        match = Match(rules, stored.players, secret, dealer=dealer, played=len(results),
                       scores=scores, results=results)
         host = data.get("host")  # tables stored before it was kept: the first person's seat
         valid_host = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < stored.players
@@ -464,12 +472,13 @@ class TableSession:
 
     # ---------------------------------------------------------------- bots
 
-    def _rng_seed(self, purpose: str) -> str:
-        """A generator's seed for one decision: secret, so nobody can predict a bot or the
-        hint from what the table shows, and fixed, so a restarted host plays on the same way."""
+    def _rng_seed(self, purpose: str, seat: int) -> str:
+        """A generator's seed for one decision (``purpose`` ``"bot"`` or ``"hint"``): secret,
+        so nobody can predict a bot or the hint from what the table shows, and fixed, so a
+        restarted host plays on the same way."""
         game = self.game
         moves = game.num_actions if game is not None else 0
-        return f"{self.secret}/{self.game_number}/{purpose}/{moves}"
+        return self.secret.move_seed(purpose, self.game_number, seat, moves)
 
     def bot_move_due(self) -> BotTurn | None:
         """The bot move the table waits for, or ``None`` if it waits for a person (or for
@@ -485,7 +494,7 @@ class TableSession:
             return BotTurn(seat, self.game_number, game.num_actions, legal[0], None)
         if level == "hard":
             job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), "hard",
-                         self._rng_seed(str(seat)), self.config.hard_seconds)
+                         self._rng_seed("bot", seat), self.config.hard_seconds)
             return BotTurn(seat, self.game_number, game.num_actions, None, job)
         return BotTurn(seat, self.game_number, game.num_actions, self._rule_based(level, seat), None)
 
@@ -493,7 +502,8 @@ class TableSession:
         assert self.game is not None
         view = seat_view(self.game, seat, self._tracker(seat))
         agent = make_agent(level)
-        return agent.choose(view, self.game.legal_actions(), random.Random(self._rng_seed(str(seat)))).action
+        rng = random.Random(self._rng_seed("bot", seat))
+        return agent.choose(view, self.game.legal_actions(), rng).action
 
     def fallback_move(self, turn: BotTurn) -> Action:
         """A careful human's move for a bot whose search failed (a broken worker must not stop
@@ -521,32 +531,45 @@ class TableSession:
 
     # ---------------------------------------------------------------- hints
 
-    def request_hint(self, seat: int) -> HintJob:
-        """The job that finds a hint for ``seat``, whose turn it must be: one at a time per
-        seat, and not again within :attr:`TableConfig.hint_cooldown`. Hand the answer back
-        with :meth:`hint_done` (or :meth:`hint_failed`)."""
+    def request_hint(self, seat: int) -> HintJob | Decision:
+        """A hint for ``seat``, whose turn it must be: the job that works it out, or — asked
+        again at the same point of the game — the same hint again at once (say it with
+        :meth:`hint_message`), which costs nothing. A new hint is worked out at most one
+        at a time per seat and about once per :attr:`TableConfig.hint_cooldown` (a few in a
+        row are fine). Hand a job's answer back with :meth:`hint_done` (or :meth:`hint_failed`)."""
         game = self._turn_of(seat)
+        point = (self.game_number, game.num_actions)
+        given = self.hints_given.get(seat)
+        if given is not None and given[0] == point:
+            return given[1]
         if seat in self.hinting:
             raise Refusal("hint_busy")
-        last = self.hinted_at.get(seat)
-        if last is not None and self.clock() - last < self.config.hint_cooldown:
-            raise Refusal("hint_wait")
+        limit = self.hint_limits.get(seat)
+        if limit is None:
+            limit = self.hint_limits[seat] = RateLimiter(1 / max(self.config.hint_cooldown, 1e-3),
+                                                         self.config.hint_burst, self.clock)
+        if not limit.allow():
+            raise Refusal("hint_cooldown", seconds=f"{max(limit.wait(), 0.1):.1f}")
         self.hinting.add(seat)
         legal = tuple(str(action) for action in game.legal_actions())
-        return HintJob(self.table_id, seat, game.view(seat), legal, self._rng_seed("hint"),
-                       self.config.hint_seconds)
+        return HintJob(self.table_id, seat, game.view(seat), legal, self._rng_seed("hint", seat),
+                       self.config.hint_seconds, self.game_number, game.num_actions)
 
-    def hint_done(self, seat: int, parts: DecisionParts, lang: Lang) -> dict[str, Any]:
-        """The ``hint`` message for ``seat`` from the job's answer, in ``lang``."""
-        self.hint_failed(seat)
+    def hint_done(self, seat: int, job: HintJob, parts: DecisionParts) -> Decision:
+        """The hint a job worked out for ``seat``, remembered for its point of the game."""
+        self.hinting.discard(seat)
         decision = decision_from_parts(parts)
-        return {"type": "hint", "action": str(decision.action),
-                "explanation": hint_reason(decision, lang)}
+        self.hints_given[seat] = ((job.game_number, job.moves), decision)
+        return decision
 
     def hint_failed(self, seat: int) -> None:
-        """The hint job of ``seat`` is over (done or failed): the seat may ask again later."""
+        """The hint job of ``seat`` failed: the seat may ask again."""
         self.hinting.discard(seat)
-        self.hinted_at[seat] = self.clock()
+
+    @staticmethod
+    def hint_message(decision: Decision, lang: Lang) -> dict[str, Any]:
+        """The ``hint`` message of a hint, in ``lang``."""
+        return {"type": "hint", "action": str(decision.action), "explanation": hint_reason(decision, lang)}
 
     # ---------------------------------------------------------------- presence
 
@@ -693,7 +716,7 @@ class TableSession:
     def _stored_match(self) -> dict[str, Any]:
         match = self.match
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
-                "seed": self.seed, "secret": self.secret, "host": self.host,
+                "seed": self.seed, "secret": self.secret.hex, "host": self.host,
                 "results": [list(r) for r in match.results]}
 
     def _table_update(self) -> TableUpdate:

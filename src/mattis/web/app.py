@@ -11,6 +11,11 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
   message to that client alone.
+
+No input can cost more than a refusal: bodies and messages are read within limits and
+parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
+"message"}`` with a 4xx (5xx only for ``storage`` and a bug), and a socket opens only from
+the server's own pages (or allowed origins), within caps per seat and per address.
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -49,14 +53,19 @@ from ..i18n import (
 )
 from ..pool import worker_pool
 from ..table import Refusal
+from .limits import ClientGone, game_number, origin_allowed, parse_json, read_body
 from .lobby import Lobby
 from .qr import qr_svg
 from .rules_page import rules_page
 from .store import Store, default_url
 from .tables import ApiError, Connection, LiveTable, Settings, http_status
+from .workqueue import default_workers
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 16 * 1024
+CLOSE_DAMAGED = 4410
+"""Socket close code for a table set aside as damaged (the page stops reconnecting)."""
+CLOSE_TRY_LATER = 1013
+"""Socket close code for a socket over a cap (the page tries again later)."""
 log = logging.getLogger("mattis.web")
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -133,14 +142,31 @@ def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
                         status_code=http_status(error))
 
 
-async def _json_body(request: Request) -> object:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ApiError(413, "too_large", limit=MAX_BODY)
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "bad_json") from None
+def _address(request: Request | WebSocket) -> str:
+    """The client's address (from ``X-Forwarded-For`` only through a trusted proxy)."""
+    return request.client.host if request.client else ""
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Handler) -> Handler:
+    """A route whose refusals are ``error`` bodies: a :class:`~mattis.table.Refusal` as itself,
+    a client that left mid-request as one log line, and a bug as one logged ``server_error``."""
+
+    async def route(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refusal as error:
+            return _refusal(error, _request_lang(request))
+        except ClientGone:
+            log.info("client %s left during %s %r", _address(request), request.method, request.url.path)
+            return Response(status_code=400)
+        except Exception:
+            log.exception("%s %r failed", request.method, request.url.path)
+            return _refusal(ApiError(500, "server_error"), _request_lang(request))
+
+    return route
 
 
 def options_payload(lang: Lang) -> dict[str, Any]:
@@ -181,21 +207,24 @@ def create_app(
     db_url: str | None = None,
     settings: Settings | None = None,
     executor_factory: Callable[[], Executor] | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     public_url: str | None = None,
 ) -> Starlette:
     """The server. ``db_url`` defaults to an SQLite file in the user data folder; bots'
     ``hard`` searches and hints run in ``executor_factory()`` (default: ``workers`` worker
-    processes, started when first needed). ``public_url`` (``http://192.168.1.20:8000``) is
-    where other machines reach it, used for invites asked for on this machine."""
+    processes, started when first needed; by default one per spare core), at most
+    ``workers`` at once, in fair turns between tables. ``public_url``
+    (``http://192.168.1.20:8000``) is where other machines reach it, used for invites asked
+    for on this machine."""
     config = settings or Settings()
+    slots = workers if workers is not None else default_workers()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url or default_url())
         executor = (executor_factory() if executor_factory is not None
-                    else worker_pool(workers))
-        lobby = Lobby(store, config, executor)
+                    else worker_pool(slots))
+        lobby = Lobby(store, config, executor, slots)
         await lobby.restore()
         app.state.lobby = lobby
         try:
@@ -209,45 +238,32 @@ def create_app(
         lobby: Lobby = request.app.state.lobby
         return lobby
 
+    async def json_body(request: Request) -> object:
+        return parse_json(await read_body(request, config.body_timeout))
+
+    @api
     async def create_table(request: Request) -> Response:
-        lang = _request_lang(request)
-        try:
-            lobby_of(request).check_address(request.client.host if request.client else "")
-            table, seat, token = await lobby_of(request).create(await _json_body(request))
-        except Refusal as error:
-            return _refusal(error, lang)
+        lobby_of(request).check_address(_address(request))
+        table, seat, token = await lobby_of(request).create(await json_body(request))
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
 
+    @api
     async def join_table(request: Request) -> Response:
-        lang = _request_lang(request)
-        try:
-            lobby_of(request).check_address(request.client.host if request.client else "")
-            seat, token = await lobby_of(request).join(request.path_params["table_id"],
-                                                       await _json_body(request))
-        except Refusal as error:
-            return _refusal(error, lang)
+        lobby_of(request).check_address(_address(request))
+        seat, token = await lobby_of(request).join(request.path_params["table_id"], await json_body(request))
         return JSONResponse({"seat": seat, "token": token})
 
+    @api
     async def table_info(request: Request) -> Response:
-        try:
-            table = await lobby_of(request).table(request.path_params["table_id"])
-            return JSONResponse(table.summary())
-        except Refusal as error:
-            return _refusal(error, _request_lang(request))
+        table = await lobby_of(request).table(request.path_params["table_id"])
+        return JSONResponse(table.summary())
 
+    @api
     async def table_record(request: Request) -> Response:
-        lang = _request_lang(request)
-        number_text = request.query_params.get("game")
-        try:
-            if number_text is not None and not number_text.isdigit():
-                raise ApiError(400, "bad_request", "game must be a number")
-            record = lobby_of(request).record(request.path_params["table_id"],
-                                              int(number_text) if number_text else None)
-        except Refusal as error:
-            return _refusal(error, lang)
-        return JSONResponse(record)
+        number = game_number(request.query_params.get("game"))
+        return JSONResponse(lobby_of(request).record(request.path_params["table_id"], number))
 
     async def table_qr(request: Request) -> Response:
         try:
@@ -274,7 +290,20 @@ def create_app(
         return HTMLResponse(rules_page(_request_lang(request), request.query_params.get("back")))
 
     async def socket(websocket: WebSocket) -> None:
-        await serve_socket(lobby_of(websocket), websocket)
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
+                              config.allowed_origins):
+            await websocket.close(code=1008)  # before accepting: the handshake gets a 403
+            return
+        lobby = lobby_of(websocket)
+        address = _address(websocket)
+        if not lobby.open_socket(address):
+            await _refuse_socket(websocket, ApiError(429, "too_many_sockets"),
+                                 _socket_lang(websocket), CLOSE_TRY_LATER)
+            return
+        try:
+            await serve_socket(lobby, websocket)
+        finally:
+            lobby.close_socket(address)
 
     routes = [
         Route("/", start_page),
@@ -297,18 +326,34 @@ def create_app(
 # -------------------------------------------------------------------- the socket
 
 
+def _socket_lang(websocket: WebSocket) -> Lang:
+    return pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
+
+
+async def _refuse_socket(websocket: WebSocket, error: Refusal, lang: Lang, code: int) -> None:
+    """Accept, send the one refusal, close with ``code``."""
+    await websocket.accept()
+    await websocket.send_json({"type": "error", "code": error.code, "message": error.message(lang)})
+    await websocket.close(code=code)
+
+
 async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     """One seat's WebSocket: check the token, then relay messages until it closes."""
-    lang = pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
-    await websocket.accept()
-    table = await lobby.find(websocket.path_params["table_id"])
+    lang = _socket_lang(websocket)
+    try:
+        table = await lobby.find(websocket.path_params["table_id"])
+    except Refusal as error:  # damaged, or the database cannot be read just now
+        await _refuse_socket(websocket, error, lang, CLOSE_DAMAGED if error.code == "damaged" else 1011)
+        return
     token = websocket.query_params.get("token") or ""
     seat = table.seat_of(token) if table is not None and token else None
     if table is None or seat is None:
-        await websocket.send_json({"type": "error", "code": "bad_token",
-                                   "message": t("web.err.bad_token", lang)})
-        await websocket.close(code=1008)
+        await _refuse_socket(websocket, ApiError(403, "bad_token"), lang, 1008)
         return
+    if len(table.connections[seat]) >= lobby.settings.max_sockets_per_seat:
+        await _refuse_socket(websocket, ApiError(429, "too_many_sockets"), lang, CLOSE_TRY_LATER)
+        return
+    await websocket.accept()
     connection = Connection(table.session.reader(seat, lang), lobby.settings)
     writer = asyncio.create_task(_pump(websocket, connection))
     table.connect(connection)
@@ -341,7 +386,12 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
             text = await connection.outbox.get()
             if text is None:
                 break
-            await websocket.send_text(text)
+            try:
+                await websocket.send_text(text)
+            except UnicodeEncodeError:  # a bug let unsendable text through: say so, live on
+                log.error("a message to seat %s could not be encoded", connection.seat)
+                await websocket.send_json({"type": "error", "code": "server_error",
+                                           "message": t("web.err.server_error", connection.lang)})
         await websocket.close(code=1000)
     except Exception:  # the peer is gone; the reader notices and cleans up
         connection.closed = True
@@ -366,11 +416,7 @@ async def _handle(table: LiveTable, connection: Connection, text: str,
         _refuse(connection, ApiError(413, "too_large", limit=settings.max_message))
         return
     try:
-        message = json.loads(text)
-    except ValueError:
-        _refuse(connection, ApiError(400, "bad_json"))
-        return
-    try:
+        message = parse_json(text)
         await _dispatch(table, connection, message, hints)
     except Refusal as error:
         _refuse(connection, error)

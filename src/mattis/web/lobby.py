@@ -1,8 +1,12 @@
 """All tables of a running server: creating, joining, finding, restoring and unloading them.
 
 A :class:`Lobby` holds the live tables (:mod:`.tables`), the :class:`~.store.Store` with its
-group-committing :class:`ActionLog`, the worker pool for ``hard`` bots and hints, and the
-limits that keep one client from flooding the server.
+group-committing :class:`ActionLog`, the fair queue of worker jobs for ``hard`` bots and
+hints (:mod:`.workqueue`), and the limits that keep one client from flooding the server.
+
+A stored table that cannot be brought back (a damaged row, a record the engine now refuses,
+a bug) is set aside with one log line and answers ``damaged``; every other table loads and
+plays on.
 """
 
 from __future__ import annotations
@@ -12,14 +16,18 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections import Counter
 from concurrent.futures import Executor
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
+
 from ..core.game import Game
 from ..table import Refusal, Row, TableSession
+from .limits import client_key
 from .store import Store
-from .tables import ApiError, LiveTable, RateLimiter, Settings
+from .tables import ApiError, LiveTable, RateLimiter, Settings, first_line
+from .workqueue import FairQueue
 
 log = logging.getLogger("mattis.web")
 
@@ -60,22 +68,23 @@ class ActionLog:
 class Lobby:
     """Every table of a server, the store, and the worker for bot thinking."""
 
-    def __init__(self, store: Store, settings: Settings, executor: Executor | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings, executor: Executor | None = None,
+                 workers: int = 1) -> None:
         self.store = store
         self.action_log = ActionLog(store)
         self.bot_gate = asyncio.Lock()
         """Bots of all tables take turns, one move per turn of the event loop, so a person's
         move never waits behind a crowd of bot moves."""
         self.settings = settings
-        self.executor = executor
+        self.work = FairQueue(executor, workers)
+        """Worker jobs of all tables, in fair turns (a thread when there is no executor)."""
         self.tables: dict[str, LiveTable] = {}
+        self.damaged: dict[str, str] = {}
+        """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
         self.address_limits: dict[str, RateLimiter] = {}
-
-    async def in_worker(self, function: Callable[..., Any], *args: Any) -> Any:
-        """Run ``function`` in the worker pool (or a thread if there is none)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, function, *args)
+        self.sockets_by_address: Counter[str] = Counter()
+        """Open sockets per client address (:func:`~.limits.client_key`)."""
 
     @staticmethod
     def invite_path(table_id: str) -> str:
@@ -87,26 +96,63 @@ class Lobby:
         table.driver = asyncio.get_running_loop().create_task(table.drive())
 
     def check_address(self, address: str) -> None:
-        """Refuse an address that creates tables or joins seats too fast (429)."""
-        limiter = self.address_limits.get(address)
+        """Refuse an address (an IPv6 /64) that creates tables or joins seats too fast (429)."""
+        key = client_key(address)
+        limiter = self.address_limits.get(key)
         if limiter is None:
             if len(self.address_limits) > 10_000:  # forget old addresses rather than grow
                 self.address_limits.clear()
-            limiter = self.address_limits[address] = RateLimiter(self.settings.posts_per_minute / 60, 20)
+            limiter = self.address_limits[key] = RateLimiter(self.settings.posts_per_minute / 60, 20)
         if not limiter.allow():
             raise ApiError(429, "rate_limited")
 
+    def open_socket(self, address: str) -> bool:
+        """Count a socket of ``address``; ``False`` (and not counted) beyond the cap."""
+        key = client_key(address)
+        if self.sockets_by_address[key] >= self.settings.max_sockets_per_address:
+            return False
+        self.sockets_by_address[key] += 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        """A socket counted by :meth:`open_socket` closed."""
+        key = client_key(address)
+        self.sockets_by_address[key] -= 1
+        if self.sockets_by_address[key] <= 0:
+            del self.sockets_by_address[key]
+
     async def find(self, table_id: str) -> LiveTable | None:
-        """A table by id, loaded from the store if it is not in memory."""
+        """A table by id, loaded from the store if it is not in memory; ``None`` if there is
+        none, a 410 ``damaged`` refusal if it could not be restored."""
         table = self.tables.get(table_id)
-        if table is None and 0 < len(table_id) <= 40:
+        if table is not None or not 0 < len(table_id) <= 40:
+            return table
+        if table_id in self.damaged:
+            raise ApiError(410, "damaged")
+        try:
             stored = self.store.load_table(table_id)
-            if stored is not None:
-                session, outcome = TableSession.restore(stored, self.settings.table)
-                table = LiveTable(self, session)
-                self._start(table)
-                await table.carry(outcome)
+            if stored is None:
+                return None
+            session, outcome = TableSession.restore(stored, self.settings.table)
+        except OperationalError as error:  # the database, not the table: try again later
+            log.warning("table %r could not be read: %s", table_id, first_line(error))
+            raise ApiError(503, "storage") from None
+        except Exception as error:
+            self._set_aside(table_id, error)
+            raise ApiError(410, "damaged") from None
+        table = LiveTable(self, session)
+        self._start(table)
+        try:
+            await table.carry(outcome)
+        except Refusal:  # a recounted score that cannot be stored now: kept, stored with the next change
+            log.warning("table %s: its restored state could not be stored yet", table_id)
         return table
+
+    def _set_aside(self, table_id: str, error: Exception) -> None:
+        """Keep a table that cannot be restored out of play, with one log line naming it."""
+        self.damaged[table_id] = first_line(error)
+        log.error("table %s cannot be restored and is set aside (%s: %s)", table_id,
+                  type(error).__name__, first_line(error))
 
     async def table(self, table_id: str) -> LiveTable:
         """A table by id, or a 404 refusal."""
@@ -154,25 +200,41 @@ class Lobby:
         return await table.join(body.get("name"))
 
     def record(self, table_id: str, number: int | None) -> dict[str, Any]:
-        """A finished game's engine record; refused while the game is on (it holds the deck)."""
-        stored = self.store.game(table_id, number)
-        if stored is None:
-            raise ApiError(404, "not_found")
-        if not stored.over:
-            raise Refusal("game_not_over")
-        return Game.from_record(stored.record()).record()
+        """A finished game's engine record; refused while the game is on (it holds the deck),
+        and answered ``damaged`` for a table set aside or a stored game that cannot be replayed."""
+        if table_id in self.damaged:
+            raise ApiError(410, "damaged")
+        try:
+            stored = self.store.game(table_id, number)
+            if stored is None:
+                raise ApiError(404, "not_found")
+            if not stored.over:
+                raise Refusal("game_not_over")
+            return Game.from_record(stored.record()).record()
+        except (Refusal, OperationalError):
+            raise
+        except Exception as error:
+            log.error("table %s: a stored game cannot be replayed (%s: %s)", table_id,
+                      type(error).__name__, first_line(error))
+            raise ApiError(410, "damaged") from None
 
     # ---------------------------------------------------------------- restart
 
     async def restore(self) -> int:
         """Bring back every table with an unfinished game, replaying it; returns how many.
-        Also starts unloading idle tables."""
-        for stored in self.store.load_tables():
-            session, outcome = TableSession.restore(stored, self.settings.table)
-            table = LiveTable(self, session)
-            self._start(table)
-            await table.carry(outcome)
+        A table that cannot be restored is set aside; if even the list of tables cannot be
+        read, none is restored now and each comes back when it is opened. Also starts
+        unloading idle tables."""
         self.janitor = asyncio.get_running_loop().create_task(self.unload_idle())
+        try:
+            table_ids = self.store.unfinished_table_ids()
+        except Exception as error:
+            log.error("the unfinished tables could not be listed; each loads when opened (%s)",
+                      first_line(error))
+            return 0
+        for table_id in table_ids:
+            with contextlib.suppress(Refusal):  # set aside and logged by find()
+                await self.find(table_id)
         return len(self.tables)
 
     async def close(self) -> None:

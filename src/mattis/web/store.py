@@ -9,12 +9,21 @@ embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
 
 Writes are synchronous and small (one row per action). With SQLite's WAL and
 ``synchronous=NORMAL`` a commit survives the process being killed, which is the failure
-this store is built for.
+this store is built for. Each change of a table (a move, a join and the deal it starts, a
+new table and its first game) is one transaction, so a write the database refuses (a full
+disk) leaves nothing half-stored.
+
+One server owns a database: :class:`ServerLock` refuses a second one (a lock file beside
+an SQLite file, an advisory lock on PostgreSQL). Opening a database checks that its tables
+are Mattis's (:class:`SchemaError`), so a wrong file fails at once in one line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -34,12 +43,19 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+
+STORAGE_ERRORS: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
+"""What a database that cannot take a write raises (a full disk, a lost connection): the
+change is refused with ``storage`` and nothing else is touched."""
 
 _metadata = MetaData()
 
@@ -87,16 +103,43 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class SchemaError(ValueError):
+    """The database holds tables that are not Mattis's, or Mattis's with columns missing."""
+
+
 class Store:
     """The database behind the server (see the module docstring)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = create_engine(url)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        _metadata.create_all(self.engine)
+        try:
+            self._check_schema()  # before the pragmas: a file that is not ours stays as it was
+            if self.engine.dialect.name == "sqlite":
+                self.engine.dispose()
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            _metadata.create_all(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._game_ids: dict[tuple[str, int], int] = {}
+
+    def _check_schema(self) -> None:
+        """Refuse a database whose Mattis tables lack columns, and an SQLite file that holds
+        other tables and none of Mattis's (an unrelated file given by mistake), before
+        anything is written to it."""
+        existing = set(inspect(self.engine).get_table_names())
+        ours = set(_metadata.tables)
+        if self.engine.dialect.name == "sqlite" and existing and not existing & ours:
+            shown = ", ".join(sorted(existing)[:3])
+            raise SchemaError(f"not a Mattis database: it holds other tables ({shown}) and none of Mattis's")
+        inspector = inspect(self.engine)
+        for name in sorted(existing & ours):
+            present = {column["name"] for column in inspector.get_columns(name)}
+            missing = [column.name for column in _metadata.tables[name].columns if column.name not in present]
+            if missing:
+                raise SchemaError(f"table {name} lacks the columns {', '.join(missing)}: not a Mattis "
+                                  "database, or one from another version")
 
     def close(self) -> None:
         """Release the connection pool."""
@@ -160,9 +203,10 @@ class Store:
 
     # ---------------------------------------------------------------- reads
 
-    def load_tables(self) -> list[StoredTable]:
-        """Every table whose latest game is unfinished (or not yet dealt), for a restart;
-        finished tables are loaded when someone asks for them (:meth:`load_table`)."""
+    def unfinished_table_ids(self) -> list[str]:
+        """The tables whose latest game is unfinished (or not yet dealt), oldest first: what a
+        restart brings back, each with :meth:`load_table` (so one damaged table cannot stop
+        the others); finished tables are loaded when someone asks for them."""
         with self.engine.connect() as connection:
             latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
                       .group_by(_games.c.table_id).subquery())
@@ -170,9 +214,9 @@ class Store:
                         .join(latest, and_(_games.c.table_id == latest.c.table_id,
                                            _games.c.number == latest.c.number))
                         .where(_games.c.over.is_(True)))
-            rows = connection.execute(select(_tables).where(_tables.c.id.not_in(finished))
-                                      .order_by(_tables.c.created)).all()
-            return [self._stored_table(connection, row) for row in rows]
+            rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(finished))
+                                      .order_by(_tables.c.created)).scalars().all()
+            return [str(row) for row in rows]
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table with its latest game, or ``None``."""
@@ -206,6 +250,67 @@ class Store:
             .order_by(_actions.c.idx)).scalars().all()
         return StoredGame(int(row.number), _as_dict(row.start), tuple(str(a) for a in actions),
                           bool(row.over))
+
+
+class DatabaseBusy(RuntimeError):
+    """Another server holds the database (one line, for ``mattis serve`` to print)."""
+
+
+class ServerLock:
+    """One server per database, held for the life of the process: two servers on one
+    database would each keep their own tables in memory and split a game in two.
+
+    An SQLite file is locked through an exclusive ``flock`` on ``<file>.lock`` beside it
+    (the lock ends with the process, however it ends); a PostgreSQL database through a
+    session advisory lock on a connection kept open. Other databases, and SQLite in memory,
+    are not locked."""
+
+    ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"mattis serve").digest()[:8], "big", signed=True)
+    """The PostgreSQL advisory lock key every Mattis server takes."""
+
+    def __init__(self, release: contextlib.ExitStack) -> None:
+        self._release = release
+
+    @classmethod
+    def acquire(cls, url: str) -> ServerLock:
+        """Take the database for this process, or raise :class:`DatabaseBusy`."""
+        parsed = make_url(url)
+        stack = contextlib.ExitStack()
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            database = Path(str(parsed.database))
+            cls._lock_file(database.with_name(database.name + ".lock"), stack)
+        elif parsed.get_backend_name() == "postgresql":
+            engine = create_engine(url)
+            stack.callback(engine.dispose)
+            connection = stack.enter_context(engine.connect())
+            if not connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
+                                      {"key": cls.ADVISORY_KEY}).scalar():
+                stack.close()
+                raise DatabaseBusy("another mattis serve is using this database")
+            connection.commit()
+        return cls(stack)
+
+    @staticmethod
+    def _lock_file(path: Path, stack: contextlib.ExitStack) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock file
+            return
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        stack.callback(os.close, descriptor)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(descriptor, 32).decode(errors="replace").strip()
+            stack.close()
+            raise DatabaseBusy(f"another mattis serve{f' (process {holder})' if holder.isdigit() else ''} "
+                               f"is using this database ({path} is locked)") from None
+        os.ftruncate(descriptor, 0)
+        os.write(descriptor, str(os.getpid()).encode())
+
+    def release(self) -> None:
+        """Let the database go (also done by the end of the process)."""
+        self._release.close()
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -33,14 +33,16 @@ from ..table import (
     perform,
     play_bot_turn,
 )
-from ..table.jobs import job_function
+from ..table.jobs import HintJob, job_function
+from ..table.limits import RateLimiter
 
 if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = logging.getLogger("mattis.web")
 
-__all__ = ["ApiError", "Connection", "IllegalMove", "LiveTable", "RateLimiter", "Settings", "http_status"]
+__all__ = ["ApiError", "Connection", "IllegalMove", "LiveTable", "RateLimiter", "Settings", "first_line",
+           "http_status"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,12 @@ class Settings:
     """Thinking time of a ``hard`` bot per move."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
-    hint_cooldown: float = 0.0
-    """Seconds after a hint before the same seat may ask for another."""
+    hint_cooldown: float = 2.0
+    """Seconds between a seat's hints, on average (asking again at the same point of the
+    game gets the same hint again at once, and costs nothing) ..."""
+    hint_burst: int = 3
+    """... and how many may come one right after the other (a person who asks at each turn
+    of a quick round is not refused)."""
     max_message: int = 4096
     """Largest client message, in characters."""
     rate: float = 10.0
@@ -72,17 +78,29 @@ class Settings:
     idle_unload: float = 3600.0
     """Seconds after which a table nobody is connected to leaves memory (it stays stored and
     comes back when someone opens it)."""
+    max_sockets_per_seat: int = 8
+    """Open sockets one seat may have (tabs, devices)."""
+    max_sockets_per_address: int = 64
+    """Open sockets one client address (an IPv6 /64) may have, over all tables."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send its request headers."""
+    body_timeout: float = 10.0
+    """Seconds a request has to send its whole body."""
+    allowed_origins: frozenset[str] = frozenset()
+    """Origins besides the server's own whose pages may open sockets (``--allow-origin``)."""
 
     @property
     def table(self) -> TableConfig:
         """What the tables themselves need to know."""
         return TableConfig(absence_timeout=self.absence_timeout, hard_seconds=self.hard_seconds,
-                           hint_seconds=self.hint_seconds, hint_cooldown=self.hint_cooldown)
+                           hint_seconds=self.hint_seconds, hint_cooldown=self.hint_cooldown,
+                           hint_burst=self.hint_burst)
 
 
 HTTP_STATUS: dict[str, int] = {
-    "bad_json": 400, "bad_message": 400, "bad_request": 400, "not_found": 404, "too_large": 413,
-    "rate_limited": 429, "hint_wait": 429, "storage": 503, "server_error": 500,
+    "bad_json": 400, "bad_message": 400, "bad_request": 400, "bad_text": 400, "not_found": 404,
+    "slow_body": 408, "damaged": 410, "too_large": 413, "rate_limited": 429, "hint_cooldown": 429,
+    "too_many_sockets": 429, "storage": 503, "server_error": 500,
 }
 """The HTTP status of a refusal code; every other code (a full table, a move out of turn, the
 engine's reasons for an illegal move …) is 409 Conflict."""
@@ -101,29 +119,6 @@ class ApiError(Refusal):
     def __init__(self, status: int, code: str, detail: str = "", **params: object) -> None:
         super().__init__(code, detail, **params)
         self.status = status
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.clock = clock
-        self.stamp = clock()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        """Take one token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.refused += 1
-        return False
 
 
 class Connection:
@@ -204,8 +199,13 @@ class LiveTable:
     # ---------------------------------------------------------------- the host's part
 
     async def store(self, rows: Sequence[Row]) -> None:
-        """Keep rows through the lobby's group commit (it raises if the database refuses)."""
-        await self.lobby.action_log.write(list(rows))
+        """Keep rows through the lobby's group commit (it raises if the database refuses, and
+        the change is then undone and refused with ``storage``)."""
+        try:
+            await self.lobby.action_log.write(list(rows))
+        except Exception as error:
+            log.warning("table %s: a change could not be stored: %s", self.table_id, first_line(error))
+            raise
 
     def deliver(self, session: TableSession) -> None:
         """Send every connection its seat's state."""
@@ -230,9 +230,11 @@ class LiveTable:
             self.changed.set()
 
     async def think(self, job: Job) -> DecisionParts:
-        """Run a job in the worker pool; a failure is logged here and raised."""
+        """Run a job in the worker pool, in this table's turn of the lobby's fair queue (its
+        cost is its time budget); a failure is logged here and raised."""
         try:
-            parts: DecisionParts = await self.lobby.in_worker(job_function(job), job)
+            parts: DecisionParts = await self.lobby.work.run(self.table_id, job.seconds,
+                                                             job_function(job), job)
         except Exception:
             log.exception("%s failed at table %s", type(job).__name__, self.table_id)
             raise
@@ -287,14 +289,18 @@ class LiveTable:
         await self.change(lambda: self.session.play_again(seat))
 
     async def hint(self, connection: Connection) -> None:
-        """Send the ``hard`` bot's suggestion to a seat whose turn it is."""
-        job = self.session.request_hint(connection.seat)
-        try:
-            parts = await self.think(job)
-        except Exception:
-            self.session.hint_failed(connection.seat)
-            raise
-        connection.send(self.session.hint_done(connection.seat, parts, connection.lang))
+        """Send the ``hard`` bot's suggestion to a seat whose turn it is (worked out in the
+        fair queue, or the same hint again when asked again at the same point)."""
+        seat = connection.seat
+        asked = self.session.request_hint(seat)
+        if isinstance(asked, HintJob):
+            try:
+                parts = await self.think(asked)
+            except Exception:
+                self.session.hint_failed(seat)
+                raise
+            asked = self.session.hint_done(seat, asked, parts)
+        connection.send(self.session.hint_message(asked, connection.lang))
 
     def react(self, connection: Connection, reaction: object) -> None:
         """Pass a quick reaction (the session checks it is one of its fixed few, and not too
@@ -366,3 +372,9 @@ class LiveTable:
         for seat_connections in self.connections.values():
             for connection in list(seat_connections):
                 connection.close()
+
+
+def first_line(error: BaseException) -> str:
+    """An exception in one line, for a log line that needs no traceback."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -140,6 +140,7 @@ async function showJoin() {
     return item;
   }));
   $("join-seeded").hidden = !data.seeded;
+  $("seeded-badge").hidden = !data.seeded;
   $("join-seats").replaceChildren(...data.seats.map((seat) => {
     const item = document.createElement("li");
     item.textContent = seat.kind === "open" ? texts.kind_open
@@ -195,6 +196,7 @@ function connect() {
     onMessage: receive,
     onOpen: () => { sceneReady = false; },
     onRejected: () => { localStorage.removeItem(seatKey); seatLink = null; showJoin(); },
+    onClosed: () => { seatLink = null; },  // set aside as damaged: the error said so
     onLost: () => { $("status").textContent = texts.disconnected; },
   });
 }
@@ -255,7 +257,8 @@ function showHint() {
 function onError(message) {
   hintPending = false;
   $("hint").disabled = false;
-  if (message.code === "hint_busy" || message.code === "hint_wait") $("hint-text").textContent = message.message;
+  if (message.code === "hint_busy" || message.code === "hint_cooldown") $("hint-text").textContent = message.message;
+  else if (message.code === "damaged") $("status").textContent = message.message;
   else showRefusal(message.message);
   pendingAct = null;
 }

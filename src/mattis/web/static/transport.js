@@ -7,10 +7,14 @@
 //   tableInfo(tableId, lang)           -> {ok, status, data}  (GET /api/tables/{ID})
 //   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join)
 //   recordUrl(tableId, game)           -> a URL that downloads the finished game's record
-//   openSeat({tableId, token, lang}, {onMessage, onOpen, onRejected, onLost})
+//   openSeat({tableId, token, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
 //                                      -> {send(message), close()}
-// onRejected: the seat token was refused (forget it); onLost: the connection dropped and is
-// being opened again (with back-off) — the next state message brings everything back.
+// onRejected: the seat token was refused (forget it); onClosed: the table cannot be played
+// (damaged, set aside by the server): the error message just received says why, and nothing
+// is tried again; onLost: the connection dropped and is being opened again (with back-off)
+// — the next state message brings everything back.
+
+const CLOSE_DAMAGED = 4410;  // the server set this table aside: it cannot be played
 
 async function call(method, url, body) {
   const init = { method, headers: {} };
@@ -40,7 +44,7 @@ export function recordUrl(tableId, game) {
   return `/api/tables/${encodeURIComponent(tableId)}/record?game=${game}`;
 }
 
-export function openSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected, onLost }) {
+export function openSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected, onClosed, onLost }) {
   let socket = null;
   let retry = 500;
   let closed = false;
@@ -53,6 +57,7 @@ export function openSeat({ tableId, token, lang }, { onMessage, onOpen, onReject
     socket.addEventListener("close", (event) => {
       if (closed) return;
       if (event.code === 1008) { if (onRejected) onRejected(); return; }
+      if (event.code === CLOSE_DAMAGED) { if (onClosed) onClosed(); return; }
       if (onLost) onLost();
       setTimeout(open, retry);
       retry = Math.min(retry * 2, 8000);
