@@ -101,7 +101,7 @@ def test_a_seeded_table_says_so_to_everyone(client: TestClient) -> None:
         assert next_state(socket)["table"]["seeded"] is True
     with client.websocket_connect(socket_url(plain)) as socket:
         assert next_state(socket)["table"]["seeded"] is False
-    texts = {lang: client.get(f"/api/texts?lang={lang}").json()["seeded"] for lang in ("en", "nb")}
+    texts = {lang: client.get(f"/api/texts?lang={lang}").json()["table.seeded"] for lang in ("en", "nb")}
     assert "seed" in texts["en"] and "frø" in texts["nb"]
 
 
