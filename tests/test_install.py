@@ -224,7 +224,7 @@ LAYERS: dict[str, int] = {
     "bots": 2,
     "frontend": 3,
     "table": 4,
-    "terminal": 5, "web": 5, "tools": 5, "envs": 5,
+    "terminal": 5, "web": 5, "tools": 5, "envs": 5, "offline": 5,
     "cli": 6,
     "__main__": 7,  # python -m mattis: runs the cli
 }
