@@ -3,7 +3,7 @@
 The command line, the terminal game and the web UI all show the same option names,
 option values and labels; keeping them here means a rule is called the same thing
 everywhere and a translation is fixed once. Every text lives in this package as data, one
-catalogue per area (:mod:`.base`, :mod:`.play`, :mod:`.cli`, :mod:`.envs`, :mod:`.web`,
+catalogue per area (:mod:`.base`, :mod:`.play`, :mod:`.cli`, :mod:`.envs`, :mod:`.web`, :mod:`.app`,
 and the rule options in :mod:`.options`), and the package imports nothing else from
 Mattis: it sits at the bottom with the rules core, so any layer may read it and showing a
 text never loads a front end. The rules core never imports it.
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, TypeGuard
 
-from . import base, cli, envs, options, play, web
+from . import app, base, cli, envs, options, play, web
 from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
@@ -77,6 +77,7 @@ def catalogues() -> dict[str, Catalogue]:
         cli.__name__: cli.CLI_MESSAGES,
         envs.__name__: envs.ENV_MESSAGES,
         web.__name__: web.WEB_MESSAGES,
+        app.__name__: app.APP_MESSAGES,
     }
 
 
