@@ -122,7 +122,7 @@ def test_a_whole_game_against_bots_saved_after_every_change() -> None:
         assert game.is_over and list(game.losers) == final["view"]["losers"]
         assert device.saves >= saves_before_play + len(game.actions)  # one save per move at least
         answer = await page.call("record", tableId=table, game=1)
-        assert answer["ok"] and Game.from_record(answer["data"]) == game
+        assert answer["ok"] and Game.from_record(json.loads(answer["data"])) == game
         info = await page.call("tableInfo", tableId=table)
         assert info["data"]["status"] == "over" and info["data"]["seeded"]
         await page.tables.close()
@@ -217,7 +217,7 @@ def test_the_same_seed_gives_the_same_game_and_bot_moves_as_on_the_server(tmp_pa
         moves: list[str] = []
         await play_out(page, "c1", moves)
         assert moves == moves_on_server
-        record = (await page.call("record", tableId=created["table"]))["data"]
+        record = json.loads((await page.call("record", tableId=created["table"]))["data"])
         await page.tables.close()
         return dict(record)
 

@@ -5,7 +5,8 @@ to :meth:`LocalTables.receive`:
 
 * ``{"op": "call", "id": N, "name": NAME, "lang": L, ...}`` for what the server answers over
   HTTP: ``createTable`` (``body``), ``tableInfo`` and ``joinTable`` (``tableId``, ``name``),
-  ``record`` (``tableId``, ``game``) and ``list``. The answer is
+  ``record`` (``tableId``, ``game``; answered as JSON text, since JavaScript's numbers
+  cannot hold a 64-bit seed) and ``list``. The answer is
   ``{"reply": N, "ok": …, "status": …, "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
@@ -208,8 +209,8 @@ class LocalTables:
 
             await self._change(table, join)
             return 200, {"seat": joined[0][0], "token": joined[0][1]}
-        if name == "record":
-            return 200, self.record(table, message.get("game"))
+        if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
+            return 200, json.dumps(self.record(table, message.get("game")), separators=(",", ":"))
         raise Refusal("bad_message", f"unknown request {name[:20]!r}")
 
     async def create(self, body: object) -> tuple[_Table, int, str]:

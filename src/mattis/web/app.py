@@ -287,6 +287,7 @@ def create_app(
 
     routes = [
         Route("/", start_page),
+        Route("/t/", table_page),  # the page the offline app keeps for every table
         Route("/t/{table_id}", table_page),
         Route("/rules", rules),
         Route("/sw.js", service_worker),

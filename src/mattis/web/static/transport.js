@@ -19,9 +19,9 @@
 // device, in which case the answer says {local: true, offline: true}.
 //   isLocal(tableId)                   -> whether the table lives on this device
 //   localTables(lang)                  -> {ok, status, data: [summaries of the device's tables]}
-//   fetchRecord(tableId, game, lang)   -> {ok, status, data: the engine record} (either home)
-//   engineReady()                      -> resolves with the worker's start-up seconds once
-//                                         Python is loaded (rejects if it cannot load)
+//   fetchRecord(tableId, game, lang)   -> {ok, status, text: the engine record as JSON text}
+//   engineReady()                      -> resolves with the worker's start-up {seconds, phases}
+//                                         once Python is loaded (rejects if it cannot load)
 
 async function call(method, url, body) {
   const init = { method, headers: {} };
@@ -105,8 +105,17 @@ export function localTables(lang) {
 }
 
 export async function fetchRecord(tableId, game, lang) {
-  if (isLocal(tableId)) return callLocal("record", { tableId, game }, lang);
-  return call("GET", `${recordUrl(tableId, game)}&lang=${lang}`);
+  // As text (JavaScript's numbers cannot hold the record's 64-bit seed): save it or send it as is.
+  if (isLocal(tableId)) {
+    const answer = await callLocal("record", { tableId, game }, lang);
+    return answer.ok ? { ok: true, status: 200, text: answer.data } : answer;
+  }
+  const response = await fetch(`${recordUrl(tableId, game)}&lang=${lang}`);
+  const text = await response.text();
+  if (response.ok) return { ok: true, status: response.status, text };
+  let data = null;
+  try { data = JSON.parse(text); } catch { data = { type: "error", code: "bad_json", message: response.statusText }; }
+  return { ok: false, status: response.status, data };
 }
 
 export function engineReady() {
@@ -148,7 +157,7 @@ function startWorker() {
       if (message.closed) { seats.delete(message.conn); if (handlers.onRejected) handlers.onRejected(); }
       else handlers.onMessage(message.message);
     } else if (message.ready) {
-      started(message.seconds);
+      started({ seconds: message.seconds, phases: message.phases });
     } else if (message.failed) {
       failure = message.failed;
       stopped(new Error(failure));

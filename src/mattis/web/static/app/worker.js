@@ -60,29 +60,35 @@ async function makeDevice() {
 
 async function start() {
   const started = performance.now();
-  const [pyodide, device, zip] = await Promise.all([
+  const phases = {};
+  const zip = fetch(new URL("./mattis.zip", import.meta.url)).then((response) => {
+    if (!response.ok) throw new Error(`mattis.zip: ${response.status}`);
+    return response.arrayBuffer();
+  });
+  const [pyodide, device] = await Promise.all([
     loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href }),
     makeDevice(),
-    fetch(new URL("./mattis.zip", import.meta.url)).then((response) => {
-      if (!response.ok) throw new Error(`mattis.zip: ${response.status}`);
-      return response.arrayBuffer();
-    }),
   ]);
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/app" });
+  phases.runtime = seconds(started);
+  pyodide.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/app" });
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/app')");
   const offline = pyodide.pyimport("mattis.offline");
+  phases.package = seconds(started) - phases.runtime;
   const options = {};
   for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
-  const local = offline.LocalSettings.callKwargs(options);
   tables = offline.LocalTables(
     { load: device.load, save: device.save, table_ids: device.tableIds },
     (text) => self.postMessage(text),
-    local,
+    offline.LocalSettings.callKwargs(options),
   );
-  self.postMessage(JSON.stringify({ ready: true, seconds: (performance.now() - started) / 1000 }));
+  self.postMessage(JSON.stringify({ ready: true, seconds: seconds(started), phases }));
   for (const text of queued.splice(0)) tables.receive(text);
+}
+
+function seconds(since) {
+  return (performance.now() - since) / 1000;
 }
 
 start().catch((error) => self.postMessage(JSON.stringify({ failed: String(error && error.stack || error) })));
