@@ -80,7 +80,9 @@ PLAY = """async ({ tableId, lang, moves, hint }) => {
     const timer = setTimeout(() => reject(new Error('no end in time')), 240000);
     const link = transport.openSeat({ tableId, token: seat.token, lang }, {
       onMessage(message) {
-        if (message.type === 'hint') { hinted = message; waitingForHint = false; link.send({ type: 'state' }); return; }
+        if (message.type === 'hint') {
+          hinted = message; waitingForHint = false; link.send({ type: 'state' }); return;
+        }
         if (message.type === 'error') { clearTimeout(timer); reject(new Error(message.code)); return; }
         if (message.type !== 'state') return;
         if (first === null) first = message;

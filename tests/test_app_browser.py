@@ -40,7 +40,11 @@ from .app_helpers import (
 )
 from .web_helpers import free_port, server
 
-SEATS = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "normal"}]
+SEATS = [
+    {"kind": "human", "name": "Kari"},
+    {"kind": "bot", "level": "hard"},
+    {"kind": "bot", "level": "normal"},
+]
 
 
 @pytest.fixture(scope="module")
@@ -87,17 +91,22 @@ def create(page: Page, body: dict[str, Any], lang: str = "en", where: str = "aut
     return created
 
 
-def play(page: Page, table_id: str, moves: int | None = None, lang: str = "en",
-         hint: bool = False) -> dict[str, Any]:
-    result: dict[str, Any] = page.evaluate(PLAY, {"tableId": table_id, "lang": lang, "moves": moves, "hint": hint})
+def play(
+    page: Page, table_id: str, moves: int | None = None, lang: str = "en", hint: bool = False
+) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(
+        PLAY, {"tableId": table_id, "lang": lang, "moves": moves, "hint": hint}
+    )
     return result
 
 
-def test_chromium_counts_the_app_as_installable(launched: tuple[Playwright, Browser], base_url: str,
-                                                tmp_path: Path) -> None:
+def test_chromium_counts_the_app_as_installable(
+    launched: tuple[Playwright, Browser], base_url: str, tmp_path: Path
+) -> None:
     """In a browser profile of its own (an incognito one may not install anything)."""
-    context = launched[0].chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=CHROMIUM,
-                                                            args=ARGS)
+    context = launched[0].chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS
+    )
     page = installed(context, base_url)
     cdp = context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
@@ -112,14 +121,17 @@ def test_chromium_counts_the_app_as_installable(launched: tuple[Playwright, Brow
     assert errors == [], errors
     for icon in data["icons"]:
         size = int(icon["sizes"].split("x")[0])
-        png = page.evaluate("async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer()))",
-                            icon["src"])
+        png = page.evaluate(
+            "async (url) => Array.from(new Uint8Array(await (await fetch(url)).arrayBuffer()))", icon["src"]
+        )
         assert bytes(png[:8]) == b"\x89PNG\r\n\x1a\n"
         assert int.from_bytes(bytes(png[16:20]), "big") == size
     context.close()
 
 
-def test_offline_after_one_visit_whole_games_against_every_level(context: BrowserContext, base_url: str) -> None:
+def test_offline_after_one_visit_whole_games_against_every_level(
+    context: BrowserContext, base_url: str
+) -> None:
     """Load once, go offline, reload: the app opens, the hard bot's budget is the phone's,
     and whole games against easy, normal and hard end with a result, in both languages."""
     page = installed(context, base_url)
@@ -132,10 +144,18 @@ def test_offline_after_one_visit_whole_games_against_every_level(context: Browse
     texts = page.evaluate("fetch('/api/texts?lang=en').then(r => r.json())")
     assert texts["offline"].startswith("No server")
     assert "Regler" in page.evaluate("fetch('/rules?lang=nb').then(r => r.text())")
-    for body, lang in [({"rules": "pagat", "players": 3, "seats": SEATS}, "en"),
-                       ({"rules": "kortregler", "players": 3, "set": {"voluntary_pickup": True},
-                         "seats": [SEATS[0], {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]},
-                        "nb")]:
+    for body, lang in [
+        ({"rules": "pagat", "players": 3, "seats": SEATS}, "en"),
+        (
+            {
+                "rules": "kortregler",
+                "players": 3,
+                "set": {"voluntary_pickup": True},
+                "seats": [SEATS[0], {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+            },
+            "nb",
+        ),
+    ]:
         created = create(page, body, lang)
         assert created["local"] and created["offline"] and created["data"]["table"].startswith("local-")
         game = play(page, created["data"]["table"], lang=lang, hint=True)
@@ -147,11 +167,13 @@ def test_offline_after_one_visit_whole_games_against_every_level(context: Browse
 
 
 def test_closing_the_page_mid_game_then_reopening_continues_and_the_record_replays(
-        context: BrowserContext, base_url: str) -> None:
+    context: BrowserContext, base_url: str
+) -> None:
     page = installed(context, base_url)
     context.set_offline(True)
-    created = create(page, {"rules": "app", "players": 4, "seed": 11,
-                            "seats": [*SEATS, {"kind": "bot", "level": "easy"}]})
+    created = create(
+        page, {"rules": "app", "players": 4, "seed": 11, "seats": [*SEATS, {"kind": "bot", "level": "easy"}]}
+    )
     table_id = created["data"]["table"]
     before = play(page, table_id, moves=3)["last"]
     page.close()
@@ -172,17 +194,24 @@ def test_closing_the_page_mid_game_then_reopening_continues_and_the_record_repla
 
 
 def test_the_same_seed_gives_the_same_game_in_the_browser_as_on_the_server(
-        context: BrowserContext, base_url: str) -> None:
+    context: BrowserContext, base_url: str
+) -> None:
     """Pyodide's Python and the server's: same deal, same bot moves, same record."""
     page = installed(context, base_url)
-    body = {"rules": "kortregler", "players": 3, "seed": 123,
-            "seats": [SEATS[0], {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "easy"}]}
+    body = {
+        "rules": "kortregler",
+        "players": 3,
+        "seed": 123,
+        "seats": [SEATS[0], {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "easy"}],
+    }
     records = []
     for where in ("server", "local"):
         created = create(page, body, where=where)
         assert created.get("local", False) == (where == "local")
         play(page, created["data"]["table"])
-        records.append(json.loads(page.evaluate(RECORD, {"tableId": created["data"]["table"], "game": 1})["served"]))
+        records.append(
+            json.loads(page.evaluate(RECORD, {"tableId": created["data"]["table"], "game": 1})["served"])
+        )
     assert records[0] == records[1]
     assert Game.from_record(records[1]).is_over
 
@@ -191,8 +220,13 @@ def test_the_same_seed_gives_the_same_game_in_the_browser_as_on_the_server(
 def exported(built: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``mattis app export``, run as a person would."""
     out = tmp_path_factory.mktemp("export") / "site"
-    done = subprocess.run([sys.executable, "-m", "mattis", "app", "export", "--out", str(out)],
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mattis", "app", "export", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return out
 
@@ -201,8 +235,11 @@ def exported(built: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def file_server(folder: Path) -> Iterator[str]:
     """A plain static file server (``python -m http.server``) for ``folder``."""
     port = free_port()
-    files = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                              "--directory", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    files = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
@@ -248,8 +285,9 @@ VERSION = """() => new Promise((resolve) => {
 })"""
 
 
-def test_a_service_worker_update_during_a_game_keeps_the_game(browser: Browser, exported: Path,
-                                                              tmp_path: Path) -> None:
+def test_a_service_worker_update_during_a_game_keeps_the_game(
+    browser: Browser, exported: Path, tmp_path: Path
+) -> None:
     """A new version is deployed while a game is on: the page says so, the person updates,
     the page reloads on the new version and the game goes on where it was."""
     site = tmp_path / "site"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,11 @@ from mattis.offline import LOCAL_PREFIX, LocalSettings, LocalTables
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
 
 QUICK = LocalSettings(bot_delay=0.0, hard_seconds=0.02, hint_seconds=0.02)
-SEATS = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "easy"}]
+SEATS = [
+    {"kind": "human", "name": "Kari"},
+    {"kind": "bot", "level": "normal"},
+    {"kind": "bot", "level": "easy"},
+]
 
 
 class Dictionary:
@@ -59,13 +63,16 @@ class Page:
 
     async def call(self, name: str, **fields: Any) -> dict[str, Any]:
         self.calls += 1
-        self.tables.receive(json.dumps({"op": "call", "id": self.calls, "name": name, "lang": "en", **fields}))
+        self.tables.receive(
+            json.dumps({"op": "call", "id": self.calls, "name": name, "lang": "en", **fields})
+        )
         await self.tables.idle()
         return next(item for item in self.posted if item.get("reply") == self.calls)
 
     async def open(self, conn: str, table: str, token: str, lang: str = "en") -> None:
-        self.tables.receive(json.dumps({"op": "open", "conn": conn, "tableId": table, "token": token,
-                                        "lang": lang}))
+        self.tables.receive(
+            json.dumps({"op": "open", "conn": conn, "tableId": table, "token": token, "lang": lang})
+        )
         await self.tables.idle()
 
     async def send(self, conn: str, message: dict[str, Any]) -> None:
@@ -75,7 +82,9 @@ class Page:
     def messages(self, conn: str) -> list[dict[str, Any]]:
         return [item["message"] for item in self.posted if item.get("conn") == conn and "message" in item]
 
-    async def until(self, conn: str, done: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+    async def until(
+        self, conn: str, done: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
         """The newest state of ``conn`` once ``done`` holds for it (bots move meanwhile)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -102,7 +111,7 @@ async def play_out(page: Page, conn: str, moves: list[str] | None = None) -> dic
         await page.send(conn, {"type": "act", "action": state["legal"][0]})
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(test())
 
 
@@ -110,7 +119,9 @@ def test_a_whole_game_against_bots_saved_after_every_change() -> None:
     async def scenario() -> None:
         device = Dictionary()
         page = Page(device)
-        created = await page.call("createTable", body={"rules": "pagat", "players": 3, "seats": SEATS, "seed": 5})
+        created = await page.call(
+            "createTable", body={"rules": "pagat", "players": 3, "seats": SEATS, "seed": 5}
+        )
         assert created["ok"] and created["status"] == 201
         table, token = created["data"]["table"], created["data"]["token"]
         assert table.startswith(LOCAL_PREFIX) and table in device.tables
@@ -146,7 +157,7 @@ def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:
         resumed = again.messages("c9")[0]
         assert resumed["view"]["hand"] == state["view"]["hand"]
         assert resumed["view"]["event_count"] == state["view"]["event_count"]
-        assert resumed["log"][-len(state["log"]):] == state["log"] or resumed["log"]
+        assert resumed["log"][-len(state["log"]) :] == state["log"] or resumed["log"]
         listed = await again.call("list")
         assert [item["table"] for item in listed["data"]] == [created["table"]]
         final = await play_out(again, "c9")
@@ -172,8 +183,11 @@ def test_refusals_are_the_servers() -> None:
         assert {"conn": "bad", "closed": 1008} in page.posted
         await page.open("c1", created["table"], created["token"])
         state = await page.until("c1", my_turn_or_over)
-        for message, code in [({"type": "dance"}, "bad_message"), ({"type": "act", "action": "zz"}, "malformed"),
-                              ({"type": "again"}, "bad_message")]:
+        for message, code in [
+            ({"type": "dance"}, "bad_message"),
+            ({"type": "act", "action": "zz"}, "malformed"),
+            ({"type": "again"}, "bad_message"),
+        ]:
             await page.send("c1", message)
             assert page.messages("c1")[-1]["code"] == code
         page.tables.receive(json.dumps({"op": "send", "conn": "c1", "text": "{not json"}))
@@ -229,9 +243,14 @@ def test_the_same_seed_gives_the_same_game_and_bot_moves_as_on_the_server(tmp_pa
 def test_every_bot_level_plays_a_whole_game_on_the_device(level: str) -> None:
     async def scenario() -> None:
         page = Page(Dictionary())
-        seats = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": level},
-                 {"kind": "bot", "level": level}]
-        created = (await page.call("createTable", body={"rules": "app", "players": 3, "seats": seats}))["data"]
+        seats = [
+            {"kind": "human", "name": "Kari"},
+            {"kind": "bot", "level": level},
+            {"kind": "bot", "level": level},
+        ]
+        created = (await page.call("createTable", body={"rules": "app", "players": 3, "seats": seats}))[
+            "data"
+        ]
         await page.open("c1", created["table"], created["token"])
         final = await play_out(page, "c1")
         assert final["result"]["losers"] == final["view"]["losers"]

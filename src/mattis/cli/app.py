@@ -83,8 +83,8 @@ app = typer.Typer(
     name="mattis",
     cls=_OneLineErrorsGroup,
     help="Mattis, the Norwegian card game: play against bots in the terminal or in the browser with "
-    "friends (serve, also as an installable app that plays offline: app), watch saved games again, read the rules, and measure the bots (simulate, bench, "
-    "tournament).",
+    "friends (serve, also as an installable app that plays offline: app), watch saved games again, "
+    "read the rules, and measure the bots (simulate, bench, tournament).",
     invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,

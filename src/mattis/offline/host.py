@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -247,7 +247,8 @@ class LocalTables:
     async def saved_tables(self) -> list[dict[str, Any]]:
         """The public facts of every table saved on the device (to continue one)."""
         found = []
-        for table_id in [str(item) for item in await self.device.table_ids()]:
+        ids = await self.device.table_ids()
+        for table_id in [str(item) for item in ids] if isinstance(ids, Iterable) else []:
             with contextlib.suppress(Refusal, ValueError):
                 found.append((await self._table(table_id)).session.summary())
         return found

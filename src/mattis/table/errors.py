@@ -11,7 +11,6 @@ from ..core.errors import IllegalAction
 from ..frontend.explain import explain_illegal
 from ..i18n import Lang, t
 
-
 STATUS: dict[str, int] = {
     "bad_json": 400, "bad_message": 400, "bad_request": 400, "not_found": 404, "too_large": 413,
     "rate_limited": 429, "hint_wait": 429, "storage": 503, "server_error": 500,

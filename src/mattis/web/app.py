@@ -33,7 +33,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import LEVELS
 from ..core.rules import PRESET_NAMES, Rules
-from ..offline import LOCAL_HARD_SECONDS
 from ..i18n import (
     OPTION_RULE_REFS,
     Lang,
@@ -45,6 +44,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from ..offline import LOCAL_HARD_SECONDS
 from ..pool import worker_pool
 from ..table import Refusal
 from . import pwa

@@ -51,7 +51,13 @@ SERVICE_WORKER_SOURCE = LOCKFILE_DIR / "sw.js"
 
 PYODIDE_VERSION = "314.0.7"
 """The Pyodide the lockfile pins (checked against what npm installed)."""
-RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 """What the worker loads of Pyodide: the loader, the interpreter and the standard library
 (no packages: the lock file only lists them, nothing fetches one)."""
 
@@ -100,8 +106,13 @@ def build(force: bool = False, say: Callable[[str], object] = print) -> bool:
         for name in ("package.json", "package-lock.json"):
             shutil.copy(LOCKFILE_DIR / name, Path(work) / name)
         say(f"fetching Pyodide {PYODIDE_VERSION} (npm ci) ...")
-        done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                              cwd=work, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode != 0:
             lines = (done.stderr or done.stdout).strip().splitlines()
             raise BuildError(f"npm ci failed: {lines[-1] if lines else done.returncode}")
@@ -120,8 +131,9 @@ def build(force: bool = False, say: Callable[[str], object] = print) -> bool:
     ICON_DIR.mkdir(parents=True, exist_ok=True)
     for name, data in draw_icons().items():
         (ICON_DIR / name).write_bytes(data)
-    BUILD_INFO.write_text(json.dumps({"pyodide": PYODIDE_VERSION, "lock": lock_digest()}) + "\n",
-                          encoding="utf-8")
+    BUILD_INFO.write_text(
+        json.dumps({"pyodide": PYODIDE_VERSION, "lock": lock_digest()}) + "\n", encoding="utf-8"
+    )
     say(f"the offline app is built in {APP}")
     return True
 
@@ -153,13 +165,28 @@ def with_page_script(html: str) -> str:
 
 def manifest() -> dict[str, Any]:
     """The web app manifest: what a phone needs to install the app."""
-    icons = [{"src": f"/static/app/icons/{name}", "sizes": f"{size}x{size}", "type": "image/png",
-              "purpose": "maskable" if name.startswith("maskable") else "any"}
-             for name, (size, _) in ICONS.items()]
-    return {"name": "Mattis", "short_name": "Mattis", "id": "/",
-            "description": "The Norwegian card game Mattis, against bots or friends; plays offline.",
-            "start_url": "/", "scope": "/", "display": "standalone", "orientation": "any",
-            "background_color": THEME_COLOUR, "theme_color": THEME_COLOUR, "icons": icons}
+    icons = [
+        {
+            "src": f"/static/app/icons/{name}",
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "maskable" if name.startswith("maskable") else "any",
+        }
+        for name, (size, _) in ICONS.items()
+    ]
+    return {
+        "name": "Mattis",
+        "short_name": "Mattis",
+        "id": "/",
+        "description": "The Norwegian card game Mattis, against bots or friends; plays offline.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": THEME_COLOUR,
+        "theme_color": THEME_COLOUR,
+        "icons": icons,
+    }
 
 
 @dataclass(frozen=True)
@@ -177,33 +204,64 @@ Answers = Callable[[str], bytes]
 """The bytes a server route gives for an address (the rules page, options, texts)."""
 
 
-def app_files(rules_page: Callable[[Lang], str], options: Callable[[Lang, float], dict[str, Any]],
-              texts: Callable[[Lang], dict[str, str]], exported: bool = False) -> list[AppFile]:
+def app_files(
+    rules_page: Callable[[Lang], str],
+    options: Callable[[Lang, float], dict[str, Any]],
+    texts: Callable[[Lang], dict[str, str]],
+    exported: bool = False,
+) -> list[AppFile]:
     """Every file of the app, as the service worker keeps it. ``exported``: for the static
     export, where an address with a query (``/api/texts?lang=nb``) is a file of its own."""
     files: list[AppFile] = []
     html = "text/html; charset=utf-8"
-    files.append(AppFile("/", "/", with_page_script((STATIC / "index.html").read_text(encoding="utf-8"))
-                         .encode(), html))
-    files.append(AppFile("/t/", "/t/", with_page_script((STATIC / "table.html").read_text(encoding="utf-8"))
-                         .encode(), html))
+    files.append(
+        AppFile(
+            "/", "/", with_page_script((STATIC / "index.html").read_text(encoding="utf-8")).encode(), html
+        )
+    )
+    files.append(
+        AppFile(
+            "/t/", "/t/", with_page_script((STATIC / "table.html").read_text(encoding="utf-8")).encode(), html
+        )
+    )
     for lang in LANGS:
-        files.append(AppFile(f"/rules?lang={lang}", f"/rules.{lang}.html" if exported else f"/rules?lang={lang}",
-                             rules_page(lang).encode(), html))
-        files.append(AppFile(f"/api/options?lang={lang}",
-                             f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
-                             _json(options(lang, LOCAL_HARD_SECONDS)), "application/json"))
-        files.append(AppFile(f"/api/texts?lang={lang}",
-                             f"/api/texts.{lang}.json" if exported else f"/api/texts?lang={lang}",
-                             _json(texts(lang)), "application/json"))
-    files.append(AppFile("/manifest.webmanifest", "/manifest.webmanifest", _json(manifest()),
-                         "application/manifest+json"))
+        files.append(
+            AppFile(
+                f"/rules?lang={lang}",
+                f"/rules.{lang}.html" if exported else f"/rules?lang={lang}",
+                rules_page(lang).encode(),
+                html,
+            )
+        )
+        files.append(
+            AppFile(
+                f"/api/options?lang={lang}",
+                f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
+                _json(options(lang, LOCAL_HARD_SECONDS)),
+                "application/json",
+            )
+        )
+        files.append(
+            AppFile(
+                f"/api/texts?lang={lang}",
+                f"/api/texts.{lang}.json" if exported else f"/api/texts?lang={lang}",
+                _json(texts(lang)),
+                "application/json",
+            )
+        )
+    files.append(
+        AppFile(
+            "/manifest.webmanifest", "/manifest.webmanifest", _json(manifest()), "application/manifest+json"
+        )
+    )
     for path in sorted(STATIC.rglob("*")):
         if not path.is_file() or path.suffix == ".gz" or path == BUILD_INFO:
             continue
         url = "/static/" + path.relative_to(STATIC).as_posix()
         files.append(AppFile(url, url, path.read_bytes(), _content_type(path.name)))
-    files.append(AppFile("/static/app/mattis.zip", "/static/app/mattis.zip", package_zip(), "application/zip"))
+    files.append(
+        AppFile("/static/app/mattis.zip", "/static/app/mattis.zip", package_zip(), "application/zip")
+    )
     return files
 
 
@@ -221,9 +279,14 @@ def service_worker(files: list[AppFile], exported: bool = False) -> str:
     before, mark, rest = source.partition(SERVICE_WORKER_MARK)
     _, mark_again, after = rest.partition(SERVICE_WORKER_MARK)
     if not mark or not mark_again:
-        raise BuildError(f"{SERVICE_WORKER_SOURCE.name}: no {SERVICE_WORKER_MARK} ... {SERVICE_WORKER_MARK} part")
-    build_info = {"version": version(files), "exported": exported,
-                  "files": [[item.url, item.source] for item in files]}
+        raise BuildError(
+            f"{SERVICE_WORKER_SOURCE.name}: no {SERVICE_WORKER_MARK} ... {SERVICE_WORKER_MARK} part"
+        )
+    build_info = {
+        "version": version(files),
+        "exported": exported,
+        "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()[:16]] for item in files],
+    }
     return before + json.dumps(build_info, separators=(",", ":")) + after
 
 
@@ -259,9 +322,17 @@ def _json(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
-                 ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".json": "application/json",
-                 ".wasm": "application/wasm", ".zip": "application/zip"}
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+}
 
 
 def _content_type(name: str) -> str:

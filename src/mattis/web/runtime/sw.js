@@ -1,8 +1,9 @@
 // The offline app's service worker, served at /sw.js (scope /). The server (or the static
 // export) writes BUILD below: the app's version and every file it keeps, as [the address the
-// pages ask for, where to fetch it on this host] (see mattis/web/pwa.py).
+// pages ask for, where to fetch it on this host, a digest of its bytes] (mattis/web/pwa.py).
 //
-// - install: fetch every file into a cache named after the version; the new version then
+// - install: fetch every file into a cache named after the version (a file whose digest is
+//   unchanged is copied from the version before, so an update downloads what changed); it then
 //   waits, and the pages are told (pwa.js shows "a new version is ready"). It takes over only
 //   when a page asks (the person pressed "update") or when no page of the old one is open,
 //   so nothing is swapped under a game; games live in IndexedDB anyway, not in a page.
@@ -14,13 +15,31 @@ const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": []}/*BU
 const CACHE = `mattis-${BUILD.version}`;
 const KEPT = new Set(BUILD.files.map(([url]) => url));
 
+const DIGEST = "x-mattis-digest";
+
+async function kept(url, digest) {
+  // The same file from an earlier version, so an update downloads only what changed.
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("mattis-") || name === CACHE) continue;
+    const found = await (await caches.open(name)).match(url);
+    if (found && found.headers.get(DIGEST) === digest) return found;
+  }
+  return null;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await Promise.all(BUILD.files.map(async ([url, source]) => {
+    await Promise.all(BUILD.files.map(async ([url, source, digest]) => {
+      const earlier = await kept(url, digest);
+      if (earlier) { await cache.put(url, earlier); return; }
       const response = await fetch(source, { cache: "no-cache" });
       if (!response.ok) throw new Error(`${source}: ${response.status}`);
-      await cache.put(url, response);
+      const headers = new Headers(response.headers);
+      headers.set(DIGEST, digest);
+      headers.delete("content-encoding");  // the body kept is the decoded one
+      headers.delete("content-length");
+      await cache.put(url, new Response(await response.blob(), { status: response.status, headers }));
     }));
   })());
 });
