@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -38,7 +39,12 @@ def wait_until(page: Page, expression: str, timeout: float = 60.0) -> Any:
     policy forbids the ``eval`` that Playwright's own ``wait_for_function`` needs)."""
     deadline = time.monotonic() + timeout
     while True:
-        value = page.evaluate(expression)
+        try:
+            value = page.evaluate(expression)
+        except PlaywrightError as error:  # the page is navigating: ask the next one
+            if "context was destroyed" not in str(error):
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:
@@ -49,6 +55,9 @@ def wait_until(page: Page, expression: str, timeout: float = 60.0) -> Any:
 def install(page: Page, url: str) -> None:
     """Open the app and wait until its service worker controls the page (everything kept)."""
     page.goto(url)
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(1000)  # the exported app's first activation opens the page once more
+    page.wait_for_load_state()
     wait_until(page, "navigator.serviceWorker.controller !== null")
 
 
