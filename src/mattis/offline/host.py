@@ -6,7 +6,8 @@ to :meth:`LocalTables.receive`:
 * ``{"op": "call", "id": N, "name": NAME, "lang": L, ...}`` for what the server answers over
   HTTP: ``createTable`` (``body``), ``tableInfo`` and ``joinTable`` (``tableId``, ``name``),
   ``record`` (``tableId``, ``game``; answered as JSON text, since JavaScript's numbers
-  cannot hold a 64-bit seed) and ``list``. The answer is
+  cannot hold a 64-bit seed), ``list`` and ``searchSpeed`` (``seconds``: the ``hard`` search's
+  iterations a second here, for the benchmark). The answer is
   ``{"reply": N, "ok": …, "status": …, "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
@@ -25,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -33,6 +35,7 @@ from ..core.game import Game
 from ..i18n import Lang, is_lang, t
 from ..table import (
     ActionRow,
+    BotJob,
     DecisionParts,
     Job,
     MemoryStore,
@@ -196,6 +199,8 @@ class LocalTables:
             return 201, {"table": table.session.table_id, "seat": seat, "token": token, "invite": None}
         if name == "list":
             return 200, await self.saved_tables()
+        if name == "searchSpeed":
+            return 200, search_speed(float(message.get("seconds") or 1.0))
         table = await self._table(str(message.get("tableId") or ""))
         if name == "tableInfo":
             return 200, table.session.summary()
@@ -428,6 +433,18 @@ class LocalTables:
     def exclusive(self, session: TableSession) -> asyncio.Lock:
         """The table's lock."""
         return self.tables[session.table_id].lock
+
+
+def search_speed(seconds: float) -> dict[str, float]:
+    """How fast ``hard`` searches here: its iterations in ``seconds`` from the first move of
+    a fixed deal (the benchmark asks the worker and native Python the same)."""
+    game = Game.new("pagat", players=3, seed=1)
+    legal = tuple(str(action) for action in game.legal_actions())
+    job = BotJob("speed", 0, game.view(0), legal, "hard", "speed", seconds)
+    started = time.perf_counter()
+    iterations = run_job(job)[4]
+    elapsed = time.perf_counter() - started
+    return {"iterations": iterations, "seconds": elapsed, "per_second": iterations / elapsed}
 
 
 def _lang(value: object) -> Lang:
