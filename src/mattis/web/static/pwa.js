@@ -71,3 +71,10 @@ async function register() {
 }
 
 register();
+
+// With no network, or opened as the installed app, start the engine at once on the pages that
+// will need it, so the first deal does not wait for Python.
+const wanted = location.pathname === "/" || location.pathname.startsWith("/t/local-");
+if (wanted && (navigator.onLine === false || matchMedia("(display-mode: standalone)").matches)) {
+  import("./transport.js").then((transport) => transport.engineReady()).catch(() => {});
+}
