@@ -86,8 +86,12 @@ async function fromCache(key, request) {
 
 async function deviceRecord(tableId, game) {
   const db = await new Promise((resolve, reject) => {
-    const opening = indexedDB.open("mattis", 1);
-    opening.onupgradeneeded = () => { opening.result.createObjectStore("tables"); opening.result.createObjectStore("records"); };
+    const opening = indexedDB.open("mattis", 2); // the worker's database (static/app/worker.js)
+    opening.onupgradeneeded = () => {
+      for (const store of ["tables", "records", "snapshots"]) {
+        if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
+      }
+    };
     opening.onsuccess = () => resolve(opening.result);
     opening.onerror = () => reject(opening.error);
   });

@@ -20,7 +20,7 @@
 //   isLocal(tableId)                   -> whether the table lives on this device
 //   localTables(lang)                  -> {ok, status, data: [summaries of the device's tables]}
 //   fetchRecord(tableId, game, lang)   -> {ok, status, text: the engine record as JSON text}
-//   engineReady()                      -> resolves with the worker's start-up {seconds, phases}
+//   engineReady()                      -> resolves with the worker's start-up {seconds, phases, from}
 //                                         once Python is loaded (rejects if it cannot load)
 
 async function call(method, url, body) {
@@ -157,7 +157,7 @@ function startWorker() {
       if (message.closed) { seats.delete(message.conn); if (handlers.onRejected) handlers.onRejected(); }
       else handlers.onMessage(message.message);
     } else if (message.ready) {
-      started({ seconds: message.seconds, phases: message.phases });
+      started({ seconds: message.seconds, phases: message.phases, from: message.from });
     } else if (message.failed) {
       failure = message.failed;
       stopped(new Error(failure));
