@@ -97,7 +97,8 @@ def first_deal(page: Any, url: str, throttle: float) -> dict[str, float]:
         "seconds_to_first_deal": round(total, 2),
         "page_ms_at_deal": round(dealt),
         "worker_start_seconds": round(ready["seconds"], 2),
-        "runtime_seconds": round(ready["phases"]["runtime"], 2),
+        "python_seconds": round(ready["phases"]["python"], 2),
+        "from": ready["from"],
         "package_seconds": round(ready["phases"]["package"], 2),
     }
 
