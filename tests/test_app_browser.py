@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from mattis import Game
 from mattis.web import pwa
@@ -359,3 +360,16 @@ def test_the_engine_loads_only_the_standard_library(context: BrowserContext, bas
     assert (ready["from"], again["from"]) in {("start", "snapshot"), ("snapshot", "snapshot")}
     asked = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
     assert not [url for url in asked if url.endswith(".whl") or "numpy" in url]
+
+
+def test_a_second_tab_is_told_the_table_is_open_elsewhere(context: BrowserContext, base_url: str) -> None:
+    """Each tab has its own worker; two saving one table would save over each other's moves."""
+    page = installed(context, base_url)
+    table_id = create(page, {"rules": "pagat", "players": 3, "seats": SEATS}, where="local")["data"]["table"]
+    play(page, table_id, moves=1)  # this tab's worker holds the table now
+    other = context.new_page()
+    other.goto(f"{base_url}/?lang=en")
+    with pytest.raises(PlaywrightError, match="open_elsewhere"):
+        play(other, table_id, moves=1)
+    page.close()  # the first tab is closed: the table is free
+    assert play(other, table_id, moves=1)["played"] == 1

@@ -36,6 +36,12 @@ class Dictionary:
         self.records: dict[str, str] = {}
         self.saves = 0
         self.failing = False
+        self.claimed: set[str] = set()
+        """Tables held by a worker (a Web Lock in the browser)."""
+
+    def release(self) -> None:
+        """Every worker ended (the app was closed)."""
+        self.claimed.clear()
 
     async def load(self, table_id: str) -> object:
         return self.tables.get(table_id)
@@ -51,6 +57,12 @@ class Dictionary:
 
     async def table_ids(self) -> object:
         return list(self.tables)
+
+    async def claim(self, table_id: str) -> object:
+        if table_id in self.claimed:
+            return False
+        self.claimed.add(table_id)
+        return True
 
 
 class Page:
@@ -152,6 +164,7 @@ def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:
             await first.send("c1", {"type": "act", "action": state["legal"][0]})
         state = await first.until("c1", my_turn_or_over)
         await first.tables.close()  # the app is closed: only the device remains
+        device.release()
         again = Page(device)
         await again.open("c9", created["table"], created["token"])
         resumed = again.messages("c9")[0]
@@ -256,5 +269,27 @@ def test_every_bot_level_plays_a_whole_game_on_the_device(level: str) -> None:
         assert final["result"]["losers"] == final["view"]["losers"]
         assert page.tables.failures == []
         await page.tables.close()
+
+    run(scenario)
+
+
+def test_a_table_plays_in_one_tab_at_a_time() -> None:
+    """Two tabs each saving the whole table would save over each other's moves: the second
+    is told the table is open elsewhere, and gets it once the first is closed."""
+
+    async def scenario() -> None:
+        device = Dictionary()
+        first, second = Page(device), Page(device)
+        created = (await first.call("createTable", body={"players": 3, "seats": SEATS}))["data"]
+        await first.open("c1", created["table"], created["token"])
+        await second.open("c2", created["table"], created["token"])
+        assert second.messages("c2")[-1]["code"] == "open_elsewhere"
+        info = await second.call("tableInfo", tableId=created["table"])
+        assert info["status"] == 409 and info["data"]["code"] == "open_elsewhere"
+        await first.tables.close()
+        device.release()
+        await second.open("c3", created["table"], created["token"])
+        assert second.messages("c3")[-1]["type"] == "state"
+        await second.tables.close()
 
     run(scenario)

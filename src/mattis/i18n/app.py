@@ -3,7 +3,8 @@
 ``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard`` bot's budget
 where it plays: the server's ``--hard-seconds``, or the phone budget on the device);
 ``app.ui.…`` are the labels of installing, updating and playing with no server, served to
-the pages by ``GET /api/texts`` with the ``web.ui.…`` labels.
+the pages by ``GET /api/texts`` with the ``web.ui.…`` labels; ``web.err.open_elsewhere`` is the
+worker's one refusal the server never gives.
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others.
 """
@@ -23,4 +24,7 @@ APP_MESSAGES: dict[str, tuple[str, str]] = {
     "app.ui.update_ready": ("En ny versjon av Mattis er klar.", "A new version of Mattis is ready."),
     "app.ui.update_now": ("Oppdater", "Update"),
     "app.ui.loading_engine": ("Laster spillmotoren …", "Loading the game engine …"),
+    "web.err.open_elsewhere": (
+        "Dette bordet er åpent i en annen fane eller et annet vindu; spill videre der, eller lukk det.",
+        "This table is open in another tab or window; play on there, or close it."),
 }

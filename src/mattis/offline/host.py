@@ -85,6 +85,11 @@ class Device(Protocol):
         """The ids of every saved table (an iterable of text)."""
         ...
 
+    def claim(self, table_id: str) -> Awaitable[object]:
+        """Hold the table for this worker until it ends (truthy), or say that another one
+        holds it (falsy): two tabs playing one table would each save over the other's moves."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class LocalSettings:
@@ -223,6 +228,7 @@ class LocalTables:
         creator's seat and token (stored before anything is answered)."""
         table_id = LOCAL_PREFIX + secrets.token_urlsafe(9)
         session, creator, token, outcome = TableSession.create(table_id, body, self.settings.table)
+        await self.device.claim(table_id)
         table = _Table(session)
         self.tables[table_id] = table
         try:
@@ -254,16 +260,28 @@ class LocalTables:
         found = []
         ids = await self.device.table_ids()
         for table_id in [str(item) for item in ids] if isinstance(ids, Iterable) else []:
-            with contextlib.suppress(Refusal, ValueError):
-                found.append((await self._table(table_id)).session.summary())
+            table = self.tables.get(table_id)
+            if table is not None:
+                found.append(table.session.summary())
+                continue
+            with contextlib.suppress(ValueError, KeyError, TypeError):  # a damaged table is left out
+                text = await self.device.load(table_id)
+                stored = MemoryStore.from_data(json.loads(str(text))).stored(table_id)
+                if stored is not None:  # read, not taken: another tab may be playing it
+                    found.append(TableSession.restore(stored, self.settings.table)[0].summary())
         return found
 
     # ---------------------------------------------------------------- a seat's socket
 
     async def _open(self, conn: str, table_id: str, token: str, lang: Lang) -> None:
         table = None
-        with contextlib.suppress(Refusal):
+        try:
             table = await self._table(table_id)
+        except Refusal as error:
+            if error.code != "not_found":  # the table is there, but not for this worker now
+                self._send({"conn": conn, "message": {"type": "error", "code": error.code,
+                                                      "message": error.message(lang)}})
+                return
         seat = table.session.seat_of(token) if table is not None and token else None
         if table is None or seat is None:
             self._send({"conn": conn, "message": {"type": "error", "code": "bad_token",
@@ -349,6 +367,8 @@ class LocalTables:
             return table
         if not is_local(table_id) or len(table_id) > 40:
             raise Refusal("not_found")
+        if not await self.device.claim(table_id):
+            raise Refusal("open_elsewhere")
         text = await self.device.load(table_id)
         if not isinstance(text, str):
             raise Refusal("not_found")

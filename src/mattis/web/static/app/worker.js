@@ -59,6 +59,16 @@ function makeDevice(db) {
     tableIds() {
       return request(db.transaction("tables"), "tables", (store) => store.getAllKeys());
     },
+    claim(tableId) {
+      // A Web Lock held until this worker ends: one tab plays a table at a time.
+      if (!navigator.locks) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        navigator.locks.request(`mattis-table-${tableId}`, { ifAvailable: true }, (lock) => {
+          resolve(lock !== null);
+          return lock === null ? undefined : new Promise(() => {});
+        });
+      });
+    },
   };
 }
 
@@ -112,7 +122,7 @@ async function start() {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
   tables = offline.LocalTables(
-    { load: device.load, save: device.save, table_ids: device.tableIds },
+    { load: device.load, save: device.save, table_ids: device.tableIds, claim: device.claim },
     (text) => self.postMessage(text),
     offline.LocalSettings.callKwargs(options),
   );
