@@ -21,6 +21,7 @@ static files.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -29,7 +30,7 @@ import shutil
 import subprocess
 import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,31 @@ def build(force: bool = False, say: Callable[[str], object] = print) -> bool:
     current (``False``), unless ``force``."""
     if is_built() and not force:
         return False
+    with _build_lock():
+        if is_built() and not force:  # another process built it while this one waited
+            return False
+        _build(say)
+    return True
+
+
+@contextlib.contextmanager
+def _build_lock() -> Iterator[None]:
+    """One build at a time on this machine (test workers may all find the build missing)."""
+    APP.mkdir(parents=True, exist_ok=True)
+    with open(APP / ".build.lock", "w", encoding="utf-8") as handle:
+        try:
+            import fcntl
+        except ImportError:  # Windows: builds there are run by hand, one at a time
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _build(say: Callable[[str], object]) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise BuildError("mattis app build needs npm (Node.js) to fetch Pyodide: apt-get install -y npm")
@@ -135,7 +161,6 @@ def build(force: bool = False, say: Callable[[str], object] = print) -> bool:
         json.dumps({"pyodide": PYODIDE_VERSION, "lock": lock_digest()}) + "\n", encoding="utf-8"
     )
     say(f"the offline app is built in {APP}")
-    return True
 
 
 def package_zip() -> bytes:
@@ -255,7 +280,7 @@ def app_files(
         )
     )
     for path in sorted(STATIC.rglob("*")):
-        if not path.is_file() or path.suffix == ".gz" or path == BUILD_INFO:
+        if not path.is_file() or path.suffix == ".gz" or path == BUILD_INFO or path.name.startswith("."):
             continue
         url = "/static/" + path.relative_to(STATIC).as_posix()
         files.append(AppFile(url, url, path.read_bytes(), _content_type(path.name)))
