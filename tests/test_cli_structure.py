@@ -23,7 +23,9 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
-COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab")
+COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab", "offline")
+GROUPS = {"offline": "app"}
+"""Command modules that register a group of commands (``mattis app build``), by the group's name."""
 OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")),
                *sorted((SRC / "i18n").glob("*.py")),
                *(SRC / "frontend" / name for name in ("record.py", "inputs.py",
@@ -48,7 +50,8 @@ def test_every_command_has_its_own_module_registered_by_app() -> None:
     app_imports = imports_of(CLI / "app.py")
     assert (".", sorted(COMMAND_MODULES)) in [(module, sorted(names)) for module, names in app_imports]
     registered = {command.name for command in app.registered_commands}
-    assert registered == set(COMMAND_MODULES)
+    registered |= {group.name for group in app.registered_groups}
+    assert registered == {GROUPS.get(name, name) for name in COMMAND_MODULES}
 
 
 @pytest.mark.parametrize("name", [*COMMAND_MODULES, "common"])
@@ -80,7 +83,8 @@ def test_importing_a_command_module_alone_works_without_the_app() -> None:
 def test_no_message_key_is_defined_in_two_catalogues() -> None:
     sources = catalogues()
     assert set(sources) == {"mattis.i18n.base", "mattis.i18n.play", "mattis.i18n.cli", "mattis.i18n.envs",
-                            "mattis.i18n.web", "mattis.i18n.web_start", "mattis.i18n.web_table"}
+                            "mattis.i18n.web", "mattis.i18n.web_start", "mattis.i18n.web_table",
+                            "mattis.i18n.app"}
     assert duplicate_keys(sources) == {}
     assert len(message_keys()) == sum(len(catalogue) for catalogue in sources.values())
 

@@ -13,9 +13,10 @@ The layers, bottom first (a module may import only from its own unit or a lower 
    ``frontend.rules_text`` reads.
 1. the ``mattis`` package itself, which re-exports ``core`` (importing any module runs it).
 2. ``bots``; 3. ``frontend``; 4. ``table`` (the table session of issue 14, below its hosts).
-5. the hosts and tools: ``terminal``, ``web``, ``tools``, ``envs``. Siblings, which do not import
-   each other, except ``tools`` → ``envs``: a tournament seats OpenSpiel's ISMCTS from
-   ``envs.openspiel``, imported only when that entrant is seated.
+5. the hosts and tools: ``terminal``, ``web``, ``tools``, ``envs``, ``offline``. Siblings, which do
+   not import each other, except ``tools`` → ``envs``: a tournament seats OpenSpiel's ISMCTS from
+   ``envs.openspiel``, imported only when that entrant is seated; and ``web`` → ``offline``: the
+   server serves the offline app (its files, and answers with the device's ``hard`` budget).
 6. ``cli``, which puts everything together (and 7. ``__main__``, which runs it).
 """
 
@@ -67,6 +68,7 @@ NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium",
 
 IMPORTED_WHERE_USED = {
     "mattis.cli.serve": {"uvicorn", "sqlalchemy", "mattis.web"},
+    "mattis.cli.offline": {"mattis.web"},
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
     "mattis.tools.tournament": {"mattis.envs.openspiel"},
@@ -224,14 +226,14 @@ LAYERS: dict[str, int] = {
     "bots": 2,
     "frontend": 3,
     "table": 4,
-    "terminal": 5, "web": 5, "tools": 5, "envs": 5,
+    "terminal": 5, "web": 5, "tools": 5, "envs": 5, "offline": 5,
     "cli": 6,
     "__main__": 7,  # python -m mattis: runs the cli
 }
 """Each unit of ``src/mattis`` (its first name below ``mattis``) and its level; see the module
 docstring."""
 
-ALLOWED_SIDEWAYS = {("tools", "envs")}
+ALLOWED_SIDEWAYS = {("tools", "envs"), ("web", "offline")}
 """Imports between two units of one level that are allowed, each for a reason given above."""
 
 
@@ -415,3 +417,37 @@ def test_base_modules_import_an_extra_only_inside_the_function_that_needs_it() -
                 key = name.partition(".")[0] if name.partition(".")[0] in OPTIONAL_LIBRARIES else name
                 found.setdefault(module, set()).add("mattis.web" if key.startswith("mattis.web") else key)
     assert found == IMPORTED_WHERE_USED
+
+
+# ---------------------------------------------------------------------------- the offline app
+
+
+def test_the_offline_apps_zip_holds_all_the_worker_imports_with_only_the_standard_library(
+        tmp_path: Path) -> None:
+    """The zip the browser loads (issue 16): ``mattis.offline`` and everything it imports come
+    from it, with Python started without site-packages and every library outside the standard
+    library refused, as on Pyodide, which has nothing else."""
+    from mattis.web.pwa import APP_UNITS, package_zip
+
+    archive = tmp_path / "mattis.zip"
+    archive.write_bytes(package_zip())
+    code = f"""
+import sys
+STDLIB = sys.stdlib_module_names
+class OnlyTheStandardLibrary:
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if top not in STDLIB and top != "mattis":
+            raise ModuleNotFoundError(f"No module named {{name!r}} (not on Pyodide)", name=name)
+        return None
+sys.meta_path.insert(0, OnlyTheStandardLibrary())
+sys.path.insert(0, {str(archive)!r})
+import mattis.offline, mattis.table
+assert mattis.__file__.startswith({str(archive)!r}), mattis.__file__
+print(" ".join(sorted({{name.split(".")[1] for name in sys.modules if name.startswith("mattis.")}})))
+"""
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=120,
+                          check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert set(done.stdout.split()) <= set(APP_UNITS)
+    assert {"offline", "table", "core"} <= set(done.stdout.split())

@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, lab, play, replay, rules, serve, simulate, tournament
+from . import bench, lab, offline, play, replay, rules, serve, simulate, tournament
 from .common import one_line
 
 
@@ -83,8 +83,8 @@ app = typer.Typer(
     name="mattis",
     cls=_OneLineErrorsGroup,
     help="Mattis, the Norwegian card game: play against bots in the terminal or in the browser with "
-    "friends (serve), watch saved games again, read the rules, and measure the bots (simulate, bench, "
-    "tournament).",
+    "friends (serve, also as an installable app that plays offline: app), watch saved games again, "
+    "read the rules, and measure the bots (simulate, bench, tournament).",
     invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -99,6 +99,7 @@ app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)
 app.command("tournament")(tournament.tournament_command)
 app.command("lab")(lab.lab_command)
+app.add_typer(offline.commands, name="app")
 
 
 def main() -> None:

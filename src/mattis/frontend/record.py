@@ -22,8 +22,6 @@ from pathlib import Path
 from string import ascii_lowercase
 from typing import Any
 
-import platformdirs
-
 from .. import __version__
 from ..bots import LEVELS
 from ..core.game import Game
@@ -45,7 +43,11 @@ def saves_folder() -> Path:
     ``games`` folder in the user's data folder (``~/.local/share/mattis`` on Linux,
     ``~/Library/Application Support/mattis`` on macOS, ``%LOCALAPPDATA%\\mattis`` on Windows)."""
     chosen = os.environ.get(DATA_DIR_VARIABLE, "").strip()
-    base = Path(chosen) if chosen else Path(platformdirs.user_data_dir("mattis", appauthor=False))
+    if chosen:
+        return Path(chosen) / "games"
+    import platformdirs  # here, not at the top: the offline app imports this module without it
+
+    base = Path(platformdirs.user_data_dir("mattis", appauthor=False))
     return base / "games"
 
 

@@ -4,9 +4,10 @@ The command line, the terminal game and the web UI all show the same option name
 option values and labels; keeping them here means a rule is called the same thing
 everywhere and a translation is fixed once. Every text lives in this package as data, one
 catalogue per area (:mod:`.base`, :mod:`.play`, :mod:`.cli`, :mod:`.envs`, :mod:`.web`,
-:mod:`.web_start`, and the rule options in :mod:`.options`), and the package imports
-nothing else from Mattis: it sits at the bottom with the rules core, so any layer may read
-it and showing a text never loads a front end. The rules core never imports it.
+:mod:`.web_start`, :mod:`.web_table`, :mod:`.app`, and the rule options in :mod:`.options`),
+and the package imports nothing else from Mattis: it sits at the bottom with the rules core,
+so any layer may read it and showing a text never loads a front end. The rules core never
+imports it.
 
 Messages are looked up by key with :func:`t`; option names and values by their field
 name in :class:`mattis.Rules` (the names ``--set field=value`` uses)::
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Literal, TypeGuard
 
-from . import base, cli, envs, options, play, web, web_start, web_table
+from . import app, base, cli, envs, options, play, web, web_start, web_table
 from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
@@ -79,6 +80,7 @@ def catalogues() -> dict[str, Catalogue]:
         web.__name__: web.WEB_MESSAGES,
         web_start.__name__: web_start.START_MESSAGES,
         web_table.__name__: web_table.WEB_TABLE_MESSAGES,
+        app.__name__: app.APP_MESSAGES,
     }
 
 

@@ -11,6 +11,15 @@ from ..core.errors import IllegalAction
 from ..frontend.explain import explain_illegal
 from ..i18n import Lang, t
 
+STATUS: dict[str, int] = {
+    "bad_json": 400, "bad_message": 400, "bad_request": 400, "bad_text": 400, "not_found": 404,
+    "slow_body": 408, "damaged": 410, "too_large": 413, "rate_limited": 429, "hint_cooldown": 429,
+    "too_many_sockets": 429, "storage": 503, "server_error": 500,
+}
+"""The HTTP-like status of a refusal code, the same for every host (the server's HTTP answers,
+the offline app's worker replies); every other code (a full table, a move out of turn, the
+engine's reasons for an illegal move …) is 409 Conflict."""
+
 
 class Refusal(Exception):
     """A request the table cannot grant: a stable ``code``, a ``detail`` and parameters for
@@ -21,6 +30,11 @@ class Refusal(Exception):
         self.code = code
         self.detail = detail
         self.params = params
+
+    @property
+    def status(self) -> int:
+        """How serious the refusal is, as an HTTP status (:data:`STATUS`)."""
+        return STATUS.get(self.code, 409)
 
     def message(self, lang: Lang) -> str:
         """The refusal in words, in ``lang`` (anything that could not be sent as UTF-8, such as

@@ -33,10 +33,16 @@ class MemoryStore:
     def write(self, rows: Iterable[Row]) -> None:
         """Apply ``rows`` all or none: a row that does not fit (an unknown table, a game or
         action number out of turn) raises ``ValueError`` and nothing is changed."""
+        written = self.with_rows(rows)
+        self.tables, self.games = written.tables, written.games
+
+    def with_rows(self, rows: Iterable[Row]) -> MemoryStore:
+        """A new store: this one with ``rows`` applied (this one unchanged), so a host can
+        save the new store elsewhere first and keep it only once that worked."""
         tables, games = copy.deepcopy(self.tables), copy.deepcopy(self.games)
         for row in rows:
             _apply(tables, games, row)
-        self.tables, self.games = tables, games
+        return MemoryStore(tables, games)
 
     def stored(self, table_id: str) -> StoredTable | None:
         """One table with its latest game, as a restart reads it; ``None`` if unknown."""

@@ -33,7 +33,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -51,8 +51,10 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from ..offline import LOCAL_HARD_SECONDS
 from ..pool import worker_pool
 from ..table import Refusal
+from . import pwa
 from .limits import ClientGone, game_number, origin_allowed, parse_json, read_body
 from .lobby import Lobby
 from .qr import qr_svg
@@ -69,7 +71,8 @@ CLOSE_TRY_LATER = 1013
 log = logging.getLogger("mattis.web")
 SECURITY_HEADERS = [
     (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+     b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; object-src 'none'; "
+     b"base-uri 'none'; frame-ancestors 'none'"),  # wasm: the offline app's worker runs Pyodide
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),  # a table's address is its invite: never pass it on
 ]
@@ -169,8 +172,9 @@ def api(handler: Handler) -> Handler:
     return route
 
 
-def options_payload(lang: Lang) -> dict[str, Any]:
-    """Everything the start page needs to offer every rule option, in ``lang``."""
+def options_payload(lang: Lang, hard_seconds: float = 1.0) -> dict[str, Any]:
+    """Everything the start page needs to offer every rule option, in ``lang``; each bot
+    level says what it does, ``hard`` with its budget where it plays (``hard_seconds``)."""
     presets = [{"name": name, "summary": preset_summary(name, lang),
                 "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
     options = []
@@ -190,13 +194,23 @@ def options_payload(lang: Lang) -> dict[str, Any]:
                         "description": option_description(field, lang),
                         "rule": OPTION_RULE_REFS.get(field, ""),
                         "values": [{"value": v, "label": option_value(field, v, lang)} for v in values]})
-    levels = [{"level": level, "label": t(f"play.level.{level}", lang)} for level in LEVELS]
+    levels = [{"level": level, "label": t(f"play.level.{level}", lang),
+               "description": t(f"app.level_help.{level}", lang, seconds=format_seconds(hard_seconds, lang))}
+              for level in LEVELS]
     return {"presets": presets, "options": options, "levels": levels}
 
 
+def format_seconds(seconds: float, lang: Lang) -> str:
+    """``1`` or ``0.5`` (``0,5`` in bokmål): a budget as people read it."""
+    text = f"{seconds:g}"
+    return text.replace(".", ",") if lang == "nb" else text
+
+
 def texts_payload(lang: Lang) -> dict[str, str]:
-    """The page labels (``web.ui.*``, bot levels, phases) in ``lang``."""
-    texts = {key[len("web.ui."):]: t(key, lang) for key in message_keys() if key.startswith("web.ui.")}
+    """The page labels (``web.ui.*`` and the offline app's ``app.ui.*``, bot levels, phases)
+    in ``lang``."""
+    texts = {key.split(".", 2)[2]: t(key, lang) for key in message_keys()
+             if key.startswith(("web.ui.", "app.ui."))}
     for key in message_keys():
         if key.startswith(("play.level.", "play.phase.")):
             texts[key[len("play."):]] = t(key, lang)
@@ -275,16 +289,51 @@ def create_app(
                         headers={"cache-control": QR_CACHE})
 
     async def options(request: Request) -> Response:
-        return JSONResponse(options_payload(_request_lang(request)))
+        on_device = request.query_params.get("host") == "device"  # what the offline app keeps
+        seconds = LOCAL_HARD_SECONDS if on_device else config.hard_seconds
+        return JSONResponse(options_payload(_request_lang(request), seconds))
 
     async def texts(request: Request) -> Response:
         return JSONResponse(texts_payload(_request_lang(request)))
 
     async def start_page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(pwa.with_page_script((STATIC / "index.html").read_text(encoding="utf-8")))
 
     async def table_page(request: Request) -> Response:
-        return FileResponse(STATIC / "table.html")
+        return HTMLResponse(pwa.with_page_script((STATIC / "table.html").read_text(encoding="utf-8")))
+
+    kept: list[list[pwa.AppFile]] = []
+
+    def offline_app() -> list[pwa.AppFile]:
+        """The offline app's files, gathered once (the service worker's version is theirs)."""
+        if not kept:
+            kept.append(pwa.app_files(rules_page, options_payload, texts_payload))
+        return kept[0]
+
+    async def service_worker(request: Request) -> Response:
+        if not pwa.is_built():
+            return PlainTextResponse("the offline app is not built: mattis app build", status_code=404)
+        return Response(pwa.service_worker(offline_app()), media_type="text/javascript",
+                        headers={"cache-control": "no-cache"})
+
+    async def manifest(request: Request) -> Response:
+        return JSONResponse(pwa.manifest(), media_type="application/manifest+json")
+
+    async def package_zip(request: Request) -> Response:
+        data = next(item.data for item in offline_app() if item.url == "/static/app/mattis.zip")
+        return Response(data, media_type="application/zip", headers={"cache-control": "no-cache"})
+
+    async def runtime_file(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in pwa.RUNTIME_FILES or not (pwa.RUNTIME_DIR / name).is_file():
+            return PlainTextResponse("not found", status_code=404)
+        plain = pwa.RUNTIME_DIR / name
+        packed = plain.with_name(name + ".gz")
+        media_type = pwa.CONTENT_TYPES.get(plain.suffix, "application/octet-stream")
+        if "gzip" in request.headers.get("accept-encoding", "") and packed.is_file():
+            return FileResponse(packed, media_type=media_type,
+                                headers={"content-encoding": "gzip", "vary": "accept-encoding"})
+        return FileResponse(plain, media_type=media_type, headers={"vary": "accept-encoding"})
 
     async def rules(request: Request) -> Response:
         return HTMLResponse(rules_page(_request_lang(request), request.query_params.get("back")))
@@ -307,8 +356,13 @@ def create_app(
 
     routes = [
         Route("/", start_page),
+        Route("/t/", table_page),  # the page the offline app keeps for every table
         Route("/t/{table_id}", table_page),
         Route("/rules", rules),
+        Route("/sw.js", service_worker),
+        Route("/manifest.webmanifest", manifest),
+        Route("/static/app/mattis.zip", package_zip),
+        Route("/static/app/pyodide/{name}", runtime_file),
         Route("/api/options", options),
         Route("/api/texts", texts),
         Route("/api/tables", create_table, methods=["POST"]),

@@ -260,7 +260,8 @@ def rules_page(lang: Lang, back: str | None = None) -> str:
     head = (f'<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<meta name="color-scheme" content="light dark">\n'
             f'<title>Mattis: {text("web.rules.title")}</title>\n'
-            '<script src="/static/theme.js"></script><link rel="stylesheet" href="/static/style.css">\n'
+            '<script src="/static/theme.js"></script><script type="module" src="/static/pwa.js"></script>'
+            '<link rel="stylesheet" href="/static/style.css">\n'
             '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">')
     header = (f'<header class="bar"><h1><a href="/">Mattis</a></h1>{back_link}<span class="bar-end">\n'
               f'<button type="button" class="theme-switch" data-action="theme">'

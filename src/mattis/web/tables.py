@@ -97,20 +97,9 @@ class Settings:
                            hint_burst=self.hint_burst)
 
 
-HTTP_STATUS: dict[str, int] = {
-    "bad_json": 400, "bad_message": 400, "bad_request": 400, "bad_text": 400, "not_found": 404,
-    "slow_body": 408, "damaged": 410, "too_large": 413, "rate_limited": 429, "hint_cooldown": 429,
-    "too_many_sockets": 429, "storage": 503, "server_error": 500,
-}
-"""The HTTP status of a refusal code; every other code (a full table, a move out of turn, the
-engine's reasons for an illegal move …) is 409 Conflict."""
-
-
 def http_status(error: Refusal) -> int:
-    """How the web answers a refusal."""
-    if isinstance(error, ApiError):
-        return error.status
-    return HTTP_STATUS.get(error.code, 409)
+    """How the web answers a refusal (:attr:`~mattis.table.Refusal.status`)."""
+    return error.status
 
 
 class ApiError(Refusal):
@@ -118,7 +107,12 @@ class ApiError(Refusal):
 
     def __init__(self, status: int, code: str, detail: str = "", **params: object) -> None:
         super().__init__(code, detail, **params)
-        self.status = status
+        self._status = status
+
+    @property
+    def status(self) -> int:
+        """The status this refusal was raised with."""
+        return self._status
 
 
 class Connection:

@@ -290,6 +290,7 @@ async function open(body, button, errorBox) {
   }
   localStorage.setItem(`mattis.seat.${data.table}`, JSON.stringify({ seat: data.seat, token: data.token }));
   localStorage.setItem(LAST_TABLE_KEY, data.table);
+  if (response.offline) sessionStorage.setItem("mattis.offline_note", "1");  // the table page says it
   location.href = `/t/${encodeURIComponent(data.table)}`;
 }
 

@@ -8,7 +8,9 @@
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { actionCards, actionLabel, cardBack, cardLabel, cardSvg, parseCard, suitSymbol } from "./cards.js";
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
-import { joinTable, openSeat, recordUrl, tableInfo } from "./transport.js";
+import { isLocal, joinTable, openSeat, recordUrl, tableInfo } from "./transport.js";
+
+const OFFLINE_NOTE = "mattis.offline_note";  // set by the start page when it dealt on this device
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -317,7 +319,8 @@ function draw() {
 function drawWaiting() {
   const table = state.table;
   $("status").textContent = texts.waiting;
-  $("invite").value = location.origin + table.invite;
+  $("invite").value = table.invite ? location.origin + table.invite : "";
+  for (const node of $("waiting").querySelectorAll(".invite, .qr")) node.hidden = !table.invite;
   $("waiting-seeded").hidden = !table.seeded;
   $("share").hidden = !(navigator.share && matchMedia("(pointer: coarse)").matches);
   $("waiting-seats").replaceChildren(...table.seats.map((info, seat) => {
@@ -1003,6 +1006,11 @@ resized.observe($("hand"));
 async function start() {
   texts = await loadTexts(lang);
   fillTexts();
+  $("device-badge").hidden = !isLocal(tableId);  // a game the offline app keeps on this device
+  if (sessionStorage.getItem(OFFLINE_NOTE)) {  // no server answered when it was dealt: say so once
+    sessionStorage.removeItem(OFFLINE_NOTE);
+    $("offline-note").hidden = false;
+  }
   if (saved()?.token) connect(); else showJoin();
 }
 start();

@@ -13,6 +13,17 @@
 // (damaged, set aside by the server): the error message just received says why, and nothing
 // is tried again; onLost: the connection dropped and is being opened again (with back-off)
 // — the next state message brings everything back.
+//
+// Tables on this device (ids starting "local-") go to the offline app's Web Worker
+// (/static/app/worker.js: Pyodide running mattis.offline), which answers the same calls and
+// speaks the same socket messages. createTable(body, lang, {where}) picks the home of a new
+// table: "server", "local", or "auto" (the default): the server when it answers, else this
+// device, in which case the answer says {local: true, offline: true}.
+//   isLocal(tableId)                   -> whether the table lives on this device
+//   localTables(lang)                  -> {ok, status, data: [summaries of the device's tables]}
+//   fetchRecord(tableId, game, lang)   -> {ok, status, text: the engine record as JSON text}
+//   engineReady()                      -> resolves with the worker's start-up {seconds, phases, from}
+//                                         once Python is loaded (rejects if it cannot load)
 
 const CLOSE_DAMAGED = 4410;  // the server set this table aside: it cannot be played
 
@@ -28,23 +39,33 @@ async function call(method, url, body) {
   return { ok: response.ok, status: response.status, data };
 }
 
-export function createTable(body, lang) {
-  return call("POST", `/api/tables?lang=${lang}`, body);
+export async function createTable(body, lang, { where = "auto" } = {}) {
+  if (where === "local") return callLocal("createTable", { body }, lang);
+  if (where === "auto" && navigator.onLine === false) return offline(await callLocal("createTable", { body }, lang));
+  let answer = null;
+  try { answer = await call("POST", `/api/tables?lang=${lang}`, body); } catch { answer = null; }
+  if (where === "server" || (answer && fromOurServer(answer))) return answer;
+  return offline(await callLocal("createTable", { body }, lang));
 }
 
 export function tableInfo(tableId, lang) {
+  if (isLocal(tableId)) return callLocal("tableInfo", { tableId }, lang);
   return call("GET", `/api/tables/${encodeURIComponent(tableId)}?lang=${lang}`);
 }
 
 export function joinTable(tableId, name, lang) {
+  if (isLocal(tableId)) return callLocal("joinTable", { tableId, name }, lang);
   return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join?lang=${lang}`, { name });
 }
 
 export function recordUrl(tableId, game) {
+  // Served by the server, or for a table on this device by the service worker (from IndexedDB).
   return `/api/tables/${encodeURIComponent(tableId)}/record?game=${game}`;
 }
 
-export function openSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected, onClosed, onLost }) {
+export function openSeat({ tableId, token, lang }, handlers) {
+  if (isLocal(tableId)) return openLocalSeat({ tableId, token, lang }, handlers);
+  const { onMessage, onOpen, onRejected, onClosed, onLost } = handlers;
   let socket = null;
   let retry = 500;
   let closed = false;
@@ -67,5 +88,118 @@ export function openSeat({ tableId, token, lang }, { onMessage, onOpen, onReject
   return {
     send(message) { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); },
     close() { closed = true; if (socket) socket.close(); },
+  };
+}
+
+// ------------------------------------------------------------------ tables on this device
+
+const LOCAL_PREFIX = "local-";
+let worker = null;
+let ready = null;
+let failure = null;
+let nextId = 0;
+const replies = new Map();
+const seats = new Map();
+
+export function isLocal(tableId) {
+  return String(tableId).startsWith(LOCAL_PREFIX);
+}
+
+export function localTables(lang) {
+  return callLocal("list", {}, lang);
+}
+
+export async function fetchRecord(tableId, game, lang) {
+  // As text (JavaScript's numbers cannot hold the record's 64-bit seed): save it or send it as is.
+  if (isLocal(tableId)) {
+    const answer = await callLocal("record", { tableId, game }, lang);
+    return answer.ok ? { ok: true, status: 200, text: answer.data } : answer;
+  }
+  const response = await fetch(`${recordUrl(tableId, game)}&lang=${lang}`);
+  const text = await response.text();
+  if (response.ok) return { ok: true, status: response.status, text };
+  let data = null;
+  try { data = JSON.parse(text); } catch { data = { type: "error", code: "bad_json", message: response.statusText }; }
+  return { ok: false, status: response.status, data };
+}
+
+export function engineReady() {
+  startWorker();
+  return ready;
+}
+
+function fromOurServer(answer) {
+  // Our server answers JSON: a table, or a refusal it explains. A static host (the exported
+  // app) or a proxy with no server behind it answers something else.
+  return answer.status !== 404 && answer.status !== 405 && answer.data !== null
+    && (answer.ok || (answer.data.type === "error" && answer.data.code !== "bad_json"));
+}
+
+function offline(answer) {
+  return { ...answer, local: true, offline: true };
+}
+
+function startWorker() {
+  if (worker) return worker;
+  const params = new URLSearchParams();
+  for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
+    const value = localStorage.getItem(`mattis.app.${name}`);
+    if (value !== null) params.set(name, value);
+  }
+  worker = new Worker(`/static/app/worker.js?${params}`, { type: "module" });
+  let started, stopped;
+  ready = new Promise((resolve, reject) => { started = resolve; stopped = reject; });
+  ready.catch(() => {});
+  worker.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.reply !== undefined) {
+      const settle = replies.get(message.reply);
+      replies.delete(message.reply);
+      if (settle) settle({ ok: message.ok, status: message.status, data: message.data, local: true });
+    } else if (message.conn !== undefined) {
+      const handlers = seats.get(message.conn);
+      if (!handlers) return;
+      if (message.closed) { seats.delete(message.conn); if (handlers.onRejected) handlers.onRejected(); }
+      else handlers.onMessage(message.message);
+    } else if (message.ready) {
+      started({ seconds: message.seconds, phases: message.phases, from: message.from });
+    } else if (message.failed) {
+      failure = message.failed;
+      stopped(new Error(failure));
+      for (const [id, settle] of replies) { replies.delete(id); settle(engineFailed()); }
+    }
+  });
+  worker.addEventListener("error", (event) => {
+    failure = event.message || "the worker failed";
+    stopped(new Error(failure));
+  });
+  return worker;
+}
+
+function engineFailed() {
+  return { ok: false, status: 503, local: true, data: { type: "error", code: "engine", message: String(failure) } };
+}
+
+function post(message) {
+  startWorker().postMessage(JSON.stringify(message));
+}
+
+function callLocal(name, fields, lang) {
+  if (failure) return Promise.resolve(engineFailed());
+  const id = ++nextId;
+  return new Promise((resolve) => {
+    replies.set(id, resolve);
+    post({ op: "call", id, name, lang, ...fields });
+  });
+}
+
+function openLocalSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected }) {
+  const conn = `c${++nextId}`;
+  seats.set(conn, { onMessage, onRejected });
+  post({ op: "open", conn, tableId, token, lang });
+  if (onOpen) ready.then(() => onOpen(), () => {});
+  return {
+    send(message) { if (seats.has(conn)) post({ op: "send", conn, text: JSON.stringify(message) }); },
+    close() { if (seats.delete(conn)) post({ op: "close", conn }); },
   };
 }

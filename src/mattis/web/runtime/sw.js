@@ -1,0 +1,133 @@
+// The offline app's service worker, served at /sw.js (scope /). The server (or the static
+// export) writes BUILD below: the app's version and every file it keeps, as [the address the
+// pages ask for, where to fetch it on this host, a digest of its bytes] (mattis/web/pwa.py).
+//
+// - install: fetch every file into a cache named after the version (a file whose digest is
+//   unchanged is copied from the version before, so an update downloads what changed); it then
+//   waits, and the pages are told (pwa.js shows "a new version is ready"). It takes over only
+//   when a page asks (the person pressed "update") or when no page of the old one is open,
+//   so nothing is swapped under a game; games live in IndexedDB anyway, not in a page.
+// - fetch: the pages, /static/*, /rules and the /api/options and /api/texts answers come
+//   from the cache (the network only for what is not kept); a finished game's record of a
+//   table on this device comes from IndexedDB; everything else (server tables, sockets) goes
+//   to the network untouched.
+const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": []}/*BUILD*/;
+const CACHE = `mattis-${BUILD.version}`;
+const KEPT = new Set(BUILD.files.map(([url]) => url));
+
+const DIGEST = "x-mattis-digest";
+
+async function kept(url, digest) {
+  // The same file from an earlier version, so an update downloads only what changed.
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("mattis-") || name === CACHE) continue;
+    const found = await (await caches.open(name)).match(url);
+    if (found && found.headers.get(DIGEST) === digest) return found;
+  }
+  return null;
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await Promise.all(BUILD.files.map(async ([url, source, digest]) => {
+      const earlier = await kept(url, digest);
+      if (earlier) { await cache.put(url, earlier); return; }
+      const response = await fetch(source, { cache: "no-cache" });
+      if (!response.ok) throw new Error(`${source}: ${response.status}`);
+      const headers = new Headers(response.headers);
+      headers.set(DIGEST, digest);
+      headers.delete("content-encoding");  // the body kept is the decoded one
+      headers.delete("content-length");
+      await cache.put(url, new Response(await response.blob(), { status: response.status, headers }));
+    }));
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "update") self.skipWaiting();
+  if (event.data && event.data.type === "version" && event.ports[0]) event.ports[0].postMessage(BUILD.version);
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    const first = !names.some((name) => name.startsWith("mattis-") && name !== CACHE);
+    await Promise.all(names.filter((name) => name.startsWith("mattis-") && name !== CACHE).map((name) => caches.delete(name)));
+    await self.clients.claim();
+    if (BUILD.exported && first) {
+      // On a static host the first visit read /api/* before this worker could answer (in English):
+      // open the pages again, now through the cache, in the reader's language.
+      for (const client of await self.clients.matchAll({ type: "window" })) client.navigate(client.url);
+    }
+  })());
+});
+
+function cacheKey(url) {
+  const path = url.pathname;
+  if (path === "/" || path === "/index.html") return "/";
+  if (path.startsWith("/t/")) return "/t/";
+  if (path === "/rules" || path === "/rules/") return `/rules?lang=${langOf(url)}`;
+  if (path === "/api/options" || path === "/api/texts") return `${path}?lang=${langOf(url)}`;
+  if (KEPT.has(path)) return path;
+  return null;
+}
+
+function langOf(url) {
+  return url.searchParams.get("lang") === "nb" ? "nb" : "en";
+}
+
+async function fromCache(key, request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(key);
+  if (kept) return kept;
+  return fetch(request);
+}
+
+async function deviceRecord(tableId, game) {
+  const db = await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("mattis", 2); // the worker's database (static/app/worker.js)
+    opening.onupgradeneeded = () => {
+      for (const store of ["tables", "records", "snapshots"]) {
+        if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
+      }
+    };
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+  try {
+    const text = await new Promise((resolve, reject) => {
+      const read = db.transaction("records").objectStore("records").get(`${tableId}/${game}`);
+      read.onsuccess = () => resolve(read.result);
+      read.onerror = () => reject(read.error);
+    });
+    if (typeof text !== "string") {
+      return new Response(JSON.stringify({ type: "error", code: "game_not_over" }),
+        { status: 409, headers: { "content-type": "application/json" } });
+    }
+    return new Response(text, { headers: { "content-type": "application/json",
+      "content-disposition": `attachment; filename="mattis-${tableId}-${game}.json"` } });
+  } finally {
+    db.close();
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const record = url.pathname.match(/^\/api\/tables\/(local-[A-Za-z0-9_-]+)\/record$/);
+  if (record) {
+    event.respondWith(deviceRecord(record[1], Number(url.searchParams.get("game")) || 1));
+    return;
+  }
+  const key = cacheKey(url);
+  if (key === null) return;
+  if (key.startsWith("/api/") && !BUILD.exported) {
+    // The server's answer when it is there (its own hard bot budget); the device's otherwise.
+    event.respondWith(fetch(request).catch(() => fromCache(key, request)));
+    return;
+  }
+  event.respondWith(fromCache(key, request));
+});

@@ -1,0 +1,138 @@
+// The offline app's Web Worker: Pyodide runs our package here (mattis.offline.LocalTables),
+// so the page never waits on Python. It speaks the messages of mattis/offline/host.py: the
+// page posts JSON text, the worker hands it to Python, and Python's answers (replies,
+// and each open seat's socket messages) go back to the page as they are.
+//
+// The device's storage is IndexedDB, database "mattis" (version 2, opened the same way by the
+// service worker): "tables" holds each table's rows (saved whole after every change, before
+// anyone hears of it), "records" each finished game's engine record (the service worker serves
+// it at /api/tables/ID/record?game=N), "snapshots" one memory snapshot of the interpreter with
+// our package imported, made on the first start of each version and loaded on the next ones
+// (a start then skips Python's own start-up and our imports: a few hundred milliseconds instead
+// of seconds).
+import { loadPyodide, version as pyodideVersion } from "./pyodide/pyodide.mjs";
+
+const settings = Object.fromEntries(new URL(self.location.href).searchParams);
+const queued = [];
+let tables = null;
+
+self.addEventListener("message", (event) => {
+  if (tables) tables.receive(event.data); else queued.push(event.data);
+});
+
+function openDatabase() {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("mattis", 2);
+    opening.onupgradeneeded = () => {
+      for (const store of ["tables", "records", "snapshots"]) {
+        if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
+      }
+    };
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+}
+
+function request(transaction, store, call) {
+  return new Promise((resolve, reject) => {
+    const asked = call(transaction.objectStore(store));
+    asked.onsuccess = () => resolve(asked.result);
+    asked.onerror = () => reject(asked.error);
+  });
+}
+
+function makeDevice(db) {
+  return {
+    load(tableId) {
+      return request(db.transaction("tables"), "tables", (store) => store.get(tableId));
+    },
+    save(tableId, data, recordKey, record) {
+      return new Promise((resolve, reject) => {
+        const transaction = db.transaction(["tables", "records"], "readwrite", { durability: "strict" });
+        transaction.objectStore("tables").put(data, tableId);
+        if (recordKey) transaction.objectStore("records").put(record, recordKey);
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error || new Error("aborted"));
+      });
+    },
+    tableIds() {
+      return request(db.transaction("tables"), "tables", (store) => store.getAllKeys());
+    },
+    claim(tableId) {
+      // A Web Lock held until this worker ends: one tab plays a table at a time.
+      if (!navigator.locks) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        navigator.locks.request(`mattis-table-${tableId}`, { ifAvailable: true }, (lock) => {
+          resolve(lock !== null);
+          return lock === null ? undefined : new Promise(() => {});
+        });
+      });
+    },
+  };
+}
+
+const APP_DIR = "/home/pyodide/app";
+const IMPORT = `import sys; sys.path.insert(0, '${APP_DIR}'); import mattis.offline`;
+
+async function snapshotKey(zip) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", zip));
+  return `${pyodideVersion}/${Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+async function startPython(db, zip) {
+  // From this version's snapshot when there is one; else a plain start, which makes it.
+  const indexURL = new URL("./pyodide/", import.meta.url).href;
+  const key = await snapshotKey(zip);
+  const snapshot = await request(db.transaction("snapshots"), "snapshots", (store) => store.get(key)).catch(() => null);
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+      pyodide.unpackArchive(zip, "zip", { extractDir: APP_DIR }); // for anything imported later
+      return { pyodide, from: "snapshot" };
+    } catch {
+      // a snapshot this runtime does not take: start plainly and make a new one
+    }
+  }
+  const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+  pyodide.unpackArchive(zip, "zip", { extractDir: APP_DIR });
+  pyodide.runPython(IMPORT);
+  const made = pyodide.makeMemorySnapshot();
+  const saving = db.transaction("snapshots", "readwrite");
+  saving.objectStore("snapshots").clear();
+  saving.objectStore("snapshots").put(made, key);
+  return { pyodide, from: "start" };
+}
+
+async function start() {
+  const started = performance.now();
+  const phases = {};
+  const zip = fetch(new URL("./mattis.zip", import.meta.url)).then((response) => {
+    if (!response.ok) throw new Error(`mattis.zip: ${response.status}`);
+    return response.arrayBuffer();
+  });
+  const db = await openDatabase();
+  const { pyodide, from } = await startPython(db, await zip);
+  phases.python = seconds(started);
+  pyodide.runPython(IMPORT);
+  const offline = pyodide.pyimport("mattis.offline");
+  const device = makeDevice(db);
+  const options = {};
+  for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
+    if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
+  }
+  tables = offline.LocalTables(
+    { load: device.load, save: device.save, table_ids: device.tableIds, claim: device.claim },
+    (text) => self.postMessage(text),
+    offline.LocalSettings.callKwargs(options),
+  );
+  phases.package = seconds(started) - phases.python;
+  self.postMessage(JSON.stringify({ ready: true, seconds: seconds(started), phases, from }));
+  for (const text of queued.splice(0)) tables.receive(text);
+}
+
+function seconds(since) {
+  return (performance.now() - since) / 1000;
+}
+
+start().catch((error) => self.postMessage(JSON.stringify({ failed: String(error && error.stack || error) })));

@@ -1,0 +1,295 @@
+"""The offline app's host under CPython: the messages its Web Worker answers (issue 16).
+
+:class:`~mattis.offline.LocalTables` is driven here exactly as the worker drives it, with
+JSON text in and out, and a dictionary standing in for IndexedDB. The browser tests
+(``tests/test_app_browser.py``) run the same code under Pyodide.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mattis import Game
+from mattis.offline import LOCAL_PREFIX, LocalSettings, LocalTables
+
+from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
+
+QUICK = LocalSettings(bot_delay=0.0, hard_seconds=0.02, hint_seconds=0.02)
+SEATS = [
+    {"kind": "human", "name": "Kari"},
+    {"kind": "bot", "level": "normal"},
+    {"kind": "bot", "level": "easy"},
+]
+
+
+class Dictionary:
+    """IndexedDB as a dictionary: every save is counted; ``failing`` makes saves fail."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, str] = {}
+        self.records: dict[str, str] = {}
+        self.saves = 0
+        self.failing = False
+        self.claimed: set[str] = set()
+        """Tables held by a worker (a Web Lock in the browser)."""
+
+    def release(self) -> None:
+        """Every worker ended (the app was closed)."""
+        self.claimed.clear()
+
+    async def load(self, table_id: str) -> object:
+        return self.tables.get(table_id)
+
+    async def save(self, table_id: str, data: str, record_key: str, record: str) -> object:
+        if self.failing:
+            raise OSError("quota exceeded")
+        self.tables[table_id] = data
+        if record_key:
+            self.records[record_key] = record
+        self.saves += 1
+        return None
+
+    async def table_ids(self) -> object:
+        return list(self.tables)
+
+    async def claim(self, table_id: str) -> object:
+        if table_id in self.claimed:
+            return False
+        self.claimed.add(table_id)
+        return True
+
+
+class Page:
+    """The page's side of the worker: sends ops, collects what comes back."""
+
+    def __init__(self, device: Dictionary, settings: LocalSettings = QUICK) -> None:
+        self.posted: list[dict[str, Any]] = []
+        self.tables = LocalTables(device, lambda text: self.posted.append(json.loads(text)), settings)
+        self.calls = 0
+
+    async def call(self, name: str, **fields: Any) -> dict[str, Any]:
+        self.calls += 1
+        self.tables.receive(
+            json.dumps({"op": "call", "id": self.calls, "name": name, "lang": "en", **fields})
+        )
+        await self.tables.idle()
+        return next(item for item in self.posted if item.get("reply") == self.calls)
+
+    async def open(self, conn: str, table: str, token: str, lang: str = "en") -> None:
+        self.tables.receive(
+            json.dumps({"op": "open", "conn": conn, "tableId": table, "token": token, "lang": lang})
+        )
+        await self.tables.idle()
+
+    async def send(self, conn: str, message: dict[str, Any]) -> None:
+        self.tables.receive(json.dumps({"op": "send", "conn": conn, "text": json.dumps(message)}))
+        await self.tables.idle()
+
+    def messages(self, conn: str) -> list[dict[str, Any]]:
+        return [item["message"] for item in self.posted if item.get("conn") == conn and "message" in item]
+
+    async def until(
+        self, conn: str, done: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
+        """The newest state of ``conn`` once ``done`` holds for it (bots move meanwhile)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            states = [m for m in self.messages(conn) if m["type"] == "state"]
+            if states and done(states[-1]):
+                return states[-1]
+            await asyncio.sleep(0.005)
+        raise AssertionError("the table did not get there in time")
+
+
+def my_turn_or_over(state: dict[str, Any]) -> bool:
+    return bool(state["legal"]) or (state["view"] is not None and state["view"]["phase"] == "over")
+
+
+async def play_out(page: Page, conn: str, moves: list[str] | None = None) -> dict[str, Any]:
+    """Play the first legal move at every turn until the game is over; the final state."""
+    while True:
+        state = await page.until(conn, my_turn_or_over)
+        if state["view"]["phase"] == "over":
+            return state
+        if moves is not None:
+            moves.append(state["legal"][0])
+        await page.send(conn, {"type": "act", "action": state["legal"][0]})
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+def test_a_whole_game_against_bots_saved_after_every_change() -> None:
+    async def scenario() -> None:
+        device = Dictionary()
+        page = Page(device)
+        created = await page.call(
+            "createTable", body={"rules": "pagat", "players": 3, "seats": SEATS, "seed": 5}
+        )
+        assert created["ok"] and created["status"] == 201
+        table, token = created["data"]["table"], created["data"]["token"]
+        assert table.startswith(LOCAL_PREFIX) and table in device.tables
+        await page.open("c1", table, token)
+        saves_before_play = device.saves
+        final = await play_out(page, "c1")
+        assert final["result"]["headline"] and final["table"]["status"] == "over"
+        game = Game.from_record(json.loads(device.records[f"{table}/1"]))
+        assert game.is_over and list(game.losers) == final["view"]["losers"]
+        assert device.saves >= saves_before_play + len(game.actions)  # one save per move at least
+        answer = await page.call("record", tableId=table, game=1)
+        assert answer["ok"] and Game.from_record(json.loads(answer["data"])) == game
+        info = await page.call("tableInfo", tableId=table)
+        assert info["data"]["status"] == "over" and info["data"]["seeded"]
+        await page.tables.close()
+
+    run(scenario)
+
+
+def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:
+    async def scenario() -> None:
+        device = Dictionary()
+        first = Page(device)
+        created = (await first.call("createTable", body={"players": 3, "seats": SEATS}))["data"]
+        await first.open("c1", created["table"], created["token"])
+        for _ in range(4):
+            state = await first.until("c1", my_turn_or_over)
+            await first.send("c1", {"type": "act", "action": state["legal"][0]})
+        state = await first.until("c1", my_turn_or_over)
+        await first.tables.close()  # the app is closed: only the device remains
+        device.release()
+        again = Page(device)
+        await again.open("c9", created["table"], created["token"])
+        resumed = again.messages("c9")[0]
+        assert resumed["view"]["hand"] == state["view"]["hand"]
+        assert resumed["view"]["event_count"] == state["view"]["event_count"]
+        assert resumed["log"][-len(state["log"]) :] == state["log"] or resumed["log"]
+        listed = await again.call("list")
+        assert [item["table"] for item in listed["data"]] == [created["table"]]
+        final = await play_out(again, "c9")
+        assert final["view"]["phase"] == "over"
+        await again.tables.close()
+
+    run(scenario)
+
+
+def test_refusals_are_the_servers() -> None:
+    async def scenario() -> None:
+        device = Dictionary()
+        page = Page(device)
+        created = (await page.call("createTable", body={"players": 3, "seats": SEATS}))["data"]
+        bad = await page.call("createTable", body={"rules": "chess"})
+        assert not bad["ok"] and bad["status"] == 400 and bad["data"]["code"] == "bad_request"
+        missing = await page.call("tableInfo", tableId=LOCAL_PREFIX + "nothing")
+        assert missing["status"] == 404 and missing["data"]["code"] == "not_found"
+        early = await page.call("record", tableId=created["table"])
+        assert early["status"] == 409 and early["data"]["code"] == "game_not_over"
+        await page.open("bad", created["table"], "wrong-token")
+        assert page.messages("bad")[0]["code"] == "bad_token"
+        assert {"conn": "bad", "closed": 1008} in page.posted
+        await page.open("c1", created["table"], created["token"])
+        state = await page.until("c1", my_turn_or_over)
+        for message, code in [
+            ({"type": "dance"}, "bad_message"),
+            ({"type": "act", "action": "zz"}, "malformed"),
+            ({"type": "again"}, "bad_message"),
+        ]:
+            await page.send("c1", message)
+            assert page.messages("c1")[-1]["code"] == code
+        page.tables.receive(json.dumps({"op": "send", "conn": "c1", "text": "{not json"}))
+        await page.tables.idle()
+        assert page.messages("c1")[-1]["code"] == "bad_json"
+        device.failing = True
+        await page.send("c1", {"type": "act", "action": state["legal"][0]})
+        assert page.messages("c1")[-1]["code"] == "storage"
+        device.failing = False
+        await page.send("c1", {"type": "state"})
+        assert page.messages("c1")[-1]["view"]["hand"] == state["view"]["hand"]  # the move was undone
+        await page.send("c1", {"type": "hint"})
+        hint = page.messages("c1")[-1]
+        assert hint["type"] == "hint" and hint["action"] in state["legal"]
+        await page.send("c1", {"type": "lang", "lang": "nb"})
+        assert page.messages("c1")[-1]["type"] == "state"
+        await page.tables.close()
+
+    run(scenario)
+
+
+def test_the_same_seed_gives_the_same_game_and_bot_moves_as_on_the_server(tmp_path: Path) -> None:
+    """A server table and a device table, same seed, same person's moves: same record."""
+    body = {"rules": "kortregler", "players": 3, "seats": SEATS, "seed": 77}
+    moves_on_server: list[str] = []
+    with web_client(tmp_path / "server.sqlite3") as client:
+        table = create_table(client, **body)
+        with client.websocket_connect(socket_url(table)) as socket:
+            while True:
+                state = play_to_my_turn(socket)
+                if state["view"]["phase"] == "over":
+                    break
+                moves_on_server.append(state["legal"][0])
+                socket.send_text(json.dumps({"type": "act", "action": state["legal"][0]}))
+        server_record = client.get(f"/api/tables/{table['table']}/record").json()
+
+    async def on_the_device() -> dict[str, Any]:
+        page = Page(Dictionary())
+        created = (await page.call("createTable", body=body))["data"]
+        await page.open("c1", created["table"], created["token"])
+        moves: list[str] = []
+        await play_out(page, "c1", moves)
+        assert moves == moves_on_server
+        record = json.loads((await page.call("record", tableId=created["table"]))["data"])
+        await page.tables.close()
+        return dict(record)
+
+    local_record = asyncio.run(on_the_device())
+    assert local_record == server_record
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_every_bot_level_plays_a_whole_game_on_the_device(level: str) -> None:
+    async def scenario() -> None:
+        page = Page(Dictionary())
+        seats = [
+            {"kind": "human", "name": "Kari"},
+            {"kind": "bot", "level": level},
+            {"kind": "bot", "level": level},
+        ]
+        created = (await page.call("createTable", body={"rules": "app", "players": 3, "seats": seats}))[
+            "data"
+        ]
+        await page.open("c1", created["table"], created["token"])
+        final = await play_out(page, "c1")
+        assert final["result"]["losers"] == final["view"]["losers"]
+        assert page.tables.failures == []
+        await page.tables.close()
+
+    run(scenario)
+
+
+def test_a_table_plays_in_one_tab_at_a_time() -> None:
+    """Two tabs each saving the whole table would save over each other's moves: the second
+    is told the table is open elsewhere, and gets it once the first is closed."""
+
+    async def scenario() -> None:
+        device = Dictionary()
+        first, second = Page(device), Page(device)
+        created = (await first.call("createTable", body={"players": 3, "seats": SEATS}))["data"]
+        await first.open("c1", created["table"], created["token"])
+        await second.open("c2", created["table"], created["token"])
+        assert second.messages("c2")[-1]["code"] == "open_elsewhere"
+        info = await second.call("tableInfo", tableId=created["table"])
+        assert info["status"] == 409 and info["data"]["code"] == "open_elsewhere"
+        await first.tables.close()
+        device.release()
+        await second.open("c3", created["table"], created["token"])
+        assert second.messages("c3")[-1]["type"] == "state"
+        await second.tables.close()
+
+    run(scenario)
