@@ -23,11 +23,14 @@ Player actions are :attr:`mattis.Action.index` (366 distinct); chance outcomes a
 numbers 0-51. Rewards come at the end (:func:`~mattis.envs.encoding.terminal_rewards`), and
 a game still running after ``max_actions`` player actions ends with all returns 0.
 
-Observations are built from ``Game.view(seat)`` only: the tensor is
+Observations are built from the seat's view only: the tensor is the vector of
 :func:`~mattis.envs.encoding.encode_view` (the information-state tensor is the same vector,
-which already sums up the public history); the observation string is the view without its
-history, and the information-state string adds every public event so far (all actions
-are public; a seat's private draws are not listed, so this is not strictly perfect recall).
+which already sums up the public history), kept up to date per seat by a
+:class:`~mattis.envs.encoding.SeatEncoder` fed only the events since that seat's last
+tensor, so a tensor costs the same all game long; the observation string is the view
+without its history, and the information-state string adds every public event so far (all
+actions are public; a seat's private draws are not listed, so this is not strictly perfect
+recall).
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
@@ -57,11 +60,13 @@ from ..bots.sampling import sample_position
 from ..bots.view import PlayerView
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.cards import CARD_CODES, NUM_CARDS
+from ..core.events import RawEvent, raw_to_json
 from ..core.game import Game
+from ..core.observation import SeatView
 from ..core.position import Position
 from ..core.rules import Rules
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players
-from .encoding import LAYOUT, OBSERVATION_SIZE, encode_view, terminal_rewards
+from .encoding import LAYOUT, OBSERVATION_SIZE, Observation, SeatEncoder, terminal_rewards
 
 GAME_NAME = "python_mattis"
 _PRESET_DEFAULT = ""
@@ -197,21 +202,39 @@ def _box_from_position(start: Position, actions: list[str]) -> _GameBox:
 
 @dataclass(frozen=True, slots=True)
 class PublicHistory:
-    """The public events before a resample, as view-history dicts and as one line of text;
-    immutable, so state copies share it."""
+    """The public events before a resample, as ``(kind, seat, mask)`` events and as one
+    line of text; immutable, so state copies share it."""
 
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[RawEvent, ...] = ()
     text: str = ""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PublicHistory:
         return self
 
-    def extended(self, events: Sequence[dict[str, Any]]) -> PublicHistory:
+    def extended(self, events: Sequence[RawEvent]) -> PublicHistory:
         """This history followed by ``events``."""
-        return PublicHistory((*self.events, *events), public_history_text(self.text, events))
+        return PublicHistory((*self.events, *events),
+                             public_history_text(self.text, [raw_to_json(raw) for raw in events]))
 
 
 _NO_HISTORY = PublicHistory()
+
+
+class _SeatEncoders:
+    """The :class:`SeatEncoder` of each seat whose tensor a state was asked for, made on
+    first use. A copy of a state starts with none: search clones states far more often
+    than it reads their tensors, and a new encoder catches up with the whole history once."""
+
+    __slots__ = ("by_seat",)
+
+    def __init__(self) -> None:
+        self.by_seat: dict[int, SeatEncoder] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _SeatEncoders:
+        return _SeatEncoders()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_SeatEncoders, ())
 
 
 class MattisState(pyspiel.State):
@@ -226,6 +249,7 @@ class MattisState(pyspiel.State):
         """Public events before a resample (none for a state dealt by chance)."""
         self.actions_before = 0
         """Player actions before a resample, for the action cap."""
+        self.encoders = _SeatEncoders()
 
     # -- OpenSpiel API
 
@@ -287,11 +311,11 @@ class MattisState(pyspiel.State):
                 outcomes = [card for card, _ in state.chance_outcomes()]
                 state.apply_action(outcomes[rng.randrange(len(outcomes))])
             return state
-        view = self.box.game.view(player_id)
-        known = PlayerView.from_dict(self.seat_view(player_id))
+        public = self.box.game.seat_view(player_id)
+        known = PlayerView.of(self._with_history_before(public))
         state.adopt(
             Game.from_position(sample_position(known, rng)),
-            history_before=self.history_before.extended(view["history"]),
+            history_before=self.history_before.extended(public.events),
             actions_before=self.actions_before + self.box.game.num_actions,
         )
         return state
@@ -300,11 +324,24 @@ class MattisState(pyspiel.State):
         """``Game.view(player)`` with the public events from before a resample put back in
         front of its history: everything the seat knows, and nothing else."""
         assert self.box is not None
-        view = self.box.game.view(player)
-        if self.history_before.events:
-            view["history"] = [*self.history_before.events, *view["history"]]
-            view["event_count"] = len(view["history"])
-        return view
+        return self._with_history_before(self.box.game.seat_view(player)).to_dict()
+
+    def _with_history_before(self, public: SeatView) -> SeatView:
+        """``public`` (a view with the whole history of the game in the box) with the events
+        from before a resample in front."""
+        before = self.history_before.events
+        if not before:
+            return public
+        return public._replace(events=(*before, *public.events), event_count=len(before) + public.event_count)
+
+    def observation_vector(self, player: int) -> Observation:
+        """``player``'s observation now (the encoder's own vector: copy it to keep it)."""
+        assert self.box is not None
+        encoder = self.encoders.by_seat.get(player)
+        if encoder is None:
+            encoder = self.encoders.by_seat[player] = SeatEncoder(
+                player, self.config.players, self.config.rules, before=self.history_before.events)
+        return encoder.update(self.box.game.seat_view(player, since=encoder.count))
 
     def adopt(self, game: Game, history_before: PublicHistory, actions_before: int) -> None:
         """Continue from ``game`` (a determinization) after the given public history."""
@@ -312,6 +349,7 @@ class MattisState(pyspiel.State):
         self.box = _GameBox(game, game.position())
         self.history_before = history_before
         self.actions_before = actions_before
+        self.encoders = _SeatEncoders()
 
     def __str__(self) -> str:
         if self.box is None:
@@ -356,11 +394,10 @@ class MattisObserver:
 
     def set_from(self, state: MattisState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s encoded view (zeros during the shuffle)."""
-        game = state.mattis_game
-        if game is None:
+        if state.mattis_game is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode_view(state.seat_view(player))
+        self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: MattisState, player: int) -> str:
         """The view as canonical JSON, without history; with perfect recall, plus the public
@@ -456,11 +493,11 @@ class OpenSpielIsmctsAgent:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", reason="forced")
         simulations = limit.iterations if limit and limit.iterations else self.simulations
-        game = load_game(view.rules, view.players)
+        game = load_game(view.public.rules, view.public.players)
         root: MattisState = game.new_initial_state()
         root.adopt(
             Game.from_position(sample_position(view, rng)),
-            history_before=_NO_HISTORY.extended([event.to_dict() for event in view.public_events()]),
+            history_before=_NO_HISTORY.extended(view.memory.log[:view.memory.count]),
             actions_before=0,
         )
         numpy_rng = np.random.RandomState(rng.getrandbits(32))
