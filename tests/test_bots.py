@@ -203,7 +203,8 @@ def test_leak_check_finds_a_game_or_hidden_cards() -> None:
     with pytest.raises(AssertionError, match=r"hidden card|another seat's hand"):
         assert_no_leak(game, seat, with_spy(view, {"spy": list(game.hand(other))}), legal, "hand inside")
     with pytest.raises(AssertionError, match="hidden card"):
-        assert_no_leak(game, seat, with_spy(view, {"spy": ("peek", game.hand(other)[0])}), legal, "card inside")
+        assert_no_leak(game, seat, with_spy(view, {"spy": ("peek", game.hand(other)[0])}), legal,
+                       "card inside")
     # Bit 60 is no card: it only makes the mask large enough to be recognised as one.
     leaky_mask = dataclasses.replace(view, memory=dataclasses.replace(
         view.memory, known_hands=(0, mask_of_codes(game.hand(other)) | 1 << 60)))
