@@ -69,6 +69,8 @@ from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players
 from .encoding import LAYOUT, OBSERVATION_SIZE, Observation, SeatEncoder, terminal_rewards
 
 GAME_NAME = "python_mattis"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRESET_DEFAULT = ""
 _NUMBER_DEFAULT = -1
 
@@ -249,22 +251,28 @@ class MattisState(pyspiel.State):
         """Public events before a resample (none for a state dealt by chance)."""
         self.actions_before = 0
         """Player actions before a resample, for the action cap."""
-        self.encoders = _SeatEncoders()
+        self.encoders: _SeatEncoders | None = None
+        """Made when a tensor is first asked for: OpenSpiel makes a new initial state to
+        learn the tensor's shape every time it is asked for one."""
 
     # -- OpenSpiel API
 
     def current_player(self) -> int:
-        """The seat to move, ``CHANCE`` while the deck is chosen, ``TERMINAL`` at the end."""
+        """The seat to move, ``CHANCE`` while the deck is chosen, ``TERMINAL`` at the end.
+        (OpenSpiel asks several times a step, so this reads the game as little as it can.)"""
         if self.box is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._ended():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.box.game.to_move or 0
+            return _CHANCE
+        game = self.box.game
+        to_move = game.to_move
+        if to_move is None or self.actions_before + game.num_actions >= self.config.max_actions:
+            return _TERMINAL
+        return to_move
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.box is None or self._ended():
+        if self.current_player() < 0:
             return []
-        return sorted(action.index for action in self.box.game.legal_actions())
+        assert self.box is not None
+        return sorted([action.index for action in self.box.game.legal_actions()])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every card not yet placed in the deck, equally likely."""
@@ -287,7 +295,7 @@ class MattisState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over or capped."""
-        return self.box is not None and self._ended()
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """−1 for Mattis, the others share +1; all 0 before the end or when capped."""
@@ -337,6 +345,8 @@ class MattisState(pyspiel.State):
     def observation_vector(self, player: int) -> Observation:
         """``player``'s observation now (the encoder's own vector: copy it to keep it)."""
         assert self.box is not None
+        if self.encoders is None:
+            self.encoders = _SeatEncoders()
         encoder = self.encoders.by_seat.get(player)
         if encoder is None:
             encoder = self.encoders.by_seat[player] = SeatEncoder(
@@ -349,7 +359,7 @@ class MattisState(pyspiel.State):
         self.box = _GameBox(game, game.position())
         self.history_before = history_before
         self.actions_before = actions_before
-        self.encoders = _SeatEncoders()
+        self.encoders = None
 
     def __str__(self) -> str:
         if self.box is None:
@@ -365,11 +375,6 @@ class MattisState(pyspiel.State):
         """The rules engine's game (``None`` while the deck is being chosen). Hidden cards
         included: for tests and analysis, never for a player."""
         return self.box.game if self.box is not None else None
-
-    def _ended(self) -> bool:
-        assert self.box is not None
-        game = self.box.game
-        return game.is_over or self.actions_before + game.num_actions >= self.config.max_actions
 
 
 def public_history_text(before: str, history: Sequence[dict[str, Any]]) -> str:
