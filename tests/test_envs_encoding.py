@@ -162,10 +162,15 @@ def test_gymnasium_observes_the_reference_vector_at_every_step() -> None:
 
 
 def spiel_tensors_match(state: MattisState) -> None:
+    """Both ways to a tensor give the reference: the state's own methods (Python callers)
+    and OpenSpiel's C++ path through the observer (``pyspiel.State``'s methods, which C++
+    algorithms use)."""
     for player in range(state.num_players()):
         reference = encode_view(state.seat_view(player))
-        assert np.array_equal(np.array(state.observation_tensor(player), np.float32), reference)
-        assert np.array_equal(np.array(state.information_state_tensor(player), np.float32), reference)
+        for tensor in (state.observation_tensor(player), state.information_state_tensor(player),
+                       pyspiel.State.observation_tensor(state, player),
+                       pyspiel.State.information_state_tensor(state, player)):
+            assert np.array_equal(np.array(tensor, np.float32), reference)
 
 
 @pytest.mark.parametrize("spec", ["python_mattis(players=3)", "python_mattis(players=5,rules=kortregler)"])
@@ -183,6 +188,24 @@ def test_openspiel_tensors_are_the_reference_vector_at_every_step(spec: str) -> 
             spiel_tensors_match(clone)
         state.apply_action(rng.choice(state.legal_actions()))
     spiel_tensors_match(state)
+
+
+def test_openspiel_tensors_of_the_player_to_move_and_of_the_shuffle() -> None:
+    """Without a player the tensor is the mover's; while the deck is chosen it is all 0,
+    and a seat that does not exist is refused, as OpenSpiel refuses it."""
+    game = pyspiel.load_game("python_mattis(players=3)")
+    state: MattisState = game.new_initial_state()
+    assert state.observation_tensor(1) == pyspiel.State.observation_tensor(state, 1) == [0.0] * 1349
+    for player in (-1, 3):
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(player)
+        with pytest.raises(pyspiel.SpielError):
+            pyspiel.State.observation_tensor(state, player)
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([card for card, _ in state.chance_outcomes()]))
+    assert state.observation_tensor() == state.observation_tensor(state.current_player())
+    assert state.information_state_tensor() == pyspiel.State.information_state_tensor(state)
 
 
 def test_openspiel_resampled_states_keep_giving_the_reference_vector() -> None:

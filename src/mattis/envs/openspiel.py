@@ -353,6 +353,22 @@ class MattisState(pyspiel.State):
                 player, self.config.players, self.config.rules, before=self.history_before.events)
         return encoder.update(self.box.game.seat_view(player, since=encoder.count))
 
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor``, answered here for Python callers: for a game
+        written in Python, OpenSpiel's own path makes a new initial state to learn the
+        tensor's size and copies the tensor piece by piece at every call, which costs more
+        than the encoding. The values are the observer's (which C++ callers still use)."""
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self.config.players:
+            raise pyspiel.SpielError(f"player: must be from 0 to {self.config.players - 1}, got {player}")
+        if self.box is None:
+            return [0.0] * OBSERVATION_SIZE
+        return self.observation_vector(player).tolist()  # type: ignore[no-any-return]
+
+    information_state_tensor = observation_tensor
+    """The information-state tensor is the same vector (it sums up the public history)."""
+
     def adopt(self, game: Game, history_before: PublicHistory, actions_before: int) -> None:
         """Continue from ``game`` (a determinization) after the given public history."""
         self.deck = ()
