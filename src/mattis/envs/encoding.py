@@ -1,10 +1,12 @@
 """One numeric encoding of a seat's view, shared by the PettingZoo, Gymnasium and OpenSpiel
 adapters, so an agent trained in one framework reads the same numbers in the others.
 
-The input is the JSON dict of ``Game.view(seat)`` and nothing else: the view is the single
-place where hidden cards are cut away, so an observation cannot leak what the view does
-not hold. Memory of the public history (won piles, cards known to be in a hand, cards gone)
-is worked out by :class:`mattis.bots.view.PlayerView` from the same dict.
+The input is the seat's view (``Game.seat_view(seat)``, or its JSON dict) and nothing else:
+the view is the single place where hidden cards are cut away, so an observation cannot
+leak what the view does not hold. Memory of the public history (won piles, cards known to
+be in a hand, cards gone) is the seat's :class:`~mattis.bots.view.CardTracker`, fed from
+the same views. :func:`encode_view` works a vector out from a whole view;
+:class:`SeatEncoder` keeps one up to date from the events since its last update.
 
 Seats are *relative*: slot 0 is the observer, slot 1 the player on its left (the next to
 play clockwise), and so on. Every per-seat block has :data:`MAX_SEATS` slots so one layout

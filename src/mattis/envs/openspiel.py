@@ -401,8 +401,9 @@ def public_history_text(before: str, history: Sequence[dict[str, Any]]) -> str:
 
 
 class MattisObserver:
-    """Builds a seat's tensor and strings from ``Game.view(seat)`` only (OpenSpiel's
-    PyObserver interface: ``tensor``, ``dict``, ``set_from``, ``string_from``)."""
+    """Builds a seat's tensor and strings from the seat's view only (OpenSpiel's
+    PyObserver interface: ``tensor``, ``dict``, ``set_from``, ``string_from``; C++ callers
+    come this way, Python callers of the tensors through :class:`MattisState`)."""
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
