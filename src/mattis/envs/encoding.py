@@ -232,7 +232,9 @@ class SeatEncoder:
         self._known = [0] * players
         self._won_seen = self._known_seen = 0
         self._hot: tuple[int, ...] = (-1,) * len(_ONE_HOT_STARTS)
-        self._flags = [0] * len(_FLAG_STARTS)
+        self._flags: tuple[int, ...] = (0,) * len(_FLAG_STARTS)
+        self._slot: dict[int | None, int] = {None: -1, **dict(enumerate(self._rel))}
+        self._bits_of: dict[Iterable[int], int] = {}
         self._hand_sizes: tuple[int, ...] = (0,) * players
         self._won_sizes: tuple[int, ...] = (0,) * players
         self._scalars: tuple[int, ...] = (0, 0, 0)
@@ -292,14 +294,15 @@ class SeatEncoder:
             self._cards = masks
 
         # One-hot blocks, in the order of _ONE_HOT_STARTS.
+        slot = self._slot  # a seat (or None) to its relative slot (or -1)
         hot = (
-            4 if public.trump_suit is None else public.trump_suit,
-            PHASES.index(public.phase),
-            -1 if public.to_move is None else rel[public.to_move],
-            rel[public.leader],
-            -1 if public.dealer is None else rel[public.dealer],
-            -1 if public.trump_holder is None else rel[public.trump_holder],
-            -1 if public.last_drawer is None else rel[public.last_drawer],
+            _TRUMP_SLOT[public.trump_suit],
+            _PHASE_SLOT[public.phase],
+            slot[public.to_move],
+            slot[public.leader],
+            slot[public.dealer],
+            slot[public.trump_holder],
+            slot[public.last_drawer],
         )
         old_hot = self._hot
         if hot != old_hot:
@@ -313,13 +316,15 @@ class SeatEncoder:
                         buffer[start + new] = 1.0
             self._hot = hot
 
-        # Flag blocks, in the order of _FLAG_STARTS.
-        flags = []
-        for seats in (public.out, public.losers, public.tie, public.due):
-            bits = 0
-            for other in seats:
-                bits |= 1 << rel[other]
-            flags.append(bits)
+        # Flag blocks, in the order of _FLAG_STARTS (seat groups as bits of relative seats,
+        # remembered: the same few groups come back all game).
+        bits_of = self._bits_of
+        try:
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        except KeyError:
+            for seats in (public.out, public.losers, public.tie, public.due):
+                bits_of[seats] = sum(1 << rel[other] for other in set(seats))
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
         old_flags = self._flags
         if flags != old_flags:
             for index, bits in enumerate(flags):
@@ -379,6 +384,8 @@ _PRESENT = SLICES["present"].start
 _ONE_HOT_STARTS = tuple(SLICES[name].start for name in (
     "trump_suit", "phase", "to_move", "leader", "dealer", "trump_holder", "last_drawer"))
 _FLAG_STARTS = tuple(SLICES[name].start for name in ("out", "losers", "tie", "due"))
+_TRUMP_SLOT: dict[int | None, int] = {None: 4, 0: 0, 1: 1, 2: 2, 3: 3}
+_PHASE_SLOT = {phase: index for index, phase in enumerate(PHASES)}
 _HAND_SIZES = SLICES["hand_sizes"].start
 _WON_SIZES = SLICES["won_sizes"].start
 _STOCK_SIZE = SLICES["stock_size"].start
