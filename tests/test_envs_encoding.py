@@ -53,6 +53,7 @@ def assert_encoders_follow(game: Game, move: object, cap: int, every: int = 1) -
         for seat, encoder in enumerate(encoders):
             if game.num_actions % every == seat % every or game.is_over:
                 vector = encoder.update(game.seat_view(seat, since=encoder.count))
+                assert encoder.values == vector.tolist()
                 reference = encode_view(game.view(seat) if seat == 0 else game.seat_view(seat))
                 where = f"{game.rules.preset_name or game.rules}, seat {seat}, action {game.num_actions}"
                 assert np.array_equal(vector, reference), (

@@ -344,6 +344,10 @@ class MattisState(pyspiel.State):
 
     def observation_vector(self, player: int) -> Observation:
         """``player``'s observation now (the encoder's own vector: copy it to keep it)."""
+        return self._encoder(player).vector
+
+    def _encoder(self, player: int) -> SeatEncoder:
+        """``player``'s encoder, brought up to date (made, from the whole history, if new)."""
         assert self.box is not None
         if self.encoders is None:
             self.encoders = _SeatEncoders()
@@ -351,7 +355,8 @@ class MattisState(pyspiel.State):
         if encoder is None:
             encoder = self.encoders.by_seat[player] = SeatEncoder(
                 player, self.config.players, self.config.rules, before=self.history_before.events)
-        return encoder.update(self.box.game.seat_view(player, since=encoder.count))
+        encoder.update(self.box.game.seat_view(player, since=encoder.count))
+        return encoder
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """OpenSpiel's ``observation_tensor``, answered here for Python callers: for a game
@@ -364,7 +369,7 @@ class MattisState(pyspiel.State):
             raise pyspiel.SpielError(f"player: must be from 0 to {self.config.players - 1}, got {player}")
         if self.box is None:
             return [0.0] * OBSERVATION_SIZE
-        return self.observation_vector(player).tolist()  # type: ignore[no-any-return]
+        return self._encoder(player).values[:]
 
     information_state_tensor = observation_tensor
     """The information-state tensor is the same vector (it sums up the public history)."""
