@@ -104,10 +104,9 @@ class CardTracker:
         """Follow ``events`` (``(kind, seat, mask)``, seat -1 for none), the next ones after
         those already fed."""
         rules = self.rules
-        for event in events:
-            kind, seat, mask = event
-            self.count += 1
-            self.log.append(event)
+        start = len(self.log)
+        self.log.extend(events)
+        for kind, seat, mask in self.log[start:]:
             if kind is _PLAY or kind is _CHANCE:
                 self.known_hands[seat] &= ~mask
                 self.played_by[seat] |= mask
@@ -150,6 +149,7 @@ class CardTracker:
             elif kind is _CLEAR:
                 self.gone |= mask
                 self._table = []
+        self.count = len(self.log)
 
     def snapshot(self, seat: int, hand: int) -> CardMemory:
         """The memory as it stands, for ``seat`` holding ``hand`` (its own entry of

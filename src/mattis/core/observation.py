@@ -214,7 +214,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         seat,                                                      # seat
         game.players,                                              # players
         rules,                                                     # rules
-        _preset_name(rules),                                       # preset
+        _facts_of(rules)[2],                                       # preset
         game.dealer if game.dealer >= 0 else None,                 # dealer
         phase,                                                     # phase
         game.to_move,                                              # to_move
@@ -254,11 +254,6 @@ _NOBODY: frozenset[int] = frozenset()
 def _rules_dict(rules: Rules) -> dict[str, Any]:
     """``rules.to_dict()``, made once per rules object (callers copy it before handing it out)."""
     return _facts_of(rules)[1]
-
-
-def _preset_name(rules: Rules) -> str | None:
-    """``rules.preset_name``, found once per rules object."""
-    return _facts_of(rules)[2]
 
 
 _RULES_FACTS: dict[int, tuple[Rules, dict[str, Any], str | None]] = {}

@@ -147,6 +147,10 @@ class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
         if not 0 <= index < NUM_ACTIONS:
             raise ValueError(f"action: must be an index from 0 to {NUM_ACTIONS - 1}, got {action!r}")
         game.apply(ALL_ACTIONS[index])  # IllegalAction (a ValueError) says why
+        self._after_move(agent)
+
+    def _after_move(self, agent: str) -> None:
+        """The rewards and the next agent after ``agent`` moved."""
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._settle()
@@ -195,8 +199,12 @@ class _CheckedEnv(raw_env):
         assert (action is None and dead) or _in_action_space(action), "action is not in action space"
         if dead:
             self._was_dead_step(action)
-        elif ALL_ACTIONS[int(action)] in self._require_game().legal_actions():
-            super().step(action)
+            return
+        game = self._require_game()
+        move = ALL_ACTIONS[int(action)]
+        if move in game.legal_actions():
+            game.apply_unchecked(move)  # just checked
+            self._after_move(agent)
         else:
             EnvLogger.warn_on_illegal_move()
             self._cumulative_rewards[agent] = 0
@@ -243,6 +251,17 @@ class _OrderEnforced(OrderEnforcingWrapper):
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
         return self.env._cumulative_rewards  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """``OrderEnforcingWrapper.step``, calling the wrapped environment directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``AECEnv.last``, reading the wrapped environment once."""
