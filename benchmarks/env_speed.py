@@ -15,6 +15,7 @@ not), beside the old way, :func:`~mattis.envs.encoding.encode_view` of the whole
 
     python benchmarks/env_speed.py                 # about two minutes
     python benchmarks/env_speed.py --json out.json
+    PYTHONPATH=old/src python benchmarks/env_speed.py --rows-only   # an older checkout's rows
 
 A *step* is one player action (chance moves are played but not counted; in Gymnasium one
 ``env.step``, the learner's action, with the bots' replies inside it). Needs the ``rl`` extra.
@@ -34,7 +35,6 @@ import pyspiel
 
 import mattis.envs.openspiel  # noqa: F401 - registers python_mattis
 from mattis import PICKUP, Game
-from mattis.envs.encoding import SeatEncoder, encode_view
 from mattis.envs.gymnasium import MattisEnv
 from mattis.envs.pettingzoo import env as pettingzoo_env
 
@@ -146,6 +146,8 @@ def long_game_actions(actions: int) -> list[str]:
 def step_costs(actions: list[str], windows: list[range]) -> dict[str, dict[int, float]]:
     """Median CPU microseconds of one step (apply, then the mover's observation) in each
     window of action numbers: incrementally (SeatEncoder) and from the whole view."""
+    from mattis.envs.encoding import SeatEncoder, encode_view  # here, so --rows-only runs on older code
+
     preset, players, seed = LONG_GAME
     costs: dict[str, dict[int, float]] = {"incremental": {}, "whole view": {}}
     for way in costs:
@@ -173,6 +175,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per row (the median is shown)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--rows-only", action="store_true", help="skip the cost of one step")
     args = parser.parse_args()
 
     results: dict[str, object] = {"rules": RULES, "players": PLAYERS, "runs": args.runs,
@@ -192,15 +195,16 @@ def main() -> None:
     print(f"\nPettingZoo env(): {medians[ROWS[1][0]] / 1000:.1f}k steps/s (target 30k); "
           f"python_mattis with tensors: {medians[ROWS[3][0]] / hearts:.2f}x hearts (target 2x)")
 
-    windows = [range(1, 41), range(2_981, 3_021)]
-    costs = step_costs(long_game_actions(windows[-1].stop), windows)
-    results["step_microseconds"] = {way: {str(k): v for k, v in by.items()} for way, by in costs.items()}
-    preset, players, seed = LONG_GAME
-    print(f"\none step (the action and the mover's observation), {preset} with {players} players, "
-          f"seed {seed}, picking up whenever allowed 60% of the time; median CPU microseconds")
-    print(f"{'':24}" + "".join(f"{f'actions {w.start}-{w.stop - 1}':>20}" for w in windows))
-    for way, by_window in costs.items():
-        print(f"{way:24}" + "".join(f"{by_window[w.start]:20.1f}" for w in windows))
+    if not args.rows_only:
+        windows = [range(1, 41), range(2_981, 3_021)]
+        costs = step_costs(long_game_actions(windows[-1].stop), windows)
+        results["step_microseconds"] = {way: {str(k): v for k, v in by.items()} for way, by in costs.items()}
+        preset, players, seed = LONG_GAME
+        print(f"\none step (the action and the mover's observation), {preset} with {players} players, "
+              f"seed {seed}, picking up whenever allowed 60% of the time; median CPU microseconds")
+        print(f"{'':24}" + "".join(f"{f'actions {w.start}-{w.stop - 1}':>20}" for w in windows))
+        for way, by_window in costs.items():
+            print(f"{way:24}" + "".join(f"{by_window[w.start]:20.1f}" for w in windows))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(results, file, indent=2)

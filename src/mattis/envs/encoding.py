@@ -238,7 +238,6 @@ class SeatEncoder:
         self._table = [0] * players
         self._won = [0] * players
         self._known = [0] * players
-        self._won_seen = self._known_seen = 0
         self._hot: tuple[int, ...] = (-1,) * len(_ONE_HOT_STARTS)
         self._flags: tuple[int, ...] = (0,) * len(_FLAG_STARTS)
         self._slot: dict[int | None, int] = {None: -1, **dict(enumerate(self._rel))}
@@ -259,8 +258,8 @@ class SeatEncoder:
         buffer, values = self._buffer, self.values
         rel = self._rel
 
-        # Per-seat card rows (compared whole first: most steps change few of them), and
-        # everything the seat has seen (for ``unseen``).
+        # Per-seat card rows by absolute seat (the own known row is the whole hand, which
+        # private draws change), and everything the seat has seen (for ``unseen``).
         table = [0] * self.players
         in_play = 0
         for owner, card in public.trick:
@@ -269,21 +268,26 @@ class SeatEncoder:
         for owner, play in public.plays:
             table[owner] |= play.mask
             in_play |= play.mask
-        if table != self._table:
-            _write_rows(buffer, values, _TABLE, self._rows, self._table, table)
-            self._table = table
-        if tracker.known_won != self._won:
-            _write_rows(buffer, values, _WON, self._rows, self._won, tracker.known_won)
-            self._won = tracker.known_won[:]
-            self._won_seen = _union(self._won)
         hand = public.hand
-        known = tracker.known_hands[:]
-        known[self.seat] = hand  # the own row is the whole hand, which draws change privately
-        if known != self._known:
-            _write_rows(buffer, values, _KNOWN, self._rows, self._known, known)
-            self._known = known
-            self._known_seen = _union(known)
-        seen = in_play | self._won_seen | self._known_seen | tracker.gone
+        won, known = tracker.known_won, tracker.known_hands
+        seat = self.seat
+        old_table, old_won, old_known = self._table, self._won, self._known
+        seen = in_play | tracker.gone | hand
+        for other, row in enumerate(self._rows):
+            mask = table[other]
+            if mask != old_table[other]:
+                _write_cards(buffer, values, _TABLE + row, old_table[other], mask)
+            mask = won[other]
+            if mask != old_won[other]:
+                _write_cards(buffer, values, _WON + row, old_won[other], mask)
+                old_won[other] = mask
+            seen |= mask
+            mask = hand if other == seat else known[other]
+            if mask != old_known[other]:
+                _write_cards(buffer, values, _KNOWN + row, old_known[other], mask)
+                old_known[other] = mask
+            seen |= mask
+        self._table = table
 
         # Single card blocks, in the order of _CARD_STARTS.
         trump_card = 0 if public.trump_card is None else 1 << public.trump_card
@@ -358,21 +362,6 @@ class SeatEncoder:
             buffer[_TRICK_SIZE] = values[_TRICK_SIZE] = _PER_SIX[scalars[2]]
             self._scalars = scalars
         return self.vector
-
-
-def _write_rows(buffer: array[float], values: list[float], start: int, rows: list[int], old: list[int],
-                new: list[int]) -> None:
-    """Rewrite the rows of a per-seat card block whose masks changed (rows by absolute seat)."""
-    for seat, mask in enumerate(new):
-        if mask != old[seat]:
-            _write_cards(buffer, values, start + rows[seat], old[seat], mask)
-
-
-def _union(masks: list[int]) -> int:
-    union = 0
-    for mask in masks:
-        union |= mask
-    return union
 
 
 def _write_cards(buffer: array[float], values: list[float], start: int, old: int, new: int) -> None:
