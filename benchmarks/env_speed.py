@@ -5,8 +5,9 @@ observation and the action mask read at every step; Gymnasium ``MattisEnv`` agai
 ``random`` bots; OpenSpiel ``python_mattis`` with ``observation_tensor`` at every step (and
 without, to show what the tensor costs); OpenSpiel's C++ ``hearts`` with
 ``information_state_tensor`` at every step. Each figure is the median of ``--runs`` runs of
-``--seconds`` each. Time is this process's CPU time (``time.process_time``), so other
-work on a shared machine slows every row alike instead of whichever row it meets.
+``--seconds`` each; the rows take turns, run after run. Time is this process's CPU time
+(``time.process_time``), and the turns make a busy or slow moment of a shared machine hit
+every row alike instead of whichever row it meets.
 
 Then the cost of one step (the action and the mover's observation, through the
 :class:`~mattis.envs.encoding.SeatEncoder` every environment uses) near action 5 and near
@@ -182,18 +183,21 @@ def main() -> None:
                                   "seconds_per_run": args.seconds, "clock": "process CPU time"}
     rows: dict[str, dict[str, float | list[float]]] = {}
     medians: dict[str, float] = {}
+    per_run: dict[str, list[float]] = {name: [] for name, _ in ROWS}
+    for _ in range(args.runs):  # the rows take turns, so a slower moment of the machine hits them all
+        for name, work in ROWS:
+            per_run[name].append(per_second(work, args.seconds))
     print(f"random play, {RULES} with {PLAYERS} players; steps per CPU second, median of {args.runs} runs")
     print(f"{'':64} {'steps/s':>9}   runs")
-    for name, work in ROWS:
-        per_run = [per_second(work, args.seconds) for _ in range(args.runs)]
-        medians[name] = statistics.median(per_run)
-        rows[name] = {"median": medians[name], "runs": per_run}
-        shown = ", ".join(f"{value:,.0f}" for value in per_run)
-        print(f"{name:64} {statistics.median(per_run):9,.0f}   {shown}", flush=True)
+    for name, _ in ROWS:
+        medians[name] = statistics.median(per_run[name])
+        rows[name] = {"median": medians[name], "runs": per_run[name]}
+        shown = ", ".join(f"{value:,.0f}" for value in per_run[name])
+        print(f"{name:64} {medians[name]:9,.0f}   {shown}", flush=True)
     results["steps_per_second"] = rows
-    hearts = medians[ROWS[-1][0]]
-    print(f"\nPettingZoo env(): {medians[ROWS[1][0]] / 1000:.1f}k steps/s (target 30k); "
-          f"python_mattis with tensors: {medians[ROWS[3][0]] / hearts:.2f}x hearts (target 2x)")
+    engine, pettingzoo, spiel, hearts = (medians[ROWS[index][0]] for index in (0, 1, 3, 5))
+    print(f"\nPettingZoo env(): {pettingzoo / 1000:.1f}k steps/s (target 30k), {pettingzoo / engine:.1%} of "
+          f"the engine's speed; python_mattis with tensors: {spiel / hearts:.2f}x hearts (target 2x)")
 
     if not args.rows_only:
         windows = [range(1, 41), range(2_981, 3_021)]
