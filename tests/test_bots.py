@@ -46,7 +46,9 @@ from mattis.bots import (
     play_game,
     seat_rng,
 )
+from mattis.bots.view import CardMemory
 from mattis.core.cards import CARD_CODES, FULL_DECK_MASK, NUM_CARDS, mask_of
+from mattis.core.observation import SeatView
 from mattis.core.position import Position
 
 from .variants import CONFIGS, VARIANTS, events
@@ -94,8 +96,10 @@ def random_states(rules: Rules, players: int, seed: int, every: int, limit: int 
 # ====================================================================== 1. the agent protocol
 
 
-DATA_TYPES = (str, int, float, bool, type(None), list, tuple, dict, Action, PlayerView, Rules, Enum, Event)
-"""What a view may be made of: plain data, interned actions, rules, their enum values and public events."""
+DATA_TYPES = (str, int, float, bool, type(None), list, tuple, dict, frozenset, Action, PlayerView, SeatView,
+              CardMemory, Rules, Enum, Event)
+"""What a view may be made of: plain data, interned actions, rules, their enum values, public events,
+and the view's own two parts."""
 
 
 def reachable(*roots: object) -> list[object]:
@@ -140,7 +144,7 @@ def assert_no_leak(game: Game, seat: int, view: PlayerView, legal: list[Action],
     # ``excluded`` masks say which cards a seat CANNOT hold, inferred from its public play
     # (P2.4 forced pick-up, P2.5 follow suit), so they naturally name hidden cards; they
     # carry no hidden information, and must be exactly what the JSON view alone gives.
-    inferred = {mask for mask in view.excluded if mask}
+    inferred = {mask for mask in view.memory.excluded if mask}
     for obj in reachable(view, legal):
         assert not isinstance(obj, (Game, Position)), f"{where}: a {type(obj).__name__} is reachable"
         if isinstance(obj, type):
@@ -157,7 +161,7 @@ def assert_no_leak(game: Game, seat: int, view: PlayerView, legal: list[Action],
         elif isinstance(obj, (list, tuple)) and len(obj) > 1 and all(isinstance(x, int) for x in obj):
             assert tuple(obj) != stock, f"{where}: the stock order is reachable"
     from_json = PlayerView.from_dict(json.loads(json.dumps(game.view(seat))))
-    assert from_json.excluded == view.excluded, f"{where}: exclusions not derived from the view"
+    assert from_json.memory.excluded == view.memory.excluded, f"{where}: exclusions not derived from the view"
 
 
 @functools.cache
@@ -194,18 +198,23 @@ def test_leak_check_finds_a_game_or_hidden_cards() -> None:
     legal = game.legal_actions()
     assert_no_leak(game, seat, view, legal, "clean view")
     with pytest.raises(AssertionError, match="Game"):
-        assert_no_leak(game, seat, dataclasses.replace(view, raw={"x": game}), legal, "game inside")
+        assert_no_leak(game, seat, with_spy(view, {"x": game}), legal, "game inside")
     other = (seat + 1) % 3
-    leaky_raw = {**view.raw, "spy": list(game.hand(other))}
     with pytest.raises(AssertionError, match=r"hidden card|another seat's hand"):
-        assert_no_leak(game, seat, dataclasses.replace(view, raw=leaky_raw), legal, "hand inside")
-    leaky_raw = {**view.raw, "spy": ("peek", game.hand(other)[0])}
+        assert_no_leak(game, seat, with_spy(view, {"spy": list(game.hand(other))}), legal, "hand inside")
     with pytest.raises(AssertionError, match="hidden card"):
-        assert_no_leak(game, seat, dataclasses.replace(view, raw=leaky_raw), legal, "card inside")
+        assert_no_leak(game, seat, with_spy(view, {"spy": ("peek", game.hand(other)[0])}), legal,
+                       "card inside")
     # Bit 60 is no card: it only makes the mask large enough to be recognised as one.
-    leaky_mask = dataclasses.replace(view, known_hands=(0, mask_of_codes(game.hand(other)) | 1 << 60))
+    leaky_mask = dataclasses.replace(view, memory=dataclasses.replace(
+        view.memory, known_hands=(0, mask_of_codes(game.hand(other)) | 1 << 60)))
     with pytest.raises(AssertionError, match="holds hidden cards"):
         assert_no_leak(game, seat, leaky_mask, legal, "mask inside")
+
+
+def with_spy(view: PlayerView, spy: object) -> PlayerView:
+    """``view`` with ``spy`` smuggled into its memory's event log (to test the leak check)."""
+    return dataclasses.replace(view, memory=dataclasses.replace(view.memory, log=[spy]))  # type: ignore[list-item]
 
 
 def test_agent_input_reaches_no_game_and_no_hidden_card() -> None:
@@ -236,10 +245,10 @@ def test_agents_only_ever_receive_views() -> None:
         def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random,
                    limit: Limit | None = None) -> Decision:
             assert isinstance(view, PlayerView)
-            assert view.seat == view.to_move == self.game.to_move
+            assert view.public.seat == view.public.to_move == self.game.to_move
             assert list(legal) == self.game.legal_actions()
             if len(seen) % 7 == 0:
-                assert_no_leak(self.game, view.seat, view, list(legal), "spy")
+                assert_no_leak(self.game, view.public.seat, view, list(legal), "spy")
             seen.append((self.game, view, list(legal)))
             return Decision(rng.choice(list(legal)), "spy")
 

@@ -319,8 +319,8 @@ def test_bots_following_a_game_incrementally_know_what_a_full_view_tells() -> No
         while not game.is_over and game.num_actions < 600:
             step = PlayerView.from_dict(game.view(0, since=tracker.count), tracker)
             whole = PlayerView.from_dict(game.view(0))
-            for field in ("known_hands", "known_won", "gone", "played_by", "excluded", "history"):
-                assert getattr(step, field) == getattr(whole, field), field
+            for field in ("known_hands", "known_won", "gone", "played_by", "excluded", "recent"):
+                assert getattr(step.memory, field) == getattr(whole.memory, field), field
             assert step.public_events() == tuple(game.history)
             game.apply(rng.choice(game.legal_actions()))
 

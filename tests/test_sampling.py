@@ -147,7 +147,7 @@ def test_known_cards_are_true_and_unseen_is_exactly_the_unknowable() -> None:
             context = f"{where}, seat {seat}"
             view = PlayerView.from_dict(game.view(seat))
             own = hand_mask(game, seat)
-            assert view.hand == own, context
+            assert view.public.hand == own, context
             assert view.known_hands[seat] == own, context
             hidden = 0
             for other in range(game.players):
@@ -158,9 +158,9 @@ def test_known_cards_are_true_and_unseen_is_exactly_the_unknowable() -> None:
                     hidden |= real & ~view.known_hands[other]
                     known_other_cards += view.known_hands[other].bit_count()
                 if game.phase == "collect":
-                    assert view.known_won[other] == won_mask(game, other), context
+                    assert view.memory.known_won[other] == won_mask(game, other), context
                 else:
-                    assert view.known_won[other] == 0, context
+                    assert view.memory.known_won[other] == 0, context
             stock = mask_of(position.stock) & ~face_up
             hidden |= stock | aside_card(position) | position.removed
             assert view.unseen & own == 0, context
@@ -195,7 +195,7 @@ def test_won_piles_are_known_and_join_the_hands_in_phase_2() -> None:
     while game.phase == "collect":
         view = PlayerView.from_dict(game.view(0))
         piles = [won_mask(game, seat) for seat in range(3)]
-        assert list(view.known_won) == piles
+        assert list(view.memory.known_won) == piles
         game.apply(rng.choice(game.legal_actions()))
     assert game.phase == "shed" and piles[1] and piles[2]
     view = PlayerView.from_dict(game.view(0))

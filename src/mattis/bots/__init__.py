@@ -1,8 +1,9 @@
 """Bots: agents that play from one seat's view only.
 
 ``make_agent(level)`` gives ``random``, ``easy``, ``normal`` or ``hard``; :func:`hint` asks
-the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` built
-from ``Game.view(seat)``, the legal actions, a seeded generator and an optional limit.
+the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` (the
+seat's view, ``Game.seat_view(seat)``, and its memory of the public events), the legal
+actions, a seeded generator and an optional limit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
 from .runner import PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
-from .view import CardTracker, PlayerView
+from .view import CardMemory, CardTracker, PlayerView
 
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 """Bot levels from weakest to strongest."""
@@ -63,11 +64,11 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over")
-    return hint(game.view(seat), game.legal_actions(), rng, limit)
+    return hint(seat_view(game, seat), game.legal_actions(), rng, limit)
 
 
 __all__ = [
-    "DEFAULT_LIMIT", "LEVELS", "Agent", "CardTracker", "Decision", "IsmctsAgent", "Limit",
+    "DEFAULT_LIMIT", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision", "IsmctsAgent", "Limit",
     "PlayedGame", "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "derived_rng", "hint",
     "hint_for", "make_agent", "parse_level", "play_game", "seat_rng", "seat_view",
 ]

@@ -1,7 +1,7 @@
 """The agent protocol: a bot sees one seat's view and the legal actions, never the game.
 
 An agent is any object with a ``name`` and a ``choose`` method. It receives a
-:class:`~mattis.bots.view.PlayerView` (built from ``Game.view(seat)``), the legal actions,
+:class:`~mattis.bots.view.PlayerView` (built from ``Game.seat_view(seat)``), the legal actions,
 a seeded ``random.Random`` and an optional :class:`Limit`, and returns a :class:`Decision`:
 the action plus a short explanation that front ends show as a hint.
 """

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import rank_of
+from ..core.observation import SeatView
 from ..core.phase import Phase
 from .heuristics import (
     RANK_WORDS,
@@ -55,16 +56,16 @@ class RuleBasedAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        if view.phase == Phase.SHED and is_looping(view.history):
+        if view.public.phase == Phase.SHED and is_looping(view.memory.recent):
             return Decision(rng.choice(list(legal)), "the same plays keep coming round: vary",
                             "break_loop")
         if self.careless and rng.random() < self.careless:
             return Decision(rng.choice(list(legal)), "a hasty move", "careless")
-        if view.phase == Phase.COLLECT:
-            return self._phase1(view, legal)
+        if view.public.phase == Phase.COLLECT:
+            return self._phase1(view.public, legal)
         return self._phase2(view, legal)
 
-    def _phase1(self, view: PlayerView, legal: Sequence[Action]) -> Decision:
+    def _phase1(self, view: SeatView, legal: Sequence[Action]) -> Decision:
         me = view.seat
         rivals = view.tie if view.tie else tuple(s for s in range(view.players) if s != me)
         others_best = max((rank_of(c) for s, c in view.current_round if s != me and s in rivals),
@@ -90,23 +91,24 @@ class RuleBasedAgent:
         return Decision(action, text, reason, detail)
 
     def _phase2(self, view: PlayerView, legal: Sequence[Action]) -> Decision:
-        trump = view.trump_suit
+        public = view.public
+        trump = public.trump_suit
         plays = plays_of(legal)
-        if not view.table:
+        if not public.plays:
             if self.name == "easy":
                 single = min((p for p in plays if len(p.cards) == 1),
                              key=lambda p: (p.suit == trump, rank_of(p.low)))
                 return Decision(single, f"lead the low card {single}", "lead_low")
             hidden = view.unseen
             for seat, known in enumerate(view.known_hands):
-                if seat != view.seat:
+                if seat != public.seat:
                     hidden |= known
-            boss = boss_cards(view.hand, hidden)
+            boss = boss_cards(public.hand, hidden)
             play = lead_choice(plays, trump, boss)
             kind = "a sequence" if play.is_sequence else "a low card"
             return Decision(play, f"lead {kind}: {play}, saving high cards and trumps", "lead_low")
-        target = view.table[-1][1]
-        oldest = view.table[0][1]
+        target = public.plays[-1][1]
+        oldest = public.plays[0][1]
         target_text = describe_target(target)
         if not plays:
             return Decision(PICKUP, f"nothing beats {target_text}: pick up", "must_pick_up",
@@ -115,7 +117,7 @@ class RuleBasedAgent:
             play = min(plays, key=lambda p: (p.suit == trump, rank_of(p.low), -len(p.cards)))
             return Decision(play, f"cheapest card that beats {target_text}", "cheapest_beat",
                             (("target", target_text),))
-        if should_pick_up(legal, target, oldest, trump, view.hand):
+        if should_pick_up(legal, target, oldest, trump, public.hand):
             return Decision(PICKUP, f"only a trump beats {target_text}: picking up "
                             f"{describe_target(oldest)} is cheaper", "pickup_cheaper",
                             (("target", target_text), ("oldest", describe_target(oldest))))

@@ -1,6 +1,7 @@
 """Playing whole games between agents: the one loop tournaments, benchmarks and tests share.
 
-Each agent sees only ``PlayerView.from_dict(game.view(seat))``; the runner owns the game.
+Each agent sees only its seat's :class:`PlayerView` (``Game.seat_view(seat)`` and the seat's
+memory of the public events); the runner owns the game.
 Forced moves (a single legal action) are applied without asking the agent, so they cost
 nothing. Every seat gets its own generator derived from the game seed, so a game is
 reproducible from its seed whatever else runs; the derivation is one-way (SHA-256), so a
@@ -63,8 +64,8 @@ def seat_view(game: Game, seat: int, tracker: CardTracker | None = None) -> Play
     """The :class:`PlayerView` of ``seat``; with a ``tracker`` that followed the game so far,
     only the events since its last call are read."""
     if tracker is None:
-        return PlayerView.from_dict(game.view(seat))
-    return PlayerView.from_dict(game.view(seat, since=tracker.count), tracker)
+        return PlayerView.of(game.seat_view(seat))
+    return PlayerView.of(game.seat_view(seat, since=tracker.count), tracker)
 
 
 def decide(agent: Agent, game: Game, rng: random.Random, limit: Limit | None = None,

@@ -2,11 +2,11 @@
 
 The hidden cards (other players' unknown hand cards, the stock, the reserved trump card,
 removed cards) are placed at random, subject to every fact the seat knows: cards known to be
-in a hand (picked up, taken back, won, the revealed trump card, tracked by
-:class:`PlayerView`), and cards a hand cannot hold because of how its owner played (a forced
-pick-up shows nothing could beat, P2.4; trumping under ``follow_suit`` shows a void, P2.5).
-Seats with such exclusions choose first among the cards they may hold; the rest is a
-uniform shuffle.
+in a hand (picked up, taken back, won, the revealed trump card, remembered in
+:class:`~mattis.bots.view.CardMemory`), and cards a hand cannot hold because of how its owner
+played (a forced pick-up shows nothing could beat, P2.4; trumping under ``follow_suit`` shows
+a void, P2.5). Seats with such exclusions choose first among the cards they may hold; the
+rest is a uniform shuffle.
 """
 
 from __future__ import annotations
@@ -24,54 +24,55 @@ from .view import PlayerView
 def sample_position(view: PlayerView, rng: random.Random) -> Position:
     """A random full position consistent with ``view``."""
     unseen, hands = _deal_hidden_hands(view, rng)
-    players = view.players
-    phase1 = view.phase == Phase.COLLECT
-    bottom_card = view.trump_card if phase1 and view.rules.trump is TrumpMode.BOTTOM_UP else None
-    bottom_known = bottom_card is not None and view.last_drawer is None
-    hidden_stock = view.stock_size - (1 if bottom_known and view.stock_size else 0)
+    public = view.public
+    players = public.players
+    phase1 = public.phase == Phase.COLLECT
+    bottom_card = public.trump_card if phase1 and public.rules.trump is TrumpMode.BOTTOM_UP else None
+    bottom_known = bottom_card is not None and public.last_drawer is None
+    hidden_stock = public.stock_size - (1 if bottom_known and public.stock_size else 0)
     stock = unseen[:hidden_stock]
     del unseen[:hidden_stock]
-    if bottom_known and bottom_card is not None and view.stock_size:
+    if bottom_known and bottom_card is not None and public.stock_size:
         stock.append(bottom_card)
-    trump_card = -1 if view.trump_card is None else view.trump_card
-    if phase1 and view.rules.trump is TrumpMode.HIDDEN_LAST:
-        if view.trump_holder is not None:
+    trump_card = -1 if public.trump_card is None else public.trump_card
+    if phase1 and public.rules.trump is TrumpMode.HIDDEN_LAST:
+        if public.trump_holder is not None:
             trump_card = unseen.pop()  # the reserved card, put aside unseen
         elif stock:
             trump_card = stock[-1]
     removed = 0
-    if len(unseen) != view.removed_count:
+    if len(unseen) != public.removed_count:
         raise ValueError(
-            f"inconsistent view: {len(unseen)} unseen cards left for {view.removed_count} removed"
+            f"inconsistent view: {len(unseen)} unseen cards left for {public.removed_count} removed"
         )
     for card in unseen:
         removed |= 1 << card
     return Position(
-        rules=view.rules,
+        rules=public.rules,
         players=players,
-        dealer=-1 if view.dealer is None else view.dealer,
-        phase=PHASE_NAMED[view.phase],
-        to_move=view.to_move if view.to_move is not None else -1,
-        leader=view.leader,
+        dealer=-1 if public.dealer is None else public.dealer,
+        phase=PHASE_NAMED[public.phase],
+        to_move=public.to_move if public.to_move is not None else -1,
+        leader=public.leader,
         hands=tuple(hands),
-        won=view.known_won if phase1 else (0,) * players,
+        won=view.memory.known_won if phase1 else (0,) * players,
         stock=tuple(stock),
         trump_card=trump_card,
-        trump_suit=trump_card // 13 if trump_card >= 0 else _or_none(view.trump_suit),
-        trump_known=view.trump_suit is not None,
-        trump_holder=_or_none(view.trump_holder),
-        last_drawer=_or_none(view.last_drawer),
-        trick=view.trick,
-        due=view.due,
-        current_round=view.current_round,
-        tie=view.tie,
-        table=tuple((seat, play.index) for seat, play in view.table),
-        trick_size=view.trick_size,
-        out=view.out,
-        out_order=view.out_order,
-        losers=view.losers,
+        trump_suit=trump_card // 13 if trump_card >= 0 else _or_none(public.trump_suit),
+        trump_known=public.trump_suit is not None,
+        trump_holder=_or_none(public.trump_holder),
+        last_drawer=_or_none(public.last_drawer),
+        trick=public.trick,
+        due=public.due,
+        current_round=public.current_round,
+        tie=public.tie,
+        table=tuple((seat, play.index) for seat, play in public.plays),
+        trick_size=public.trick_size or 0,
+        out=tuple(seat in public.out for seat in range(players)),
+        out_order=public.out_order,
+        losers=public.losers,
         removed=removed,
-        discard=view.gone,
+        discard=view.memory.gone,
     )
 
 
@@ -82,22 +83,23 @@ def _or_none(value: int | None) -> int:
 
 def _deal_hidden_hands(view: PlayerView, rng: random.Random) -> tuple[list[int], list[int]]:
     """Give each other seat its unknown hand cards, respecting what its play excluded
-    (:attr:`PlayerView.excluded`). Returns the cards left for the stock and removed
+    (:attr:`~mattis.bots.view.CardMemory.excluded`). Returns the cards left for the stock and removed
     places, shuffled, and the hands."""
     pool_mask = view.unseen
+    public, known_hands, excluded = view.public, view.memory.known_hands, view.memory.excluded
     needs = {
-        seat: view.hand_sizes[seat] - view.known_hands[seat].bit_count()
-        for seat in range(view.players)
-        if seat != view.seat
+        seat: public.hand_sizes[seat] - known_hands[seat].bit_count()
+        for seat in range(public.players)
+        if seat != public.seat
     }
-    constrained = [seat for seat in needs if needs[seat] and view.excluded[seat] & pool_mask]
+    constrained = [seat for seat in needs if needs[seat] and excluded[seat] & pool_mask]
     for _ in range(100):
-        hands = list(view.known_hands)
+        hands = list(known_hands)
         remaining = pool_mask
         order = constrained[:]
         rng.shuffle(order)
         for seat in order:  # seats with exclusions choose first, among the cards they may hold
-            allowed = list(cards_in(remaining & ~view.excluded[seat]))
+            allowed = list(cards_in(remaining & ~excluded[seat]))
             if len(allowed) < needs[seat]:
                 break
             for card in rng.sample(allowed, needs[seat]):

@@ -37,6 +37,7 @@ from .cards import (
 )
 from .errors import IllegalAction, InvalidAction, Reason
 from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
+from .observation import SeatView, build_view
 from .phase import PHASE_NAMED, Phase
 from .position import Position
 from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, parse_deck
@@ -573,8 +574,11 @@ class Game:
         (keys: :data:`~mattis.core.observation.VIEW_SCHEMA`). Bots and front ends see the
         game only through this. The history holds the events from number ``since`` on, so
         a caller that remembers ``event_count`` gets views of constant size."""
-        from .observation import build_view
+        return self.seat_view(seat, since).to_dict()
 
+    def seat_view(self, seat: int, since: int = 0) -> SeatView:
+        """:meth:`view` as a typed :class:`~mattis.core.observation.SeatView`, without the
+        JSON dict: for bots and learning environments in the same process."""
         count = self.num_events
         if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= count:
             raise ValueError(f"since: must be from 0 to {count}, got {since!r}")

@@ -2,7 +2,8 @@
 
 This is what people train against: ``MattisEnv(rules="pagat", players=3, opponents="normal")``.
 The learner's observation is the same vector as in PettingZoo
-(:func:`mattis.envs.encoding.encode_view`); the legal moves come as ``info["action_mask"]``
+(:func:`mattis.envs.encoding.encode_view`, kept up to date by a
+:class:`~mattis.envs.encoding.SeatEncoder`); the legal moves come as ``info["action_mask"]``
 and from :meth:`MattisEnv.action_masks` (the method maskable-PPO implementations call).
 
 * Actions: ``Discrete(366)`` indices (:attr:`mattis.Action.index`).
@@ -10,8 +11,9 @@ and from :meth:`MattisEnv.action_masks` (the method maskable-PPO implementations
 * An illegal action ends the episode at once with reward −1 (``info["illegal_action"]``),
   so random exploration is safe; the game is left as it was.
 * A game still running after ``max_actions`` actions is truncated with reward 0.
-* The bots see only their own seat's view (through :func:`mattis.bots.decide`) and get
-  their randomness from the episode seed, so ``reset(seed=s)`` replays exactly.
+* The bots see only their own seat's view (through :func:`mattis.bots.decide`, each with its
+  own memory of the events so far) and get their randomness from the episode seed, so
+  ``reset(seed=s)`` replays exactly.
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ try:
 except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
-from ..bots import Agent, Limit, decide, make_agent, parse_level, seat_rng
+from ..bots import Agent, CardTracker, Limit, decide, make_agent, parse_level, seat_rng
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
 from ..core.game import Game
 from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
-from .encoding import OBSERVATION_SIZE, Observation, action_mask, encode_view, terminal_rewards
+from .encoding import OBSERVATION_SIZE, Observation, SeatEncoder, action_mask, terminal_rewards
 from .render import render_in_mode
 
 ILLEGAL_ACTION_REWARD = -1.0
@@ -82,7 +84,8 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
-        self._bots: dict[int, tuple[Agent, random.Random]] = {}
+        self._bots: dict[int, tuple[Agent, random.Random, CardTracker]] = {}
+        self._encoder = SeatEncoder(seat, self.players, self.rules)
         self._truncated = False
         self._ended = False
 
@@ -95,9 +98,11 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.game = Game.new(self.rules, self.players, seed=game_seed)
         others = [seat for seat in range(self.players) if seat != self.seat]
         self._bots = {
-            seat: (make_agent(level, self.hard_limit if level == "hard" else None), seat_rng(game_seed, seat))
+            seat: (make_agent(level, self.hard_limit if level == "hard" else None), seat_rng(game_seed, seat),
+                   CardTracker(self.players, self.rules))
             for seat, level in zip(others, self.opponent_levels, strict=True)
         }
+        self._encoder = SeatEncoder(self.seat, self.players, self.rules)
         self._truncated = False
         self._ended = False
         self._play_bots()
@@ -143,13 +148,14 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
                 break
             seat = game.to_move
             assert seat is not None
-            agent, rng = self._bots[seat]
+            agent, rng, tracker = self._bots[seat]
             legal = game.legal_actions()
-            game.apply(legal[0] if len(legal) == 1 else decide(agent, game, rng).action)
+            game.apply(legal[0] if len(legal) == 1 else decide(agent, game, rng, tracker=tracker).action)
         self._truncated = not game.is_over and game.num_actions >= self.max_actions
 
     def _observe(self) -> Observation:
-        return encode_view(self._require_game().view(self.seat))
+        encoder = self._encoder
+        return encoder.update(self._require_game().seat_view(self.seat, since=encoder.count)).copy()
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

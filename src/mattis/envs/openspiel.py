@@ -23,11 +23,14 @@ Player actions are :attr:`mattis.Action.index` (366 distinct); chance outcomes a
 numbers 0-51. Rewards come at the end (:func:`~mattis.envs.encoding.terminal_rewards`), and
 a game still running after ``max_actions`` player actions ends with all returns 0.
 
-Observations are built from ``Game.view(seat)`` only: the tensor is
+Observations are built from the seat's view only: the tensor is the vector of
 :func:`~mattis.envs.encoding.encode_view` (the information-state tensor is the same vector,
-which already sums up the public history); the observation string is the view without its
-history, and the information-state string adds every public event so far (all actions
-are public; a seat's private draws are not listed, so this is not strictly perfect recall).
+which already sums up the public history), kept up to date per seat by a
+:class:`~mattis.envs.encoding.SeatEncoder` fed only the events since that seat's last
+tensor, so a tensor costs the same all game long; the observation string is the view
+without its history, and the information-state string adds every public event so far (all
+actions are public; a seat's private draws are not listed, so this is not strictly perfect
+recall).
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
@@ -62,13 +65,17 @@ from ..bots.sampling import sample_position
 from ..bots.view import PlayerView
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.cards import CARD_CODES, NUM_CARDS
+from ..core.events import RawEvent, raw_to_json
 from ..core.game import Game
+from ..core.observation import SeatView
 from ..core.position import Position
 from ..core.rules import Rules
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players
-from .encoding import LAYOUT, OBSERVATION_SIZE, encode_view, terminal_rewards
+from .encoding import LAYOUT, OBSERVATION_SIZE, Observation, SeatEncoder, terminal_rewards
 
 GAME_NAME = "python_mattis"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRESET_DEFAULT = ""
 _NUMBER_DEFAULT = -1
 
@@ -202,21 +209,39 @@ def _box_from_position(start: Position, actions: list[str]) -> _GameBox:
 
 @dataclass(frozen=True, slots=True)
 class PublicHistory:
-    """The public events before a resample, as view-history dicts and as one line of text;
-    immutable, so state copies share it."""
+    """The public events before a resample, as ``(kind, seat, mask)`` events and as one
+    line of text; immutable, so state copies share it."""
 
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[RawEvent, ...] = ()
     text: str = ""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PublicHistory:
         return self
 
-    def extended(self, events: Sequence[dict[str, Any]]) -> PublicHistory:
+    def extended(self, events: Sequence[RawEvent]) -> PublicHistory:
         """This history followed by ``events``."""
-        return PublicHistory((*self.events, *events), public_history_text(self.text, events))
+        return PublicHistory((*self.events, *events),
+                             public_history_text(self.text, [raw_to_json(raw) for raw in events]))
 
 
 _NO_HISTORY = PublicHistory()
+
+
+class _SeatEncoders:
+    """The :class:`SeatEncoder` of each seat whose tensor a state was asked for, made on
+    first use. A copy of a state starts with none: search clones states far more often
+    than it reads their tensors, and a new encoder catches up with the whole history once."""
+
+    __slots__ = ("by_seat",)
+
+    def __init__(self) -> None:
+        self.by_seat: dict[int, SeatEncoder] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _SeatEncoders:
+        return _SeatEncoders()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_SeatEncoders, ())
 
 
 class MattisState(pyspiel.State):
@@ -231,21 +256,28 @@ class MattisState(pyspiel.State):
         """Public events before a resample (none for a state dealt by chance)."""
         self.actions_before = 0
         """Player actions before a resample, for the action cap."""
+        self.encoders: _SeatEncoders | None = None
+        """Made when a tensor is first asked for: OpenSpiel makes a new initial state to
+        learn the tensor's shape every time it is asked for one."""
 
     # -- OpenSpiel API
 
     def current_player(self) -> int:
-        """The seat to move, ``CHANCE`` while the deck is chosen, ``TERMINAL`` at the end."""
+        """The seat to move, ``CHANCE`` while the deck is chosen, ``TERMINAL`` at the end.
+        (OpenSpiel asks several times a step, so this reads the game as little as it can.)"""
         if self.box is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._ended():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.box.game.to_move or 0
+            return _CHANCE
+        game = self.box.game
+        to_move = game.to_move
+        if to_move is None or self.actions_before + game.num_actions >= self.config.max_actions:
+            return _TERMINAL
+        return to_move
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.box is None or self._ended():
+        if self.current_player() < 0:
             return []
-        return sorted(action.index for action in self.box.game.legal_actions())
+        assert self.box is not None
+        return sorted([action.index for action in self.box.game.legal_actions()])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every card not yet placed in the deck, equally likely."""
@@ -268,7 +300,7 @@ class MattisState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over or capped."""
-        return self.box is not None and self._ended()
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """−1 for Mattis, the others share +1; all 0 before the end or when capped."""
@@ -292,11 +324,11 @@ class MattisState(pyspiel.State):
                 outcomes = [card for card, _ in state.chance_outcomes()]
                 state.apply_action(outcomes[rng.randrange(len(outcomes))])
             return state
-        view = self.box.game.view(player_id)
-        known = PlayerView.from_dict(self.seat_view(player_id))
+        public = self.box.game.seat_view(player_id)
+        known = PlayerView.of(self._with_history_before(public))
         state.adopt(
             Game.from_position(sample_position(known, rng)),
-            history_before=self.history_before.extended(view["history"]),
+            history_before=self.history_before.extended(public.events),
             actions_before=self.actions_before + self.box.game.num_actions,
         )
         return state
@@ -305,11 +337,47 @@ class MattisState(pyspiel.State):
         """``Game.view(player)`` with the public events from before a resample put back in
         front of its history: everything the seat knows, and nothing else."""
         assert self.box is not None
-        view = self.box.game.view(player)
-        if self.history_before.events:
-            view["history"] = [*self.history_before.events, *view["history"]]
-            view["event_count"] = len(view["history"])
-        return view
+        return self._with_history_before(self.box.game.seat_view(player)).to_dict()
+
+    def _with_history_before(self, public: SeatView) -> SeatView:
+        """``public`` (a view with the whole history of the game in the box) with the events
+        from before a resample in front."""
+        before = self.history_before.events
+        if not before:
+            return public
+        return public._replace(events=(*before, *public.events), event_count=len(before) + public.event_count)
+
+    def observation_vector(self, player: int) -> Observation:
+        """``player``'s observation now (the encoder's own vector: copy it to keep it)."""
+        return self._encoder(player).vector
+
+    def _encoder(self, player: int) -> SeatEncoder:
+        """``player``'s encoder, brought up to date (made, from the whole history, if new)."""
+        assert self.box is not None
+        if self.encoders is None:
+            self.encoders = _SeatEncoders()
+        encoder = self.encoders.by_seat.get(player)
+        if encoder is None:
+            encoder = self.encoders.by_seat[player] = SeatEncoder(
+                player, self.config.players, self.config.rules, before=self.history_before.events)
+        encoder.update(self.box.game.seat_view(player, since=encoder.count))
+        return encoder
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor``, answered here for Python callers: for a game
+        written in Python, OpenSpiel's own path makes a new initial state to learn the
+        tensor's size and copies the tensor piece by piece at every call, which costs more
+        than the encoding. The values are the observer's (which C++ callers still use)."""
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self.config.players:
+            raise pyspiel.SpielError(f"player: must be from 0 to {self.config.players - 1}, got {player}")
+        if self.box is None:
+            return [0.0] * OBSERVATION_SIZE
+        return self._encoder(player).values[:]
+
+    information_state_tensor = observation_tensor
+    """The information-state tensor is the same vector (it sums up the public history)."""
 
     def adopt(self, game: Game, history_before: PublicHistory, actions_before: int) -> None:
         """Continue from ``game`` (a determinization) after the given public history."""
@@ -317,6 +385,7 @@ class MattisState(pyspiel.State):
         self.box = _GameBox(game, game.position())
         self.history_before = history_before
         self.actions_before = actions_before
+        self.encoders = None
 
     def __str__(self) -> str:
         if self.box is None:
@@ -333,11 +402,6 @@ class MattisState(pyspiel.State):
         included: for tests and analysis, never for a player."""
         return self.box.game if self.box is not None else None
 
-    def _ended(self) -> bool:
-        assert self.box is not None
-        game = self.box.game
-        return game.is_over or self.actions_before + game.num_actions >= self.config.max_actions
-
 
 def public_history_text(before: str, history: Sequence[dict[str, Any]]) -> str:
     """The public events as one line (``play 1 7h; won 1 7h 9h 2c; …``), after ``before``."""
@@ -347,8 +411,9 @@ def public_history_text(before: str, history: Sequence[dict[str, Any]]) -> str:
 
 
 class MattisObserver:
-    """Builds a seat's tensor and strings from ``Game.view(seat)`` only (OpenSpiel's
-    PyObserver interface: ``tensor``, ``dict``, ``set_from``, ``string_from``)."""
+    """Builds a seat's tensor and strings from the seat's view only (OpenSpiel's
+    PyObserver interface: ``tensor``, ``dict``, ``set_from``, ``string_from``; C++ callers
+    come this way, Python callers of the tensors through :class:`MattisState`)."""
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
@@ -361,11 +426,10 @@ class MattisObserver:
 
     def set_from(self, state: MattisState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s encoded view (zeros during the shuffle)."""
-        game = state.mattis_game
-        if game is None:
+        if state.mattis_game is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = encode_view(state.seat_view(player))
+        self.tensor[:] = state.observation_vector(player)
 
     def string_from(self, state: MattisState, player: int) -> str:
         """The view as canonical JSON, without history; with perfect recall, plus the public
@@ -461,11 +525,11 @@ class OpenSpielIsmctsAgent:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", reason="forced")
         simulations = limit.iterations if limit and limit.iterations else self.simulations
-        game = load_game(view.rules, view.players)
+        game = load_game(view.public.rules, view.public.players)
         root: MattisState = game.new_initial_state()
         root.adopt(
             Game.from_position(sample_position(view, rng)),
-            history_before=_NO_HISTORY.extended([event.to_dict() for event in view.public_events()]),
+            history_before=_NO_HISTORY.extended(view.memory.log[:view.memory.count]),
             actions_before=0,
         )
         numpy_rng = np.random.RandomState(rng.getrandbits(32))

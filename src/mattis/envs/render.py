@@ -11,6 +11,7 @@ except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.game import Game
+from ..core.phase import Phase
 from ..i18n import Lang, t
 
 
@@ -35,7 +36,7 @@ def render_text(game: Game, lang: Lang = "en", truncated: bool = False) -> str:
             marks.append(t("env.out", lang))
         if seat in view["losers"]:
             marks.append(t("env.mattis", lang))
-        if view["phase"] == "collect":
+        if view["phase"] == Phase.COLLECT:
             marks.append(t("env.won", lang, count=view["won_sizes"][seat]))
         hand = " ".join(view["hand"]) or "-"
         suffix = f"  ({', '.join(marks)})" if marks else ""

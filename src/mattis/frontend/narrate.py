@@ -54,38 +54,38 @@ class Narrator:
         count = mask.bit_count()
         if kind in (EventKind.PLAY, EventKind.CHANCE) and not self._shedding and seat is not None:
             self._trick.extend((seat, card) for card in cards_in(mask))
-        if kind == "play":
+        if kind == EventKind.PLAY:
             return t("play.ev.play", lang, who=self._who(seat), cards=mask_label(mask))
-        if kind == "chance":
+        if kind == EventKind.CHANCE:
             return t("play.ev.chance", lang, who=self._who(seat), card=mask_label(mask))
-        if kind == "pickup":
+        if kind == EventKind.PICKUP:
             return t("play.ev.pickup", lang, who=self._who(seat), cards=mask_label(mask))
-        if kind == "won":
+        if kind == EventKind.WON:
             assert seat is not None
             card = self._winning_card(seat)
             self._trick = []
             key = "play.ev.won_one" if count == 1 else "play.ev.won"
             return t(key, lang, who=self._who(seat), count=count, card=card_label(card) if card >= 0 else "?")
-        if kind == "aside":
+        if kind == EventKind.ASIDE:
             return t("play.ev.aside", lang, who=self._who(seat))
-        if kind == "drop":
+        if kind == EventKind.DROP:
             return t("play.ev.drop", lang, who=self._who(seat))
-        if kind == "back":
+        if kind == EventKind.BACK:
             self._trick = []
             return t("play.ev.back", lang, cards=mask_label(mask))
-        if kind == "reveal":
+        if kind == EventKind.REVEAL:
             return self._reveal(seat, mask)
-        if kind == "draw_trump":
+        if kind == EventKind.DRAW_TRUMP:
             return t("play.ev.draw_trump", lang, who=self._who(seat), card=mask_label(mask))
-        if kind == "shed":
+        if kind == EventKind.SHED:
             self._shedding = True
             return t("play.ev.shed", lang, who=self._who(seat, initial=False))
-        if kind == "clear":
+        if kind == EventKind.CLEAR:
             return t("play.ev.clear", lang, count=count)
-        if kind == "out":
+        if kind == EventKind.OUT:
             self._out_count += 1
             return t("play.ev.out", lang, who=self._who(seat), place=self._out_count)
-        if kind == "lose":
+        if kind == EventKind.LOSE:
             you = "_you" if self._is_you(seat) else ""
             if self._shedding:
                 return t("play.ev.lose" + you, lang, who=self._who(seat))

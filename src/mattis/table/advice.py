@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..core.cards import parse_card, rank_of
 from ..core.game import Game
+from ..core.phase import Phase
 from ..core.rules import TieMode, TrickMode
 from ..frontend.cards import card_label, cards_label
 from ..frontend.seats import Participant, join_names, seat_name
@@ -28,7 +29,7 @@ def watch_advice(game: Game, people: Sequence[Participant], lang: Lang) -> str:
     if mover is None:
         return ""
     who = seat_name(people[mover], lang)  # never "you": the reader waits for someone else
-    if game.phase == "collect":
+    if game.phase == Phase.COLLECT:
         return _collect_advice(game, people, who, lang)
     plays = game.table
     if not plays:

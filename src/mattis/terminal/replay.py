@@ -77,7 +77,7 @@ class TerminalReplay:
             viewpoint = t("play.replay_seat", lang, who=seat_name(people[self.seat], lang))
         self.console.print(Text(viewpoint, style="dim"))
         story = TableStory(people, game.rules, lang)
-        for line in story.tell(game.history, game.view(0, since=game.num_events)):  # puzzles
+        for line in story.tell(game.history, game.seat_view(0, since=game.num_events)):  # puzzles
             self.console.print(news_text(line.kind, line.text, False))
         position = 0
         try:
@@ -114,11 +114,11 @@ class TerminalReplay:
         """The game and its story after ``actions``, told silently (stepping back)."""
         game = self._start()
         story = TableStory(self.loaded.participants, game.rules, self.lang)
-        story.tell(game.history, game.view(0, since=game.num_events))
+        story.tell(game.history, game.seat_view(0, since=game.num_events))
         for text in actions:
             told = game.num_events
             game.apply(text)
-            story.tell(game.events_since(told), game.view(0, since=game.num_events))
+            story.tell(game.events_since(told), game.seat_view(0, since=game.num_events))
         return game, story
 
     def _show_move(self, game: Game, story: TableStory, number: int, text: str) -> None:
@@ -133,7 +133,7 @@ class TerminalReplay:
             head.append("] ", style="dim")
         told = game.num_events
         game.apply(text)
-        lines = story.tell(game.events_since(told), game.view(0, since=game.num_events))
+        lines = story.tell(game.events_since(told), game.seat_view(0, since=game.num_events))
         for index, line in enumerate(lines):
             if index == 0:
                 head.append(line.text)

@@ -1,0 +1,218 @@
+"""Speed of the learning environments, side by side with OpenSpiel's C++ hearts (issue 17).
+
+Random play, pagat with 3 players, in one run: the engine alone; PettingZoo ``env()`` with the
+observation and the action mask read at every step; Gymnasium ``MattisEnv`` against
+``random`` bots; OpenSpiel ``python_mattis`` with ``observation_tensor`` at every step (and
+without, to show what the tensor costs); OpenSpiel's C++ ``hearts`` with
+``information_state_tensor`` at every step. Each figure is the median of ``--runs`` runs of
+``--seconds`` each; the rows take turns, run after run. Time is this process's CPU time
+(``time.process_time``), and the turns make a busy or slow moment of a shared machine hit
+every row alike instead of whichever row it meets.
+
+Then the cost of one step (the action and the mover's observation, through the
+:class:`~mattis.envs.encoding.SeatEncoder` every environment uses) near action 5 and near
+action 3,000 of one long phase-2 game (players pick up whenever they may, more often than
+not), beside the old way, :func:`~mattis.envs.encoding.encode_view` of the whole view.
+
+    python benchmarks/env_speed.py                 # about two minutes
+    python benchmarks/env_speed.py --json out.json
+    PYTHONPATH=old/src python benchmarks/env_speed.py --rows-only   # an older checkout's rows
+
+A *step* is one player action (chance moves are played but not counted; in Gymnasium one
+``env.step``, the learner's action, with the bots' replies inside it). Needs the ``rl`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pyspiel
+
+import mattis.envs.openspiel  # noqa: F401 - registers python_mattis
+from mattis import PICKUP, Game
+from mattis.envs.gymnasium import MattisEnv
+from mattis.envs.pettingzoo import env as pettingzoo_env
+
+RULES, PLAYERS = "pagat", 3
+LONG_GAME = ("pagat", 5, 1)
+"""A deal whose pick-up-happy play is still in phase 2 after 3,000 actions."""
+
+
+def per_second(work: Callable[[float], int], seconds: float) -> float:
+    """Steps per CPU second of ``work(seconds)``, which plays until that much time passed."""
+    started = time.process_time()
+    steps = work(seconds)
+    return steps / (time.process_time() - started)
+
+
+def engine(seconds: float) -> int:
+    rng, steps, seed = random.Random(1), 0, 0
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        game = Game.new(RULES, PLAYERS, seed=seed)
+        seed += 1
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            steps += 1
+    return steps
+
+
+def pettingzoo(seconds: float) -> int:
+    rng, steps, seed = random.Random(1), 0, 0
+    environment = pettingzoo_env(rules=RULES, players=PLAYERS)
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        environment.reset(seed=seed)
+        seed += 1
+        for _ in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+            else:
+                environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+                steps += 1
+    return steps
+
+
+def gymnasium(seconds: float) -> int:
+    rng, steps, seed = random.Random(1), 0, 0
+    environment = MattisEnv(rules=RULES, players=PLAYERS, opponents="random")
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        _, info = environment.reset(seed=seed)
+        seed += 1
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = environment.step(action)
+            done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def openspiel(name: str, tensor: str | None) -> Callable[[float], int]:
+    game = pyspiel.load_game(name)
+
+    def work(seconds: float) -> int:
+        rng, steps = random.Random(1), 0
+        deadline = time.process_time() + seconds
+        while time.process_time() < deadline:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                    continue
+                if tensor is not None:
+                    getattr(state, tensor)()
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                steps += 1
+        return steps
+
+    return work
+
+
+ROWS: tuple[tuple[str, Callable[[float], int]], ...] = (
+    ("engine only (Game.legal_actions + apply)", engine),
+    ("PettingZoo env(), observation + mask every step", pettingzoo),
+    ("Gymnasium MattisEnv vs random, observation + mask every step", gymnasium),
+    ("OpenSpiel python_mattis, observation_tensor every step",
+     openspiel("python_mattis", "observation_tensor")),
+    ("OpenSpiel python_mattis, no tensor", openspiel("python_mattis", None)),
+    ("OpenSpiel C++ hearts, information_state_tensor every step",
+     openspiel("hearts", "information_state_tensor")),
+)
+
+
+def long_game_actions(actions: int) -> list[str]:
+    """The actions of :data:`LONG_GAME` played pick-up-happy, ``actions`` of them."""
+    preset, players, seed = LONG_GAME
+    game = Game.new(preset, players, seed=seed)
+    rng = random.Random(seed)
+    while game.num_actions < actions:
+        if game.is_over:
+            raise RuntimeError(f"the long game ended after {game.num_actions} actions")
+        legal = game.legal_actions()
+        game.apply(PICKUP if PICKUP in legal and rng.random() < 0.6 else rng.choice(legal))
+    return [str(action) for action in game.actions]
+
+
+def step_costs(actions: list[str], windows: list[range]) -> dict[str, dict[int, float]]:
+    """Median CPU microseconds of one step (apply, then the mover's observation) in each
+    window of action numbers: incrementally (SeatEncoder) and from the whole view."""
+    from mattis.envs.encoding import SeatEncoder, encode_view  # here, so --rows-only runs on older code
+
+    preset, players, seed = LONG_GAME
+    costs: dict[str, dict[int, float]] = {"incremental": {}, "whole view": {}}
+    for way in costs:
+        game = Game.new(preset, players, seed=seed)
+        encoders = [SeatEncoder(seat, players, game.rules) for seat in range(players)]
+        samples: dict[int, list[float]] = {window.start: [] for window in windows}
+        for number, action in enumerate(actions):
+            window = next((w.start for w in windows if number in w), None)
+            started = time.process_time()
+            game.apply(action)
+            seat = game.to_move or 0
+            encoder = encoders[seat]
+            if way == "incremental" or window is None:
+                encoder.update(game.seat_view(seat, since=encoder.count)).copy()
+            else:
+                encode_view(game.view(seat))
+            if window is not None:
+                samples[window].append(time.process_time() - started)
+        costs[way] = {start: statistics.median(values) * 1e6 for start, values in samples.items()}
+    return costs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per row (the median is shown)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--rows-only", action="store_true", help="skip the cost of one step")
+    args = parser.parse_args()
+
+    results: dict[str, object] = {"rules": RULES, "players": PLAYERS, "runs": args.runs,
+                                  "seconds_per_run": args.seconds, "clock": "process CPU time"}
+    rows: dict[str, dict[str, float | list[float]]] = {}
+    medians: dict[str, float] = {}
+    per_run: dict[str, list[float]] = {name: [] for name, _ in ROWS}
+    for _ in range(args.runs):  # the rows take turns, so a slower moment of the machine hits them all
+        for name, work in ROWS:
+            per_run[name].append(per_second(work, args.seconds))
+    print(f"random play, {RULES} with {PLAYERS} players; steps per CPU second, median of {args.runs} runs")
+    print(f"{'':64} {'steps/s':>9}   runs")
+    for name, _ in ROWS:
+        medians[name] = statistics.median(per_run[name])
+        rows[name] = {"median": medians[name], "runs": per_run[name]}
+        shown = ", ".join(f"{value:,.0f}" for value in per_run[name])
+        print(f"{name:64} {medians[name]:9,.0f}   {shown}", flush=True)
+    results["steps_per_second"] = rows
+    engine, pettingzoo, spiel, hearts = (medians[ROWS[index][0]] for index in (0, 1, 3, 5))
+    print(f"\nPettingZoo env(): {pettingzoo / 1000:.1f}k steps/s (target 30k), {pettingzoo / engine:.1%} of "
+          f"the engine's speed; python_mattis with tensors: {spiel / hearts:.2f}x hearts (target 2x)")
+
+    if not args.rows_only:
+        windows = [range(1, 41), range(2_981, 3_021)]
+        costs = step_costs(long_game_actions(windows[-1].stop), windows)
+        results["step_microseconds"] = {way: {str(k): v for k, v in by.items()} for way, by in costs.items()}
+        preset, players, seed = LONG_GAME
+        print(f"\none step (the action and the mover's observation), {preset} with {players} players, "
+              f"seed {seed}, picking up whenever allowed 60% of the time; median CPU microseconds")
+        print(f"{'':24}" + "".join(f"{f'actions {w.start}-{w.stop - 1}':>20}" for w in windows))
+        for way, by_window in costs.items():
+            print(f"{way:24}" + "".join(f"{by_window[w.start]:20.1f}" for w in windows))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as file:
+            json.dump(results, file, indent=2)
+
+
+if __name__ == "__main__":
+    main()
