@@ -79,9 +79,11 @@ CREATE = """async ({ body, lang, where }) => {
 }"""
 """Create a table the way the start page does (``where``: ``auto``, ``local`` or ``server``)."""
 
-PLAY = """async ({ tableId, lang, moves, hint }) => {
+PLAY = """async ({ tableId, lang, moves, hint, pace }) => {
   // Open the saved seat and play the first legal move at each turn: until the game is over,
   // or until `moves` moves are played and the state after the last one has come back.
+  // `pace` (ms) spaces the moves as a person would, under the server's message rate limit.
+  let lastSent = 0;
   const transport = await import('/static/transport.js');
   const seat = JSON.parse(localStorage.getItem(`mattis.seat.${tableId}`));
   return await new Promise((resolve, reject) => {
@@ -104,7 +106,9 @@ PLAY = """async ({ tableId, lang, moves, hint }) => {
         if (!message.legal.length) return;
         if (waitingForHint) { link.send({ type: 'hint' }); waitingForHint = false; return; }
         played += 1;
-        link.send({ type: 'act', action: message.legal[0] });
+        const wait = Math.max(0, lastSent + (pace || 0) - Date.now());
+        lastSent = Date.now() + wait;
+        setTimeout(() => link.send({ type: 'act', action: message.legal[0] }), wait);
       },
       onRejected() { clearTimeout(timer); reject(new Error('bad_token')); },
     });

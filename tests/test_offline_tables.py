@@ -293,3 +293,46 @@ def test_a_table_plays_in_one_tab_at_a_time() -> None:
         await second.tables.close()
 
     run(scenario)
+
+
+def test_a_seeded_table_is_made_with_the_standard_library_pyodide_has(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pyodide's hashlib has no OpenSSL, hence no ``pbkdf2_hmac``: a seeded table must still
+    be made, and deal the same match as the server (the secret comes from SHA-256 alone)."""
+    import hashlib
+
+    from mattis.frontend.match import MatchSecret
+
+    on_the_server = MatchSecret.from_seed(11).game_seed(1)
+    monkeypatch.delattr(hashlib, "pbkdf2_hmac")
+    assert MatchSecret.from_seed(11).game_seed(1) == on_the_server
+
+    async def scenario() -> None:
+        page = Page(Dictionary())
+        created = await page.call(
+            "createTable", body={"rules": "app", "players": 4, "seed": 11,
+                                 "seats": [*SEATS, {"kind": "bot", "level": "easy"}]}
+        )
+        assert created["ok"] and created["status"] == 201, created
+
+    run(scenario)
+
+
+def test_a_bug_answers_the_page_instead_of_leaving_it_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call that fails inside the worker answers ``server_error`` (and is counted), so the
+    page shows an error rather than waiting for a reply that never comes."""
+
+    async def broken(self: LocalTables, body: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(LocalTables, "create", broken)
+
+    async def scenario() -> None:
+        page = Page(Dictionary())
+        answered = await page.call("createTable", body={"rules": "pagat", "players": 3, "seats": SEATS})
+        assert not answered["ok"] and answered["status"] == 500
+        assert answered["data"]["code"] == "server_error" and answered["data"]["message"]
+        assert page.tables.failures == ["RuntimeError: a bug"]
+
+    run(scenario)

@@ -197,6 +197,11 @@ class LocalTables:
         except Refusal as error:
             reply |= {"ok": False, "status": error.status,
                       "data": {"type": "error", "code": error.code, "message": error.message(lang)}}
+        except Exception as error:  # a bug: the page gets an answer instead of waiting forever
+            self.failures.append(f"{type(error).__name__}: {error}")
+            failed = Refusal("server_error")
+            reply |= {"ok": False, "status": failed.status,
+                      "data": {"type": "error", "code": failed.code, "message": failed.message(lang)}}
         self._send(reply)
 
     async def _answer(self, name: str, message: dict[str, Any]) -> tuple[int, Any]:
