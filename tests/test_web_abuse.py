@@ -24,7 +24,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
-from mattis.web.limits import client_key, origin_allowed, parse_json
+from mattis.table import Refusal
+from mattis.table.protocol import parse_json
+from mattis.web.limits import client_key, origin_allowed
 from mattis.web.server import uvicorn_config
 from mattis.web.tables import ApiError
 
@@ -133,9 +135,9 @@ def test_hostile_socket_messages_get_one_error_and_the_socket_lives(client: Test
 
 def test_parse_json_refuses_and_never_echoes() -> None:
     for text, code in HOSTILE_TEXTS:
-        with pytest.raises(ApiError) as refused:
+        with pytest.raises(Refusal) as refused:
             parse_json(text)
-        assert refused.value.code == code
+        assert refused.value.code == code and refused.value.status == 400
         assert "\ud800" not in refused.value.message("en")
     assert parse_json('{"a": "\\u00e5"}') == {"a": "å"}
 

@@ -47,10 +47,11 @@ from ..table import (
     TableConfig,
     TableSession,
     carry_out,
+    drive_bots,
     perform,
-    play_bot_turn,
     run_job,
 )
+from ..table.protocol import dispatch, read_seat_message
 
 LOCAL_PREFIX = "local-"
 """Every table kept on the device has an id starting with this, so the page's transport
@@ -59,10 +60,6 @@ knows to send it to the worker and not to a server."""
 LOCAL_HARD_SECONDS = 1.0
 """Thinking time of a ``hard`` bot on a phone: a move a second keeps the game moving, and
 the search finds most of its strength in the first few hundred iterations."""
-
-MAX_CLIENT_MESSAGE = 4096
-"""Largest seat message, in characters (as on the server)."""
-
 
 def is_local(table_id: str) -> bool:
     """Whether a table lives on the device (its id says so)."""
@@ -317,54 +314,10 @@ class LocalTables:
             return
         reader = table.connections[conn]
         try:
-            await self._dispatch(table, reader, conn, text)
+            await dispatch(_SeatOfConnection(self, table, conn, reader), read_seat_message(text))
         except Refusal as error:
             self._send({"conn": conn, "message": {"type": "error", "code": error.code,
                                                   "message": error.message(reader.lang)}})
-
-    async def _dispatch(self, table: _Table, reader: Reader, conn: str, text: object) -> None:
-        """One seat message, with the server's checks and refusal codes (``docs/web.md``)."""
-        if not isinstance(text, str):
-            raise Refusal("bad_message", "send text frames")
-        if len(text) > MAX_CLIENT_MESSAGE:
-            raise Refusal("too_large", limit=MAX_CLIENT_MESSAGE)
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise Refusal("bad_json") from None
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            raise Refusal("bad_message", "expected an object with a type")
-        session, kind = table.session, message["type"]
-        if kind == "act":
-            action = message.get("action")
-            if not isinstance(action, str) or not 0 < len(action) <= 16:
-                raise Refusal("bad_message", "act needs an action such as 7h")
-            await self._change(table, lambda: session.act(reader.seat, action))
-        elif kind == "hint":
-            asked = session.request_hint(reader.seat)
-            if isinstance(asked, HintJob):
-                try:
-                    parts = await self.think(asked)
-                except Exception:
-                    session.hint_failed(reader.seat)
-                    raise
-                asked = session.hint_done(reader.seat, asked, parts)
-            self._send({"conn": conn, "message": session.hint_message(asked, reader.lang)})
-        elif kind == "again":
-            await self._change(table, lambda: session.play_again(reader.seat))
-        elif kind == "bot":
-            await self._change(table, lambda: session.fill_with_bot(message.get("seat"),
-                                                                    message.get("level", "normal")))
-        elif kind == "lang":
-            lang = message.get("lang")
-            if not is_lang(lang):
-                raise Refusal("bad_message", "lang must be nb or en")
-            reader.switch_language(lang)
-            self._send({"conn": conn, "message": session.state_message(reader)})
-        elif kind == "state":
-            self._send({"conn": conn, "message": session.state_message(reader)})
-        else:
-            raise Refusal("bad_message", f"unknown type {kind[:20]!r}")
 
     # ---------------------------------------------------------------- tables in memory
 
@@ -404,19 +357,11 @@ class LocalTables:
     async def _drive(self, table: _Table) -> None:
         """Move for the table's bots, one move at a time after the bot delay."""
         session = table.session
-        while True:
-            if not session.bot_to_move:
-                table.changed.clear()
-                await table.changed.wait()
-                continue
-            await asyncio.sleep(self.settings.bot_delay)
-            try:
-                turn = session.bot_move_due()
-                if turn is not None:
-                    await play_bot_turn(self, session, turn)
-            except Exception as error:  # a failed save costs a pause, then the move is tried again
-                self.failures.append(f"bot move at {session.table_id}: {type(error).__name__}: {error}")
-                await asyncio.sleep(1.0)
+
+        def failed(error: Exception) -> None:
+            self.failures.append(f"bot move at {session.table_id}: {type(error).__name__}: {error}")
+
+        await drive_bots(self, session, table.changed, self.settings.bot_delay, failed)
 
     async def close(self) -> None:
         """Stop every table's bots and the message reader."""
@@ -478,3 +423,50 @@ def search_speed(seconds: float) -> dict[str, float]:
 
 def _lang(value: object) -> Lang:
     return value if is_lang(value) else "en"
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatOfConnection:
+    """A connection's requests (:class:`~mattis.table.protocol.SeatRequests`) on the device:
+    changes through the table's lock, hints searched in line, reactions to every open seat."""
+
+    tables: LocalTables
+    table: _Table
+    conn: str
+    reader: Reader
+
+    async def act(self, action: str) -> None:
+        session, seat = self.table.session, self.reader.seat
+        await self.tables._change(self.table, lambda: session.act(seat, action))
+
+    async def hint(self) -> None:
+        session, seat = self.table.session, self.reader.seat
+        asked = session.request_hint(seat)
+        if isinstance(asked, HintJob):
+            try:
+                parts = await self.tables.think(asked)
+            except Exception:
+                session.hint_failed(seat)
+                raise
+            asked = session.hint_done(seat, asked, parts)
+        self.tables._send({"conn": self.conn, "message": session.hint_message(asked, self.reader.lang)})
+
+    async def play_again(self) -> None:
+        session, seat = self.table.session, self.reader.seat
+        await self.tables._change(self.table, lambda: session.play_again(seat))
+
+    async def fill_with_bot(self, seat: object, level: object) -> None:
+        session = self.table.session
+        await self.tables._change(self.table, lambda: session.fill_with_bot(seat, level))
+
+    def switch_language(self, lang: Lang) -> None:
+        self.reader.switch_language(lang)
+        self.resend()
+
+    def resend(self) -> None:
+        self.tables._send({"conn": self.conn, "message": self.table.session.state_message(self.reader)})
+
+    def react(self, reaction: object) -> None:
+        message = self.table.session.react(self.reader.seat, reaction)
+        for conn in list(self.table.connections):
+            self.tables._send({"conn": conn, "message": message})

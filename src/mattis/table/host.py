@@ -4,13 +4,14 @@ A host keeps the rows, delivers the messages, runs the thinking and keeps the cl
 server does it with SQLAlchemy, WebSockets, a worker pool and asyncio timers; the offline
 app's Web Worker with IndexedDB, ``postMessage`` and an in-line search; the tests with lists.
 Each implements :class:`TableHost`, and the steps that must go the same way everywhere —
-store first and undo if that fails, then tell everyone; a bot's turn — are the coroutines
-below. They only ``await`` the host, so they run on any event loop (asyncio on the server,
-the browser's own in Pyodide).
+store first and undo if that fails, then tell everyone; a bot's turn; the loop that moves for
+the bots — are the coroutines below. They run on asyncio: the server's loop, or Pyodide's
+own in the browser.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
@@ -91,3 +92,36 @@ async def play_bot_turn(host: TableHost, session: TableSession, turn: BotTurn) -
             return False
         await carry_out(host, session, outcome)
     return True
+
+
+async def drive_bots(
+    host: TableHost,
+    session: TableSession,
+    changed: asyncio.Event,
+    delay: float,
+    report: Callable[[Exception], None],
+    gate: AbstractAsyncContextManager[object] | None = None,
+) -> None:
+    """Move for the table's bots and stand-ins, one move at a time, ``delay`` seconds apart
+    (so people can follow; it also lets other tables go first), until cancelled. The host
+    sets ``changed`` after each change, which wakes the loop when a bot is due. A failure
+    (a store that refuses a write, a crashed worker) is reported and costs a second's pause,
+    never the table: the move was undone, and is tried again. ``gate`` (optional) is held
+    while the session picks a move."""
+    while True:
+        if not session.bot_to_move:
+            changed.clear()
+            await changed.wait()
+            continue
+        await asyncio.sleep(delay)
+        try:
+            if gate is None:
+                turn = session.bot_move_due()
+            else:
+                async with gate:
+                    turn = session.bot_move_due()
+            if turn is not None:
+                await play_bot_turn(host, session, turn)
+        except Exception as error:
+            report(error)
+            await asyncio.sleep(1.0)

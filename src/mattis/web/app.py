@@ -26,6 +26,7 @@ import ipaddress
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +55,9 @@ from ..i18n import (
 from ..offline import LOCAL_HARD_SECONDS
 from ..pool import worker_pool
 from ..table import Refusal
+from ..table.protocol import dispatch, parse_json, read_seat_message
 from . import pwa
-from .limits import ClientGone, game_number, origin_allowed, parse_json, read_body
+from .limits import ClientGone, game_number, origin_allowed, read_body
 from .lobby import Lobby
 from .qr import qr_svg
 from .rules_page import rules_page
@@ -466,12 +468,9 @@ async def _handle(table: LiveTable, connection: Connection, text: str,
         elif refused == 1 or refused % 25 == 0:
             _refuse(connection, ApiError(429, "rate_limited"))
         return
-    if len(text) > settings.max_message:
-        _refuse(connection, ApiError(413, "too_large", limit=settings.max_message))
-        return
     try:
-        message = parse_json(text)
-        await _dispatch(table, connection, message, hints)
+        message = read_seat_message(text, settings.max_message)
+        await dispatch(_SeatOfConnection(table, connection, hints), message)
     except Refusal as error:
         _refuse(connection, error)
     except Exception:  # a bug must cost one message, not the connection or the table
@@ -479,36 +478,38 @@ async def _handle(table: LiveTable, connection: Connection, text: str,
         _refuse(connection, ApiError(500, "server_error"))
 
 
-async def _dispatch(table: LiveTable, connection: Connection, message: object,
-                    hints: set[asyncio.Task[None]]) -> None:
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise ApiError(400, "bad_message", "expected an object with a type")
-    kind = message["type"]
-    if kind == "act":
-        action = message.get("action")
-        if not isinstance(action, str) or not 0 < len(action) <= 16:
-            raise ApiError(400, "bad_message", "act needs an action such as 7h")
-        await table.act(connection.seat, action)
-    elif kind == "hint":
-        task = asyncio.create_task(_hint(table, connection))
-        hints.add(task)
-        task.add_done_callback(hints.discard)
-    elif kind == "again":
-        await table.play_again(connection.seat)
-    elif kind == "bot":
-        await table.fill_with_bot(message.get("seat"), message.get("level", "normal"))
-    elif kind == "lang":
-        lang = message.get("lang")
-        if lang not in ("nb", "en"):
-            raise ApiError(400, "bad_message", "lang must be nb or en")
-        connection.reader.switch_language("nb" if lang == "nb" else "en")
-        table.resend(connection)
-    elif kind == "state":
-        table.resend(connection)
-    elif kind == "react":
-        table.react(connection, message.get("reaction"))
-    else:
-        raise ApiError(400, "bad_message", f"unknown type {kind[:20]!r}")
+@dataclass(frozen=True, slots=True)
+class _SeatOfConnection:
+    """A connection's requests (:class:`~mattis.table.protocol.SeatRequests`) on the server:
+    the live table's calls; a hint is worked out in a task so the socket reads on."""
+
+    table: LiveTable
+    connection: Connection
+    hints: set[asyncio.Task[None]]
+
+    async def act(self, action: str) -> None:
+        await self.table.act(self.connection.seat, action)
+
+    async def hint(self) -> None:
+        task = asyncio.create_task(_hint(self.table, self.connection))
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
+
+    async def play_again(self) -> None:
+        await self.table.play_again(self.connection.seat)
+
+    async def fill_with_bot(self, seat: object, level: object) -> None:
+        await self.table.fill_with_bot(seat, level)
+
+    def switch_language(self, lang: Lang) -> None:
+        self.connection.reader.switch_language(lang)
+        self.table.resend(self.connection)
+
+    def resend(self) -> None:
+        self.table.resend(self.connection)
+
+    def react(self, reaction: object) -> None:
+        self.table.react(self.connection, reaction)
 
 
 async def _hint(table: LiveTable, connection: Connection) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 from urllib.parse import urlsplit
 
 from starlette.requests import ClientDisconnect, Request
@@ -49,25 +48,6 @@ async def read_body(request: Request, timeout: float, limit: int = MAX_BODY) -> 
     except ClientDisconnect:
         raise ClientGone from None
     return bytes(body)
-
-
-def parse_json(data: bytes | str) -> object:
-    """JSON text as a value, or a 400: ``bad_json`` for text that is not UTF-8 or not JSON
-    (also nesting deeper than the interpreter's recursion limit), ``bad_text`` for a string
-    with a lone surrogate (``"\\ud800"``: valid JSON, but no text, and no reply could echo it)."""
-    try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise ApiError(400, "bad_json") from None
-    if "\\u" in text:  # only an escape can make a surrogate: check the decoded strings
-        try:
-            json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            raise ApiError(400, "bad_text") from None
-        except RecursionError:
-            raise ApiError(400, "bad_json") from None
-    return value
 
 
 def game_number(text: str | None) -> int | None:

@@ -30,11 +30,12 @@ from ..table import (
     TableConfig,
     TableSession,
     carry_out,
+    drive_bots,
     perform,
-    play_bot_turn,
 )
 from ..table.jobs import HintJob, job_function
 from ..table.limits import RateLimiter
+from ..table.protocol import MAX_SEAT_MESSAGE
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -63,7 +64,7 @@ class Settings:
     hint_burst: int = 3
     """... and how many may come one right after the other (a person who asks at each turn
     of a quick round is not refused)."""
-    max_message: int = 4096
+    max_message: int = MAX_SEAT_MESSAGE
     """Largest client message, in characters."""
     rate: float = 10.0
     """Messages per second a connection may send on average ..."""
@@ -334,24 +335,13 @@ class LiveTable:
     # ---------------------------------------------------------------- bots
 
     async def drive(self) -> None:
-        """Move for bots and stand-ins, one move at a time, until the table is closed. A
-        failure (a database that refuses a write, a crashed worker) costs a pause, never the
-        table: the move is undone and tried again."""
-        settings = self.lobby.settings
-        while True:
-            if not self.session.bot_to_move:
-                self.changed.clear()
-                await self.changed.wait()
-                continue
-            await asyncio.sleep(settings.bot_delay)  # also lets other tables go first
-            try:
-                async with self.lobby.bot_gate:  # rule-based bots decide here, in a millisecond
-                    turn = self.session.bot_move_due()
-                if turn is not None:
-                    await play_bot_turn(self, self.session, turn)
-            except Exception:
-                log.exception("bot move failed at table %s; trying again", self.table_id)
-                await asyncio.sleep(1.0)
+        """Move for bots and stand-ins, one move at a time, until the table is closed
+        (rule-based bots decide behind the lobby's bot gate, in a millisecond)."""
+        await drive_bots(self, self.session, self.changed, self.lobby.settings.bot_delay,
+                         self._bot_move_failed, self.lobby.bot_gate)
+
+    def _bot_move_failed(self, error: Exception) -> None:
+        log.error("bot move failed at table %s; trying again", self.table_id, exc_info=error)
 
     def idle_for(self, now: float) -> float | None:
         """Seconds since anything happened here, or ``None`` while someone is connected or

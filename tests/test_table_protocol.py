@@ -1,0 +1,103 @@
+"""A seat's socket messages, read and dispatched once for both hosts (``mattis.table.protocol``).
+
+The web server's WebSocket and the offline app's worker hand a seat's text to the same two
+functions, so the codes of ``docs/web.md`` and the meaning of each message are the same on
+both; the offline host gets reactions this way too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from mattis.i18n import Lang
+from mattis.table import Refusal
+from mattis.table.protocol import MAX_SEAT_MESSAGE, dispatch, read_seat_message
+
+from .test_offline_tables import SEATS, Dictionary, Page, run
+
+
+class Recorder:
+    """A host's SeatRequests that writes down what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[Any, ...]] = []
+
+    async def act(self, action: str) -> None:
+        self.asked.append(("act", action))
+
+    async def hint(self) -> None:
+        self.asked.append(("hint",))
+
+    async def play_again(self) -> None:
+        self.asked.append(("again",))
+
+    async def fill_with_bot(self, seat: object, level: object) -> None:
+        self.asked.append(("bot", seat, level))
+
+    def switch_language(self, lang: Lang) -> None:
+        self.asked.append(("lang", lang))
+
+    def resend(self) -> None:
+        self.asked.append(("state",))
+
+    def react(self, reaction: object) -> None:
+        self.asked.append(("react", reaction))
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (b"{}", "bad_message"),
+        ("x" * (MAX_SEAT_MESSAGE + 1), "too_large"),
+        ("{not json", "bad_json"),
+        ('{"type": "act", "action": "\\ud800"}', "bad_text"),
+        ("[1, 2]", "bad_message"),
+        ('{"type": 7}', "bad_message"),
+    ],
+)
+def test_a_message_the_protocol_does_not_allow_is_refused_with_its_code(text: object, code: str) -> None:
+    with pytest.raises(Refusal) as refused:
+        read_seat_message(text)
+    assert refused.value.code == code and 400 <= refused.value.status < 500
+
+
+def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
+    recorder = Recorder()
+    texts = [
+        {"type": "act", "action": "7h"}, {"type": "hint"}, {"type": "again"},
+        {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
+        {"type": "lang", "lang": "nb"}, {"type": "state"}, {"type": "react", "reaction": "wow"},
+    ]
+    for message in texts:
+        asyncio.run(dispatch(recorder, read_seat_message(json.dumps(message))))
+    assert recorder.asked == [
+        ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
+        ("lang", "nb"), ("state",), ("react", "wow"),
+    ]
+    for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},
+                {"type": "dance"}):
+        with pytest.raises(Refusal) as refused:
+            asyncio.run(dispatch(recorder, bad))
+        assert refused.value.code == "bad_message"
+    assert len(recorder.asked) == len(texts)  # a refused message asked nothing
+
+
+def test_the_offline_table_passes_reactions_to_every_open_seat() -> None:
+    async def scenario() -> None:
+        page = Page(Dictionary())
+        created = await page.call("createTable", body={"rules": "pagat", "players": 3, "seats": SEATS})
+        table, token = created["data"]["table"], created["data"]["token"]
+        await page.open("c1", table, token)
+        await page.open("c2", table, token)
+        await page.send("c1", {"type": "react", "reaction": "thumbs_up"})
+        for conn in ("c1", "c2"):
+            assert {"type": "reaction", "seat": 0, "reaction": "thumbs_up"} in page.messages(conn)
+        await page.send("c1", {"type": "react", "reaction": "free text"})
+        assert page.messages("c1")[-1]["code"] == "bad_message"
+        await page.tables.close()
+
+    run(scenario)
