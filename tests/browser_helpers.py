@@ -1,21 +1,52 @@
-"""Shared pieces of the browser tests: Debian's Chromium, small HTTP calls to a running
-server, and a console watch that knows which files of issue 15 have not landed yet."""
+"""Shared pieces of the browser tests: a served site, Debian's Chromium, a screenshot folder,
+small HTTP calls to a running server, and a console watch."""
 
 from __future__ import annotations
 
 import json
-import urllib.error
+import os
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import ConsoleMessage, Page, ViewportSize
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, sync_playwright
 
-from mattis.web.app import STATIC
+from .web_helpers import free_port, server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@contextmanager
+def served_site(folder: Path) -> Iterator[str]:
+    """``mattis serve`` on a fresh database in ``folder``, with quick bots and patient
+    absences; its base URL."""
+    port = free_port()
+    with server(port, f"sqlite:///{folder / 'site.sqlite3'}", "--bot-delay", "0.05", "--absence", "600"):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def launched_chromium() -> Iterator[Browser]:
+    """Debian's Chromium under Playwright (its own browser download does not work here)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def screenshot_folder(tmp_path: Path) -> Path:
+    """``$MATTIS_SCREENSHOTS`` when set (to look at the pages), else the test's own folder."""
+    folder = Path(os.environ.get("MATTIS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -31,21 +62,9 @@ def get(base_url: str, path: str) -> Any:
         return json.loads(response.read())
 
 
-def pending_contract_files(base_url: str) -> set[str]:
-    """The files another part of issue 15 delivers (the theme script, the QR route) while
-    they have not landed yet: their 404s are expected, every other console error is not."""
-    pending = set()
-    if not (STATIC / "theme.js").exists():
-        pending.add("/static/theme.js")
-    table = post(base_url, "/api/tables", {"players": 3})
-    try:
-        urllib.request.urlopen(f"{base_url}/api/tables/{table['table']}/qr.svg", timeout=10).close()
-    except urllib.error.HTTPError:
-        pending.add("/qr.svg")
-    return pending
-
-
-def watch_console(page: Page, expected: set[str]) -> list[str]:
+def watch_console(page: Page, expected: frozenset[str] = frozenset()) -> list[str]:
+    """Every console error and page error of `page` from now on, but those naming one of
+    `expected` (parts of a URL or message)."""
     problems: list[str] = []
 
     def console(message: ConsoleMessage) -> None:

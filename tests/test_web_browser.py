@@ -8,42 +8,32 @@ Playwright's own browser download does not work here. Screenshots go to
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from .browser_helpers import ARGS, CHROMIUM, PHONE, pending_contract_files, watch_console
-from .web_helpers import free_port, server
+from .browser_helpers import PHONE, launched_chromium, screenshot_folder, served_site, watch_console
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}"
-    with server(port, db, "--bot-delay", "0.05", "--absence", "600"):
-        yield f"http://127.0.0.1:{port}"
+    with served_site(tmp_path_factory.mktemp("e2e")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("MATTIS_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshot_folder(tmp_path)
 
 
 def create_table(page: Page, base_url: str, name: str, open_seats: int = 0, lang: str = "en") -> None:
@@ -82,7 +72,7 @@ def play_one(page: Page, timeout: float = 30.0) -> bool:
 
 def test_whole_game_against_bots_by_clicking(browser: Browser, base_url: str, shots: Path) -> None:
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    problems = watch_console(page, pending_contract_files(base_url))
+    problems = watch_console(page)
     create_table(page, base_url, "Kari", lang="nb")
     expect(page.locator("#hand .card.legal").first).to_be_visible()
     page.click("#hint")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import urllib.request
 from collections.abc import Iterator
@@ -21,10 +20,9 @@ from typing import Any, Literal
 import pytest
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_helpers import ARGS, CHROMIUM, PHONE
-from .web_helpers import free_port, server
+from .browser_helpers import PHONE, launched_chromium, screenshot_folder, served_site
 
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 LIGHT_BG = "rgb(238, 242, 239)"
@@ -36,27 +34,19 @@ THEME_VARIABLES = ("--bg", "--ink", "--paper", "--muted", "--felt", "--felt-dark
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    db = f"sqlite:///{tmp_path_factory.mktemp('start') / 'start.sqlite3'}"
-    with server(port, db, "--bot-delay", "0.05", "--absence", "600"):
-        yield f"http://127.0.0.1:{port}"
+    with served_site(tmp_path_factory.mktemp("start")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("MATTIS_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshot_folder(tmp_path)
 
 
 def api(base_url: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -12,7 +12,6 @@ phase 2 gives this seat 20 cards or more. Screenshots go to ``$MATTIS_SCREENSHOT
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -20,48 +19,42 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mattis import Game
 from mattis.table import Reader, TableConfig, TableSession
 
-from .browser_helpers import ARGS, CHROMIUM, PHONE, get, pending_contract_files, post, watch_console
-from .web_helpers import free_port, server
+from .browser_helpers import (
+    PHONE,
+    get,
+    launched_chromium,
+    post,
+    screenshot_folder,
+    served_site,
+    watch_console,
+)
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    db = f"sqlite:///{tmp_path_factory.mktemp('table-page') / 'page.sqlite3'}"
-    with server(port, db, "--bot-delay", "0.05", "--absence", "600"):
-        yield f"http://127.0.0.1:{port}"
+    with served_site(tmp_path_factory.mktemp("table")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("MATTIS_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshot_folder(tmp_path)
 
 
 # ---------------------------------------------------------------- helpers
-
-
-@pytest.fixture(scope="module")
-def expected_404s(base_url: str) -> set[str]:
-    return pending_contract_files(base_url)
 
 
 def seats(players: int, name: str = "Kari", open_seats: int = 0) -> list[dict[str, Any]]:
@@ -232,9 +225,9 @@ def hand_rows(page: Page) -> list[float]:
 
 
 def test_a_whole_game_by_clicking_through_the_hooks_ends_in_a_result(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     page = browser.new_page(viewport=DESKTOP)
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     table = post(base_url, "/api/tables", {"players": 4, "seats": seats(4)})
     sit_down(page, base_url, table, "en", pause=20)
     expect(page.locator("[data-table]")).to_be_visible()
@@ -272,9 +265,9 @@ def final_hands(base_url: str, table_id: str) -> list[list[str]]:
 
 
 def test_a_completed_trick_stays_on_the_table_with_all_its_cards_p1_1(
-        browser: Browser, base_url: str, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str) -> None:
     page = browser.new_page(viewport=DESKTOP)
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     body = {"rules": "pagat", "players": 3, "seats": seats(3), "seed": 21}
     table = post(base_url, "/api/tables", body)
     sit_down(page, base_url, table, "en", pause=None)  # the page's own pause (1.5 s)
@@ -303,11 +296,11 @@ def test_a_completed_trick_stays_on_the_table_with_all_its_cards_p1_1(
 
 
 def test_a_war_is_announced_on_the_table_and_its_cards_light_up_p1_5(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     body, card = war_on_the_first_trick()
     context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
     page = context.new_page()
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     table = post(base_url, "/api/tables", body)
     sit_down(page, base_url, table, "nb", pause=0)
     page.click(f'#hand [data-card="{card}"]')
@@ -369,7 +362,7 @@ HAND_WATCH = """() => {
 @pytest.mark.parametrize(("viewport", "mobile"), [(DESKTOP, False), (PHONE, True)], ids=["desktop", "phone"])
 def test_the_hand_does_not_move_when_the_turn_comes_and_goes(
         browser: Browser, base_url: str, viewport: ViewportSize, mobile: bool,
-        expected_404s: set[str]) -> None:
+        ) -> None:
     context = browser.new_context(viewport=viewport, is_mobile=mobile, has_touch=mobile)
     page = context.new_page()
     table = post(base_url, "/api/tables", {"players": 4, "seats": seats(4)})
@@ -397,11 +390,11 @@ def test_the_hand_does_not_move_when_the_turn_comes_and_goes(
 
 
 def test_a_phone_fits_twenty_cards_in_two_rows_and_plays_by_two_taps(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     body, script = long_phase_two(20)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     table = post(base_url, "/api/tables", body)
     sit_down(page, base_url, table, "nb", pause=0)
     follow_script(page, script)
@@ -456,10 +449,10 @@ def test_a_phone_fits_twenty_cards_in_two_rows_and_plays_by_two_taps(
 
 
 def test_a_forced_pick_up_looks_different_and_the_hint_points_at_the_button_p2_4(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     body, script = forced_pick_up()
     page = browser.new_page(viewport=DESKTOP)
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     table = post(base_url, "/api/tables", body)
     sit_down(page, base_url, table, "en", pause=0)
     follow_script(page, script)
@@ -481,11 +474,11 @@ def test_a_forced_pick_up_looks_different_and_the_hint_points_at_the_button_p2_4
 
 
 def test_a_friend_sees_reactions_and_a_refusal_stays_until_the_next_move(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     host_context = browser.new_context(viewport=DESKTOP)
     friend_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark")
     host, friend = host_context.new_page(), friend_context.new_page()
-    problems = watch_console(host, expected_404s) + watch_console(friend, expected_404s)
+    problems = watch_console(host) + watch_console(friend)
     table = post(base_url, "/api/tables", {"players": 2, "rules": "kortregler",
                                            "seats": seats(2, open_seats=1)})
     friend.goto(f"{base_url}/t/{table['table']}?lang=en&pause=0")
@@ -517,7 +510,7 @@ def test_a_friend_sees_reactions_and_a_refusal_stays_until_the_next_move(
 
 
 def test_the_invite_page_names_the_host_the_rules_and_the_free_seats(
-        browser: Browser, base_url: str, shots: Path, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str, shots: Path) -> None:
     table = post(base_url, "/api/tables", {
         "players": 4, "rules": "pagat", "seed": 77, "set": {"min_sequence": 3},
         "seats": [{"kind": "human", "name": "Siri"}, {"kind": "bot", "level": "easy"}, {"kind": "open"},
@@ -528,7 +521,7 @@ def test_the_invite_page_names_the_host_the_rules_and_the_free_seats(
         context = browser.new_context(viewport=viewport, is_mobile=mobile, has_touch=mobile,
                                       color_scheme=scheme)
         page = context.new_page()
-        problems = watch_console(page, expected_404s)
+        problems = watch_console(page)
         page.goto(f"{base_url}/t/{table['table']}?lang={lang}")
         facts = page.locator("#join-facts")
         if lang == "nb":
@@ -552,13 +545,13 @@ def test_the_invite_page_names_the_host_the_rules_and_the_free_seats(
 
 
 def test_without_motion_nothing_flies_but_the_trick_is_still_held(
-        browser: Browser, base_url: str, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str) -> None:
     counts: dict[str, list[int]] = {}
     motions: list[Literal["reduce", "no-preference"]] = ["reduce", "no-preference"]
     for motion in motions:
         context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
         page = context.new_page()
-        problems = watch_console(page, expected_404s)
+        problems = watch_console(page)
         body = {"rules": "pagat", "players": 3, "seats": seats(3), "seed": 21}
         table = post(base_url, "/api/tables", body)
         sit_down(page, base_url, table, "en", pause=600)
@@ -586,10 +579,10 @@ def contrast(first: str, second: str) -> float:
 
 
 def test_focus_shows_on_the_felt_cards_are_labelled_and_the_table_has_dark_colours(
-        browser: Browser, base_url: str, expected_404s: set[str]) -> None:
+        browser: Browser, base_url: str) -> None:
     context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
     page = context.new_page()
-    problems = watch_console(page, expected_404s)
+    problems = watch_console(page)
     table = post(base_url, "/api/tables", {"players": 3, "seats": seats(3), "seed": 5})
     sit_down(page, base_url, table, "en", pause=0)
     page.keyboard.press("Tab")

@@ -1,6 +1,10 @@
 """Mattis as a single-agent Gymnasium environment: one seat learns, our bots play the rest.
 
 This is what people train against: ``MattisEnv(rules="pagat", players=3, opponents="normal")``.
+An opponent is a bot level (``"random"``, ``"easy"``, ``"normal"``, ``"hard"``, ``"hard:500"``)
+or any policy ``policy(view, legal) -> action``: it gets its seat's
+:class:`~mattis.bots.PlayerView` and the legal :class:`~mattis.Action` list, and answers one of
+them (or its index), so self-play and leagues seat earlier versions of the learner.
 The learner's observation is the same vector as in PettingZoo
 (:func:`mattis.envs.encoding.encode_view`, kept up to date by a
 :class:`~mattis.envs.encoding.SeatEncoder`); the legal moves come as ``info["action_mask"]``
@@ -8,6 +12,10 @@ and from :meth:`MattisEnv.action_masks` (the method maskable-PPO implementations
 
 * Actions: ``Discrete(366)`` indices (:attr:`mattis.Action.index`).
 * Reward at the end only: the learner's share of :func:`~mattis.envs.encoding.terminal_rewards`.
+  With ``shaping=w`` (off, 0, by default) each step also pays ``w`` times the change of a
+  potential, minus the learner's share of the cards in the hands during phase 2 (0 in phase 1
+  and at the end). Shaping of this kind (potential-based, Ng et al. 1999) sums to a constant
+  over an episode, so it speeds learning without changing which policy is best.
 * An illegal action ends the episode at once with reward −1 (``info["illegal_action"]``),
   so random exploration is safe; the game is left as it was.
 * A game still running after ``max_actions`` actions is truncated with reward 0.
@@ -19,8 +27,8 @@ and from :meth:`MattisEnv.action_masks` (the method maskable-PPO implementations
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 from ..extras import MissingExtra
 
@@ -31,9 +39,10 @@ try:
 except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
-from ..bots import Agent, CardTracker, Limit, decide, make_agent, parse_level, seat_rng
-from ..core.actions import ALL_ACTIONS, NUM_ACTIONS
+from ..bots import Agent, CardTracker, Limit, PlayerView, decide, make_agent, parse_level, seat_rng, seat_view
+from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.game import Game
+from ..core.phase import Phase
 from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
@@ -45,6 +54,12 @@ ILLEGAL_ACTION_REWARD = -1.0
 HARD_BOT_LIMIT = Limit(iterations=200)
 """The ``hard`` opponents' budget: a fixed iteration count keeps episodes reproducible."""
 
+Policy: TypeAlias = Callable[[PlayerView, Sequence[Action]], "Action | int"]
+"""An opponent that is not one of our bots: the seat's view and its legal moves in, one of
+those moves (or its :attr:`~mattis.Action.index`) out."""
+Opponent: TypeAlias = "str | Policy"
+"""A bot level or a :data:`Policy`."""
+
 
 class MattisEnv(gymnasium.Env[Observation, np.int64]):
     """One learning seat against bots (see the module docstring)."""
@@ -55,12 +70,13 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self,
         rules: str | Rules = "pagat",
         players: int = 3,
-        opponents: str | Sequence[str] = "normal",
+        opponents: Opponent | Sequence[Opponent] = "normal",
         seat: int = 0,
         max_actions: int = DEFAULT_MAX_ACTIONS,
         render_mode: str | None = None,
         lang: str = "en",
         hard_limit: Limit = HARD_BOT_LIMIT,
+        shaping: float = 0.0,
         **options: object,
     ) -> None:
         self.rules = make_rules(rules, options)
@@ -69,14 +85,19 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {seat!r}")
         self.seat = seat
-        levels = [opponents] * (self.players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(levels) != self.players - 1:
-            raise ValueError(f"opponents: give one level or {self.players - 1} levels, got {len(levels)}")
+        one = isinstance(opponents, str) or callable(opponents)
+        given = [opponents] * (self.players - 1) if one else list(opponents)  # type: ignore[arg-type]
+        if len(given) != self.players - 1:
+            raise ValueError(f"opponents: give one level or {self.players - 1} levels, got {len(given)}")
         try:
-            self.opponent_levels = tuple(parse_level(level) for level in levels)
+            self.opponents: tuple[str | Policy, ...] = tuple(
+                opponent if callable(opponent) else parse_level(opponent) for opponent in given)
         except ValueError as error:
             raise ValueError(f"opponents: {error}") from None
         self.hard_limit = hard_limit
+        if not isinstance(shaping, int | float) or isinstance(shaping, bool) or not 0 <= shaping <= 1:
+            raise ValueError(f"shaping: must be a weight from 0 (off) to 1, got {shaping!r}")
+        self.shaping = float(shaping)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of human, ansi or None, got {render_mode!r}")
         self.render_mode = render_mode
@@ -84,7 +105,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
-        self._bots: dict[int, tuple[Agent, random.Random, CardTracker]] = {}
+        self._bots: dict[int, tuple[Agent | Policy, random.Random, CardTracker]] = {}
         self._encoder = SeatEncoder(seat, self.players, self.rules)
         self._truncated = False
         self._ended = False
@@ -98,9 +119,10 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.game = Game.new(self.rules, self.players, seed=game_seed)
         others = [seat for seat in range(self.players) if seat != self.seat]
         self._bots = {
-            seat: (make_agent(level, self.hard_limit if level == "hard" else None), seat_rng(game_seed, seat),
-                   CardTracker(self.players, self.rules))
-            for seat, level in zip(others, self.opponent_levels, strict=True)
+            seat: (opponent if callable(opponent) else
+                   make_agent(opponent, self.hard_limit if opponent == "hard" else None),
+                   seat_rng(game_seed, seat), CardTracker(self.players, self.rules))
+            for seat, opponent in zip(others, self.opponents, strict=True)
         }
         self._encoder = SeatEncoder(self.seat, self.players, self.rules)
         self._truncated = False
@@ -120,15 +142,16 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
             info["illegal_action"] = True
             self._ended = True
             return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+        before = self._potential()
         game.apply(ALL_ACTIONS[index])
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        reward = 0.0
+        reward = self.shaping * (self._potential() - before) if self.shaping else 0.0
         self._ended = game.is_over or self._truncated
         if game.is_over:
             losers = game.result.losers if game.result else ()
-            reward = terminal_rewards(losers, self.players)[self.seat]
+            reward += terminal_rewards(losers, self.players)[self.seat]
         return self._observe(), reward, game.is_over, self._truncated, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
@@ -150,8 +173,21 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
             assert seat is not None
             agent, rng, tracker = self._bots[seat]
             legal = game.legal_actions()
-            game.apply(legal[0] if len(legal) == 1 else decide(agent, game, rng, tracker=tracker).action)
+            if len(legal) == 1:
+                game.apply(legal[0])
+            elif callable(agent):  # a policy (our agents are objects with a choose method)
+                game.apply(_policy_move(agent, seat_view(game, seat, tracker), legal, seat))
+            else:
+                game.apply(decide(agent, game, rng, tracker=tracker).action)
         self._truncated = not game.is_over and game.num_actions >= self.max_actions
+
+    def _potential(self) -> float:
+        """The shaping potential: minus the learner's share of the cards held in phase 2."""
+        game = self._require_game()
+        if game.phase != Phase.SHED:
+            return 0.0
+        sizes = [game.hand_size(seat) for seat in range(self.players)]
+        return -sizes[self.seat] / (sum(sizes) or 1)
 
     def _observe(self) -> Observation:
         encoder = self._encoder
@@ -166,8 +202,19 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         return self.game
 
 
+def _policy_move(policy: Policy, view: PlayerView, legal: Sequence[Action], seat: int) -> Action:
+    """A policy's answer as one of the legal moves; anything else is the policy's bug."""
+    chosen = policy(view, legal)
+    if isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < NUM_ACTIONS:
+        chosen = ALL_ACTIONS[chosen]
+    if not isinstance(chosen, Action) or chosen not in legal:
+        raise ValueError(f"opponent policy at seat {seat} answered {chosen!r}, not a legal move")
+    return chosen
+
+
 ENV_ID = "mattis/Mattis-v0"
 """The Gymnasium id: ``gymnasium.make("mattis/Mattis-v0", players=4, opponents="hard")``."""
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=MattisEnv)
+    gymnasium.register(id=ENV_ID, entry_point=MattisEnv,
+                       vector_entry_point="mattis.envs.vector:MattisVectorEnv")

@@ -1,0 +1,147 @@
+"""Batched and self-play training (issue 17, item 3): the vector environment, opponents that
+are any policy, and the optional reward shaping.
+
+1. ``MattisVectorEnv`` steps N games at once with Gymnasium's vector conventions: batched
+   observations and masks, game ``i`` seeded ``seed + i`` (the same games as N single
+   environments), and ``NEXT_STEP`` autoreset; ``gymnasium.make_vec`` builds it.
+2. An opponent may be a callable ``policy(view, legal) -> action``: it sees its own seat's
+   view only, and an answer that is not a legal move is its bug, said in one error.
+3. Shaping is off by default; on, it pays the change of a potential that starts and ends
+   at 0, so an episode's rewards still add up to the result's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gymnasium
+import numpy as np
+import pytest
+
+from mattis import Action
+from mattis.bots import PlayerView
+from mattis.envs.encoding import OBSERVATION_SIZE
+from mattis.envs.gymnasium import ENV_ID, MattisEnv
+from mattis.envs.vector import MattisVectorEnv
+
+
+def first_legal(masks: np.ndarray) -> np.ndarray:
+    """The lowest legal action of each game (0 for a game with no legal move)."""
+    return np.array([int(np.flatnonzero(row)[0]) if row.any() else 0 for row in masks])
+
+
+def test_a_batch_is_the_same_games_as_single_environments_seeded_one_apart() -> None:
+    batch = MattisVectorEnv(3, players=3, opponents="easy")
+    singles = [MattisEnv(players=3, opponents="easy") for _ in range(3)]
+    observations, info = batch.reset(seed=40)
+    assert observations.shape == (3, OBSERVATION_SIZE) and observations.dtype == np.float32
+    assert info["action_mask"].shape == (3, 366)
+    for index, single in enumerate(singles):
+        alone, alone_info = single.reset(seed=40 + index)
+        assert np.array_equal(observations[index], alone)
+        assert np.array_equal(info["action_mask"][index], alone_info["action_mask"])
+    for _ in range(25):
+        actions = first_legal(info["action_mask"])
+        observations, rewards, terminated, truncated, info = batch.step(actions)
+        for index, single in enumerate(singles):
+            if terminated[index] or truncated[index]:
+                return  # the batch restarts it next step; the single one would need reset()
+            alone, reward, _, _, alone_info = single.step(actions[index])
+            assert np.array_equal(observations[index], alone) and rewards[index] == reward
+            assert np.array_equal(batch.action_masks()[index], alone_info["action_mask"])
+
+
+def test_a_finished_game_restarts_at_the_next_step_with_reward_zero() -> None:
+    batch = MattisVectorEnv(2, rules="kortregler", players=2, opponents="random")
+    _, info = batch.reset(seed=5)
+    finished = 0
+    for _ in range(3_000):
+        _, rewards, terminated, truncated, info = batch.step(first_legal(info["action_mask"]))
+        ended = terminated | truncated
+        if ended.any():
+            index = int(np.flatnonzero(ended)[0])
+            assert rewards[index] in (-1.0, 1.0) or truncated[index]
+            assert not info["action_mask"][index].any()  # no legal move once it ended
+            _, rewards, terminated, truncated, info = batch.step(np.full(2, 9_999))
+            assert rewards[index] == 0.0 and not terminated[index] and not truncated[index]
+            assert info["action_mask"][index].any() and not info["illegal_action"][index]
+            assert batch.envs[index].game is not None and batch.envs[index].game.num_actions < 20
+            finished += 1
+            if finished == 3:
+                return
+    pytest.fail("no game ended")
+
+
+def test_make_vec_builds_the_batch_and_a_seed_replays_it() -> None:
+    def trajectory() -> list[float]:
+        batch = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="vector_entry_point",
+                                   opponents="normal")
+        assert isinstance(batch, MattisVectorEnv)
+        _, info = batch.reset(seed=9)
+        sums = []
+        for _ in range(40):
+            observations, rewards, _, _, info = batch.step(first_legal(info["action_mask"]))
+            sums.append(float(observations.sum()) + float(rewards.sum()))
+        return sums
+
+    assert trajectory() == trajectory()
+
+
+def test_bad_batch_arguments_fail_with_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="num_envs: must be a positive whole number"):
+        MattisVectorEnv(0)
+    batch = MattisVectorEnv(2)
+    batch.reset(seed=1)
+    with pytest.raises(ValueError, match="need one per game"):
+        batch.step([0, 0, 0])
+    with pytest.raises(ValueError, match="give one number or 2 seeds"):
+        batch.reset(seed=[1])
+
+
+def test_an_opponent_may_be_any_policy_that_sees_its_own_seat_only() -> None:
+    seen: list[tuple[int, int]] = []
+
+    def last_move(view: PlayerView, legal: Sequence[Action]) -> Action:
+        seen.append((view.public.seat, len(legal)))
+        assert view.public.hand_cards and all(isinstance(action, Action) for action in legal)
+        return legal[-1]
+
+    def by_index(view: PlayerView, legal: Sequence[Action]) -> int:
+        return legal[0].index
+
+    environment = MattisEnv(players=4, opponents=[last_move, "easy", by_index])
+    _, info = environment.reset(seed=3)
+    for _ in range(30):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = environment.step(int(legal[0]))
+        if terminated or truncated:
+            break
+    assert seen and {seat for seat, _ in seen} == {1}  # the policy sat at seat 1 only
+
+    def cheater(view: PlayerView, legal: Sequence[Action]) -> str:
+        return "not a move"
+
+    environment = MattisEnv(players=3, opponents=cheater, seat=2)
+    with pytest.raises(ValueError, match="opponent policy at seat 0 answered 'not a move'"):
+        environment.reset(seed=1)
+
+
+def test_shaping_is_off_by_default_and_on_keeps_the_episode_total() -> None:
+    def episode(shaping: float) -> list[float]:
+        environment = MattisEnv(players=3, opponents="easy", shaping=shaping)
+        _, info = environment.reset(seed=12)
+        rewards = []
+        while True:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            _, reward, terminated, truncated, info = environment.step(action)
+            rewards.append(reward)
+            if terminated or truncated:
+                return rewards
+
+    plain, shaped = episode(0.0), episode(0.5)
+    assert all(reward == 0.0 for reward in plain[:-1]) and plain[-1] != 0.0
+    assert len(shaped) == len(plain)  # shaping changes rewards, never the game
+    assert any(reward != 0.0 for reward in shaped[:-1])
+    assert sum(shaped) == pytest.approx(sum(plain))
+    with pytest.raises(ValueError, match="shaping: must be a weight from 0"):
+        MattisEnv(shaping=2.0)
