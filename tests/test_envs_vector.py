@@ -65,7 +65,8 @@ def test_a_finished_game_restarts_at_the_next_step_with_reward_zero() -> None:
             _, rewards, terminated, truncated, info = batch.step(np.full(2, 9_999))
             assert rewards[index] == 0.0 and not terminated[index] and not truncated[index]
             assert info["action_mask"][index].any() and not info["illegal_action"][index]
-            assert batch.envs[index].game is not None and batch.envs[index].game.num_actions < 20
+            restarted = batch.envs[index].game
+            assert restarted is not None and restarted.num_actions < 20
             finished += 1
             if finished == 3:
                 return
@@ -121,7 +122,7 @@ def test_an_opponent_may_be_any_policy_that_sees_its_own_seat_only() -> None:
     def cheater(view: PlayerView, legal: Sequence[Action]) -> str:
         return "not a move"
 
-    environment = MattisEnv(players=3, opponents=cheater, seat=2)
+    environment = MattisEnv(players=3, opponents=cheater, seat=2)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="opponent policy at seat 0 answered 'not a move'"):
         environment.reset(seed=1)
 
