@@ -146,3 +146,28 @@ def test_shaping_is_off_by_default_and_on_keeps_the_episode_total() -> None:
     assert sum(shaped) == pytest.approx(sum(plain))
     with pytest.raises(ValueError, match="shaping: must be a weight from 0"):
         MattisEnv(shaping=2.0)
+
+
+def test_every_tool_and_environment_caps_games_at_the_one_documented_default() -> None:
+    """Issue 17 item 7: one action cap, ``mattis.bots.DEFAULT_ACTION_CAP``, everywhere."""
+    import inspect
+
+    from mattis.bots import DEFAULT_ACTION_CAP, play_game
+    from mattis.cli.lab import lab_command
+    from mattis.cli.simulate import simulate_command
+    from mattis.cli.tournament import tournament_command
+    from mattis.envs import DEFAULT_MAX_ACTIONS
+    from mattis.envs import pettingzoo as aec
+    from mattis.tools.lab import play_lab_game, run_lab
+    from mattis.tools.simulate import play_random_game, simulate
+    from mattis.tools.tournament import run_tournament
+
+    def default(function: object, name: str) -> object:
+        return inspect.signature(function).parameters[name].default  # type: ignore[arg-type]
+
+    assert DEFAULT_ACTION_CAP == DEFAULT_MAX_ACTIONS == 2_000
+    for function in (play_game, simulate, play_random_game, run_tournament, run_lab, play_lab_game,
+                     simulate_command, tournament_command, lab_command):
+        assert default(function, "action_cap") == DEFAULT_ACTION_CAP, function
+    for maker in (MattisEnv, aec.env):
+        assert default(maker, "max_actions") == DEFAULT_ACTION_CAP, maker

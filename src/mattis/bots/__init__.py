@@ -17,7 +17,7 @@ from ..core.game import Game
 from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
-from .runner import PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
+from .runner import DEFAULT_ACTION_CAP, PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
 from .view import CardMemory, CardTracker, PlayerView
 
 LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
@@ -68,6 +68,7 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 
 __all__ = [
+    "DEFAULT_ACTION_CAP",
     "DEFAULT_LIMIT", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision", "IsmctsAgent", "Limit",
     "PlayedGame", "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "derived_rng", "hint",
     "hint_for", "make_agent", "parse_level", "play_game", "seat_rng", "seat_view",

@@ -22,6 +22,12 @@ from ..core.game import Game
 from .protocol import Agent, Decision, Limit
 from .view import CardTracker, PlayerView
 
+DEFAULT_ACTION_CAP = 2_000
+"""Player actions after which every tool stops a game as capped: simulations, tournaments,
+the lab and the learning environments (``max_actions``). Games of our bots and of random
+play end well within it (the longest of 600 random 4-player games took 661 actions); a
+policy that keeps picking up can make phase 2 endless, and the cap ends such a game."""
+
 
 @dataclass(slots=True)
 class DecisionStat:
@@ -84,7 +90,7 @@ def play_game(
     agents: Sequence[Agent],
     seed: int | str,
     limits: Sequence[Limit | None] | None = None,
-    action_cap: int = 20_000,
+    action_cap: int = DEFAULT_ACTION_CAP,
     on_decision: Callable[[int, Decision], None] | None = None,
 ) -> PlayedGame:
     """Play ``game`` to the end with ``agents[seat]`` at each seat."""

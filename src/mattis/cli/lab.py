@@ -19,12 +19,12 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..bots import DEFAULT_ACTION_CAP
 from ..core import PRESET_NAMES, Rules
 from ..i18n import Lang, format_number, format_percent, t
 from ..tools.backends import Backend
 from ..tools.lab import (
     DEFAULT_HARD_ITERATIONS,
-    DEFAULT_LAB_ACTION_CAP,
     LabResult,
     Variant,
     lab_configurations,
@@ -135,7 +135,7 @@ def lab_command(
     address: AddressOption = None,
     action_cap: Annotated[int, typer.Option(
         "--action-cap", min=1, help="Stop a game after this many actions; it counts as a loop.")
-    ] = DEFAULT_LAB_ACTION_CAP,
+    ] = DEFAULT_ACTION_CAP,
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:

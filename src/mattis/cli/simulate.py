@@ -10,10 +10,11 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ..bots import DEFAULT_ACTION_CAP
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, lost_on_empty_name, t
 from ..tools.backends import Backend
-from ..tools.simulate import DEFAULT_ACTION_CAP, SimulationStats, simulate
+from ..tools.simulate import SimulationStats, simulate
 from .common import (
     ActionCapOption,
     JsonOption,

@@ -21,11 +21,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import Limit
+from ..bots import DEFAULT_ACTION_CAP, Limit
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
-from ..tools.simulate import DEFAULT_ACTION_CAP
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
     DEFAULT_OPENSPIEL_SIMULATIONS,

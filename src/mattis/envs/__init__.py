@@ -13,12 +13,12 @@ says what to install.
 
 from __future__ import annotations
 
+from ..bots.runner import DEFAULT_ACTION_CAP
 from ..core.rules import Rules
 
-DEFAULT_MAX_ACTIONS = 2_000
-"""Actions after which an environment truncates a game. Random play ends well within it
-(the longest of 600 random 4-player games took 661 actions); a policy that keeps picking
-up can make phase 2 endless, and this cap ends such games with zero rewards."""
+DEFAULT_MAX_ACTIONS = DEFAULT_ACTION_CAP
+"""Actions after which an environment truncates a game (with zero rewards): the one cap
+every tool uses, :data:`mattis.bots.DEFAULT_ACTION_CAP`."""
 
 
 def make_rules(rules: str | Rules, options: dict[str, object]) -> Rules:

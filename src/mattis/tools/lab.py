@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Decision, Limit, make_agent, play_game
+from ..bots import DEFAULT_ACTION_CAP, Decision, Limit, make_agent, play_game
 from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .tournament import percentile, wilson_interval
@@ -43,8 +43,6 @@ RUNS = (*LEVEL_RUNS, SKILL_RUN)
 DEFAULT_HARD_ITERATIONS = 50
 """``hard``'s budget in the lab: small, because the ``hard`` run puts it in every seat
 (about 1.5 s a 3-player game on one core). Stronger settings only sharpen the skill gap."""
-DEFAULT_LAB_ACTION_CAP = 2_000
-"""Games longer than this count as looping (random 4-player games end within about 700)."""
 LAB_BATCH = 10
 """Most games per task: enough to amortise sending a task, few enough that ``hard``
 batches keep the progress bar moving."""
@@ -279,7 +277,7 @@ def lab_deck_seed(seed: int, variant: Variant, players: int, index: int) -> int:
 
 def play_lab_game(variant: Variant, players: int, run: str, seed: int, index: int,
                   hard_iterations: int = DEFAULT_HARD_ITERATIONS,
-                  action_cap: int = DEFAULT_LAB_ACTION_CAP) -> LabGame:
+                  action_cap: int = DEFAULT_ACTION_CAP) -> LabGame:
     """Play (or replay) game ``index`` of ``run`` exactly, watching for repeated positions."""
     if run not in RUNS:
         raise ValueError(f"run: expected one of {', '.join(RUNS)}, got {run!r}")
@@ -443,7 +441,7 @@ def run_lab(
     seed: int,
     players: Sequence[int] | None = None,
     hard_iterations: int = DEFAULT_HARD_ITERATIONS,
-    action_cap: int = DEFAULT_LAB_ACTION_CAP,
+    action_cap: int = DEFAULT_ACTION_CAP,
     backend: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> LabResult:

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.runner import DEFAULT_ACTION_CAP
 from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
 
 SIMULATION_FORMAT = "mattis-simulation/1"
-DEFAULT_ACTION_CAP = 20000
 
 
 @dataclass(frozen=True, slots=True)

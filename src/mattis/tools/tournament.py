@@ -39,11 +39,19 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..bots import LEVELS, Agent, Limit, PlayedGame, make_agent, play_game
+from ..bots import (
+    DEFAULT_ACTION_CAP,  # one cap for every tool
+    LEVELS,
+    Agent,
+    Limit,
+    PlayedGame,
+    make_agent,
+    play_game,
+)
 from ..core import Game, Rules
 from ..extras import install_command, missing_modules
 from .backends import Backend, LocalBackend, batches, run_in_order
-from .simulate import DEFAULT_ACTION_CAP, finishing_places  # one cap and one place convention
+from .simulate import finishing_places  # one place convention
 
 TOURNAMENT_FORMAT = "mattis-tournament/1"
 DEFAULT_HARD_LIMIT = Limit(iterations=1000)
