@@ -153,3 +153,26 @@ def test_points_not_yet_played_show_dashes_not_figures(tmp_path: Path) -> None:
     table = markdown_table(Experiment(TINY))
     assert "| against 2 × normal | 2 | 0 | – | – | – | – | – | – | no |" in table
     assert "100.0" not in table and "0.0%" not in table
+
+
+def test_a_finished_run_is_extended_by_a_larger_cap_or_more_budgets_keeping_its_games(
+        tmp_path: Path) -> None:
+    """Issue 17 item 5: a finished run is not refused when asked for more; the chunks played
+    stay, and only new games are played (the same deals, so the cells stay comparable)."""
+    finished = run(tmp_path, TINY, LOCAL, hours=None)
+    assert finished.next_cell() is None
+    played = {key: list(chunks) for key, chunks in finished.chunks.items()}
+    larger = Settings(budgets=(2, 6, 12), series=("normal,normal",), chunk_deals=1, target=0.2,
+                      max_games=12)
+    extended = run(tmp_path, larger, LOCAL, hours=0.0)  # load and save only: no chunk starts
+    assert extended.settings.budgets == (2, 6, 12)
+    assert extended.settings.series == TINY.series  # no cell played so far is dropped
+    assert (extended.settings.target, extended.settings.max_games) == (0.2, 12)
+    assert extended.next_cell() is not None
+    for key, chunks in played.items():
+        assert extended.chunks[key] == chunks
+    more = run(tmp_path, larger, LOCAL, hours=None)
+    assert more.next_cell() is None
+    assert sum(cell.games for cell in more.table()) > sum(cell.games for cell in finished.table())
+    for key, chunks in played.items():
+        assert more.chunks[key][: len(chunks)] == chunks

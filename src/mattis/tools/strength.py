@@ -59,8 +59,10 @@ class StrengthError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything that decides which games a run plays. A checkpoint is only continued
-    with the same settings: other settings would be other games."""
+    """What a run plays and when each cell stops. The rules, players, seed and chunk size
+    decide the games: a checkpoint is only continued with the same ones (others would be
+    other games). The budgets, opponents, target and game cap may change between runs, so a
+    finished run can be extended (:meth:`extended_by`)."""
 
     rules: str = "pagat"
     players: int = 3
@@ -88,6 +90,19 @@ class Settings:
             raise ValueError(f"target: a half-width between 0 and 0.5, got {self.target}")
         if self.max_games < 1:
             raise ValueError(f"max_games: must be at least 1, got {self.max_games}")
+
+    def same_games(self, other: Settings) -> bool:
+        """Whether ``other`` plays the same games in each cell (so their chunks can mix)."""
+        return (self.rules, self.players, self.seed, self.chunk_deals) == (
+            other.rules, other.players, other.seed, other.chunk_deals)
+
+    def extended_by(self, other: Settings) -> Settings:
+        """These settings grown by ``other`` (which plays the same games): every budget and
+        set of opponents of either, so no cell played so far is dropped, and ``other``'s
+        target and game cap."""
+        budgets = tuple(sorted({*self.budgets, *other.budgets}))
+        series = (*self.series, *(opponents for opponents in other.series if opponents not in self.series))
+        return replace(self, budgets=budgets, series=series, target=other.target, max_games=other.max_games)
 
     @property
     def chunk_games(self) -> int:
@@ -246,8 +261,10 @@ class Experiment:
 
 
 def load_or_start(folder: Path, settings: Settings) -> Experiment:
-    """The experiment in ``folder``'s checkpoint, or a new one. A checkpoint made with other
-    settings is refused rather than mixed with these games."""
+    """The experiment in ``folder``'s checkpoint, or a new one. A checkpoint of the same
+    games goes on with ``settings`` added (:meth:`Settings.extended_by`: a larger game cap,
+    a tighter target, more budgets or opponents); one of other games is refused rather than
+    mixed with these."""
     path = folder / CHECKPOINT
     if not path.exists():
         return Experiment(settings)
@@ -257,10 +274,11 @@ def load_or_start(folder: Path, settings: Settings) -> Experiment:
         experiment = Experiment.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, RecursionError) as error:
         raise StrengthError(f"{path}: cannot continue from this checkpoint: {error}") from None
-    if experiment.settings != settings:
+    if not experiment.settings.same_games(settings):
         raise StrengthError(f"{path} holds a run with other settings ({experiment.settings.to_dict()}); "
-                            "give the same settings to continue it, or another --out folder")
-    return experiment
+                            "give the same rules, players, seed and chunk size to continue it, "
+                            "or another --out folder")
+    return Experiment(experiment.settings.extended_by(settings), experiment.chunks)
 
 
 def save(folder: Path, experiment: Experiment) -> None:
