@@ -63,7 +63,7 @@ sys.meta_path.insert(0, RefuseOptionalLibraries())
 RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
-                  "mattis.envs.pettingzoo", "mattis.envs.render")
+                  "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {
