@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,21 @@ from typer.testing import CliRunner, Result
 from mattis import Rules
 from mattis.cli.app import app
 from mattis.cli.lab import parse_variants
+from mattis.i18n import Lang, format_number
 from mattis.tools.backends import LocalBackend
-from mattis.tools.lab import RUNS, Variant, lab_configurations, planned_lab_games, play_lab_game, run_lab
+from mattis.tools.lab import (
+    RUNS,
+    LabResult,
+    PairedDifference,
+    Variant,
+    lab_configurations,
+    paired_difference_interval,
+    planned_lab_games,
+    play_lab_game,
+    run_lab,
+)
+from mattis.tools.lab_report import empty_figure, length_figure, render_html, seat_figure, skill_figure
+from mattis.tools.tournament import wilson_interval
 
 from .cli_checks import assert_one_error_line
 
@@ -141,3 +155,134 @@ def test_lab_messages_exist_in_both_languages(tmp_path: Path) -> None:
     result = lab("--rules", "pagat", *TINY, "--out", str(tmp_path), "--lang", "nb")
     assert result.exit_code == 0, result.stderr
     assert "Variantlaboratoriet" in result.stdout and "Tilfeldig er Mattis" in result.stdout
+
+
+# ---------------------------------------------------------------- the overview, honest at a glance
+
+APP = Variant("app", Rules.preset("app"), "app")
+
+
+def newcombe_interval(first: list[float], second: list[float]) -> tuple[float, float]:
+    """The difference of two proportions from two independent Wilson intervals (Newcombe's
+    method): what the lab would report if it ignored that its runs share their deals."""
+    p1, p2 = sum(first) / len(first), sum(second) / len(second)
+    l1, u1 = wilson_interval(int(sum(first)), len(first))
+    l2, u2 = wilson_interval(int(sum(second)), len(second))
+    return (p1 - p2 - ((p1 - l1) ** 2 + (u2 - p2) ** 2) ** 0.5,
+            p1 - p2 + ((u1 - p1) ** 2 + (p2 - l2) ** 2) ** 0.5)
+
+
+def correlated_pairs(seed: int, games: int, agree: float) -> list[tuple[float, float]]:
+    """Pairs of Mattis outcomes that share a deal: with chance ``agree`` the second copies the first."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(games):
+        first = float(rng.random() < 0.35)
+        second = first if rng.random() < agree else float(rng.random() < 0.15)
+        pairs.append((first, second))
+    return pairs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_avoided_s_paired_interval_is_no_wider_than_two_independent_ones_and_holds_the_difference(
+        seed: int) -> None:
+    pairs = correlated_pairs(seed, games=60 + 40 * seed, agree=0.6)
+    paired = PairedDifference.of(pairs)
+    unpaired = newcombe_interval([a for a, _ in pairs], [b for _, b in pairs])
+    assert paired.high - paired.low <= unpaired[1] - unpaired[0]
+    assert paired.low <= paired.difference <= paired.high
+    assert paired.difference == pytest.approx(sum(a - b for a, b in pairs) / len(pairs))
+
+
+def test_the_paired_interval_is_agresti_and_min_s_for_mattis_outcomes() -> None:
+    pairs = [(1.0, 0.0)] * 14 + [(0.0, 1.0)] * 3 + [(1.0, 1.0)] * 5 + [(0.0, 0.0)] * 28
+    n, z = len(pairs) + 2, 1.959963984540054
+    random_only, hard_only = (14 + 0.5) / n, (3 + 0.5) / n
+    centre = random_only - hard_only
+    half = z * ((random_only + hard_only - centre**2) / n) ** 0.5
+    interval = paired_difference_interval([a - b for a, b in pairs])
+    assert interval == pytest.approx((centre - half, centre + half))
+    assert paired_difference_interval([]) == (-1.0, 1.0)
+
+
+def test_a_difference_that_never_varies_still_gets_an_interval() -> None:
+    """hard never Mattis against a fixed 1/3: an honest interval, not a point."""
+    low, high = paired_difference_interval([1 / 3] * 50)
+    assert low < 1 / 3 < high and high - low > 0.01
+
+
+@pytest.fixture(scope="module")
+def small_lab() -> LabResult:
+    return run_lab([PAGAT, APP], games=6, seed=2, players=[3, 6], hard_iterations=3)
+
+
+def test_random_s_rate_is_fixed_by_construction_only_when_every_deal_made_one_mattis(
+        small_lab: LabResult) -> None:
+    """P2.9: a finished deal makes one Mattis; P1.10: several only when several are left with nothing."""
+    seen = set()
+    for configuration in small_lab.configurations:
+        skill, run = configuration.skill, configuration.run("random")
+        seen.add(skill.random_by_construction)
+        assert skill.random_by_construction == (run.shared_loss_games == 0)
+        if skill.random_by_construction:
+            assert skill.random_overall.low == skill.random_overall.rate == skill.random_overall.high
+            assert skill.random_overall.rate == pytest.approx(1 / configuration.players)
+        else:
+            assert skill.random_overall.low < skill.random_overall.rate < skill.random_overall.high
+        data = configuration.to_dict()["skill"]
+        assert data["random_by_construction"] is skill.random_by_construction
+        low, high = data["avoided_ci95"]
+        assert low <= data["avoided"] <= high and data["avoided_paired"]["pairs"] == run.finished_games
+        assert [seat["pairs"] for seat in data["avoided_by_seat"]] == [
+            sum(1 for index in range(6) if index % configuration.players == seat)
+            for seat in range(configuration.players)]
+    assert seen == {True, False}, "app at 6 players shares losses (Blodmattis); pagat at 3 does not"
+
+
+def test_the_html_report_shows_no_interval_on_a_fixed_rate_and_states_the_caution(
+        small_lab: LabResult) -> None:
+    page = render_html(small_lab)
+    assert "data-caution" in page and "about one in twenty" in page and "as a hypothesis" in page
+    assert "data-fixed-rate" in page and "Fixed by construction" in page
+    overview = page.split("<h2>Overview", 1)[1].split("</table>", 1)[0]
+    for configuration, row in zip(small_lab.configurations, overview.split("<tr>")[2:], strict=True):
+        random_cell = row.split("<td>")[7]
+        assert ("<small>" not in random_cell) is configuration.skill.random_by_construction
+        assert "paired 95%" in overview and row.split("<td>")[9].count("<small>") == 1
+
+
+def test_plot_legends_lie_outside_the_bars(small_lab: LabResult) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    configurations = small_lab.configurations
+    figures = [seat_figure(configurations[0]), skill_figure(configurations), length_figure(configurations),
+               empty_figure(configurations)]
+    for figure in figures:
+        renderer = FigureCanvasAgg(figure).get_renderer()  # type: ignore[no-untyped-call]
+        figure.draw(renderer)
+        axes = figure.axes[0]
+        legend = axes.get_legend().get_window_extent(renderer)
+        assert not legend.overlaps(axes.get_window_extent(renderer)), axes.get_title()
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_the_terminal_overview_fits_80_columns_uncut_with_the_caution(lang: Lang, tmp_path: Path) -> None:
+    rules = ("--rules", "pagat,app", "--set", "min_sequence=3,follow_suit=true", "--players", "3,6")
+    result = CliRunner().invoke(app, ["lab", *rules, *TINY[2:], "--out", str(tmp_path), "--lang", lang],
+                                env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "…" not in result.stdout and max(len(line.rstrip()) for line in lines) <= 80
+    table = result.stdout.split({"en": "Random and hard:", "nb": "Tilfeldig og hard:"}[lang])[0]
+    header_words = {
+        "en": ["Random", "Mattis", "hard", "Avoided", "(points)", "Seat", "spread", "Blå/Blod", "Loops"],
+        "nb": ["Tilfeldig", "Mattis", "hard", "Unngått", "(poeng)", "Spredning", "Blå/Blod", "Løkker"]}
+    assert all(word in table.split() for word in header_words[lang])
+    data = json.loads((tmp_path / "lab.json").read_text(encoding="utf-8"))
+    for configuration in data["configurations"]:
+        for part in configuration["label"].replace(",", ", ").split():
+            assert part.strip(",") in table, "labels wrap, never cut"
+        avoided = format_number(abs(100 * configuration["skill"]["avoided"]), lang, 1)
+        assert avoided in table
+    caution = {"en": "about one in twenty", "nb": "omtrent ett av tjue"}[lang]
+    assert caution in " ".join(result.stdout.split())

@@ -25,6 +25,7 @@ from ..i18n import Lang, format_number, format_percent, t
 from ..tools.backends import Backend
 from ..tools.lab import (
     DEFAULT_HARD_ITERATIONS,
+    ConfigurationStats,
     LabResult,
     Variant,
     lab_configurations,
@@ -32,6 +33,7 @@ from ..tools.lab import (
     run_lab,
 )
 from ..tools.lab_report import (
+    FIXED_MARK,
     MATPLOTLIB_MISSING,
     ReportError,
     check_folder,
@@ -173,8 +175,11 @@ def lab_command(
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
         return
     output = console()
-    output.print(_summary(result, chosen))
+    output.print(_summary(result, chosen, output.width))
     output.print(Text(t("lab.legend", chosen), style="dim"))
+    if any(configuration.skill.random_by_construction for configuration in result.configurations):
+        output.print(Text(f"{FIXED_MARK} {t('lab.fixed', chosen)}", style="dim"))
+    output.print(Text(t("lab.caution", chosen), style="dim"))
     output.print(t("lab.written", chosen, html=str(html_path), json=str(json_path)), markup=False)
 
 
@@ -185,24 +190,61 @@ def _run(variants: list[Variant], games: int, seed: int, counts: list[int] | Non
         return run_lab(variants, games, seed, counts, hard_iterations, action_cap, backend, progress=update)
 
 
-def _summary(result: LabResult, lang: Lang) -> Table:
-    """One line per configuration: the headline figures of the report."""
+VARIANT_WIDTH = 16
+"""Room for a house rule such as ``min_sequence=3,`` on one line; longer labels wrap."""
+SUMMARY_FIGURES = ("lab.random", "lab.hard", "lab.avoided", "lab.spread", "lab.empty", "lab.loops")
+"""The overview's figure columns, after the label."""
+
+
+def _summary(result: LabResult, lang: Lang, width: int) -> Table:
+    """One row per configuration: the headline figures of the report, the player count and
+    the intervals on a second line. Each figure column is as wide as its widest figure and
+    its header, or, when that does not fit ``width`` (80 columns, say), its longest header
+    word, so headers wrap; the label takes the rest and wraps: nothing is cut."""
+    rows = [_summary_row(configuration, lang) for configuration in result.configurations]
+    headers = [t(key, lang) for key in SUMMARY_FIGURES]
+    figures = [max(len(line) for row in rows for line in row[position].splitlines())
+               for position in range(1, len(headers) + 1)]
+    roomy = [max(figure, len(header)) for figure, header in zip(figures, headers, strict=True)]
+    tight = [max([figure] + [len(word) for word in header.split()])
+             for figure, header in zip(figures, headers, strict=True)]
+    separators = len(headers) + 2  # one space between columns and at each edge
+    widths = roomy if VARIANT_WIDTH + sum(roomy) + separators <= width else tight
     table = Table(title=t("lab.title", lang, seed=result.seed), title_justify="left", box=box.SIMPLE_HEAD,
-                  pad_edge=False, collapse_padding=True)
-    for position, key in enumerate(("lab.variant", "lab.players", "lab.random", "lab.hard", "lab.avoided",
-                                    "lab.spread", "lab.empty", "lab.loops")):
-        table.add_column(t(key, lang), justify="left" if position == 0 else "right")
-    for configuration in result.configurations:
-        skill = configuration.skill
-        random_run = configuration.run("random")
-        table.add_row(
-            configuration.variant.label,
-            str(configuration.players),
-            format_percent(skill.random_overall.rate, lang),
-            format_percent(skill.hard_overall.rate, lang),
-            format_number(100 * skill.avoided, lang, 1),
-            format_percent(random_run.seat_spread, lang),
-            format_percent(random_run.lost_on_empty.rate, lang) if configuration.lost_on_empty_name else "–",
-            format_percent(random_run.looping_games / max(1, random_run.games), lang),
-        )
+                  pad_edge=False, padding=0)
+    table.add_column(t("lab.variant", lang), overflow="fold", min_width=VARIANT_WIDTH)
+    for header, column_width in zip(headers, widths, strict=True):
+        table.add_column(header, justify="right", width=column_width)
+    for row in rows:
+        table.add_row(*row)
     return table
+
+
+def _summary_row(configuration: ConfigurationStats, lang: Lang) -> list[str]:
+    """The overview's cells for one configuration."""
+    skill = configuration.skill
+    random_run = configuration.run("random")
+    random_rate = format_percent(skill.random_overall.rate, lang)
+    return [
+        f"{configuration.variant.label}\n{t('lab.players', lang, players=configuration.players)}",
+        f"{random_rate}{FIXED_MARK}" if skill.random_by_construction
+        else f"{random_rate}\n{_span(skill.random_overall.low, skill.random_overall.high, lang)}",
+        f"{format_percent(skill.hard_overall.rate, lang)}\n"
+        f"{_span(skill.hard_overall.low, skill.hard_overall.high, lang)}",
+        f"{_points(skill.avoided, lang)}\n"
+        f"{_points(skill.paired.low, lang)}–{_points(skill.paired.high, lang)}",
+        format_percent(random_run.seat_spread, lang),
+        format_percent(random_run.lost_on_empty.rate, lang) if configuration.lost_on_empty_name else "–",
+        format_percent(random_run.looping_games / max(1, random_run.games), lang),
+    ]
+
+
+def _span(low: float, high: float, lang: Lang) -> str:
+    """A rate's interval in percent, ``6.1–21.9``."""
+    return f"{format_number(100 * low, lang, 1)}–{format_number(100 * high, lang, 1)}"
+
+
+def _points(rate: float, lang: Lang) -> str:
+    """A difference of rates in signed points, ``+21.3``: signed, so a range of them reads
+    without a word between (``−4.0–+9.5``)."""
+    return ("+" if rate >= 0 else "−") + format_number(abs(100 * rate), lang, 1)

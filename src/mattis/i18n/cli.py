@@ -194,20 +194,40 @@ CLI_MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "lab.title": ("Variantlaboratoriet, frø {seed}", "Variant lab, seed {seed}"),
     "lab.variant": ("Variant", "Variant"),
-    "lab.players": ("Spillere", "Players"),
+    "lab.players": ("{players} spillere", "{players} players"),
     "lab.random": ("Tilfeldig er Mattis", "Random is Mattis"),
     "lab.hard": ("hard er Mattis", "hard is Mattis"),
     "lab.avoided": ("Unngått (poeng)", "Avoided (points)"),
-    "lab.spread": ("Setespredning", "Seat spread"),
-    "lab.empty": ("Blå-/Blodmattis", "Blå-/Blodmattis"),
+    "lab.spread": ("Spredning", "Seat spread"),
+    "lab.empty": ("Blå/Blod", "Blå/Blod"),
     "lab.loops": ("Løkker", "Loops"),
     "lab.legend": (
-        "Tilfeldig og hard: andel Mattis i samme seter på de samme utdelingene (hard blant "
-        "tilfeldige spillere), med 95 % Wilson-intervall. Setespredning: høyeste minus laveste "
-        "setes Mattis-andel når alle spiller tilfeldig. Blå-/Blodmattis og løkker: tilfeldig spill.",
-        "Random and hard: Mattis rate in the same seats on the same deals (hard among random "
-        "players), with a 95% Wilson interval. Seat spread: highest minus lowest seat's Mattis "
-        "rate when everyone plays random. Blå-/Blodmattis and loops: random play.",
+        "Tilfeldig og hard: andel Mattis på de samme utdelingene (hard blant tilfeldige "
+        "spillere); under hard dens 95 % Wilson-intervall, under unngått (prosentpoeng) "
+        "95 %-intervallet for forskjellene utdeling for utdeling (parvis). Spredning: høyeste "
+        "minus laveste setes Mattis-andel når alle spiller tilfeldig. Blå/Blod: spill som endte "
+        "med Blåmattis/Blodmattis. Spredning, Blå/Blod og løkker: tilfeldig spill.",
+        "Random and hard: Mattis rate on the same deals (hard among random players); under "
+        "hard its 95% Wilson interval, under avoided (percentage points) the 95% interval of "
+        "the per-deal differences (paired). Seat spread: highest minus lowest seat's Mattis "
+        "rate when everyone plays random. Blå/Blod: games ended by Blåmattis/Blodmattis. Seat "
+        "spread, Blå/Blod and loops: random play.",
+    ),
+    "lab.fixed": (
+        "Gitt av konstruksjonen, derfor uten intervall: hver ferdige utdeling gir nøyaktig én "
+        "Mattis (ingen her ga flere), så tilfeldig spill over alle seter er Mattis i nøyaktig "
+        "1/spillere av dem.",
+        "Fixed by construction, so no interval: every finished deal makes exactly one Mattis "
+        "(none here made several), so random play over every seat is Mattis in exactly "
+        "1/players of them.",
+    ),
+    "lab.caution": (
+        "Forsiktig: mange intervaller på 95 % hver (oppsett × seter × kjøringer), så omtrent "
+        "ett av tjue bommer på den sanne verdien av ren tilfeldighet. Se på én overraskende "
+        "forskjell som en hypotese, og prøv den med et annet frø og flere spill.",
+        "Caution: many intervals at 95% each (configurations × seats × runs), so about one "
+        "in twenty misses the true value by chance alone. Treat a single surprising "
+        "difference as a hypothesis, and test it with another seed and more games.",
     ),
     "lab.written": ("Rapport: {html} · tallene: {json}", "Report: {html} · the numbers: {json}"),
 }

@@ -8,7 +8,9 @@ lab plays four *runs* of the same deals:
   a seat advantage shows as a rate outside the others' intervals.
 * ``skill``: one ``hard`` bot among ``random`` players, in seat ``index % players``. Set
   against the ``random`` run's same seat on the same deals, it shows how much skill
-  matters in the variant: how often search avoids Mattis where chance would not.
+  matters in the variant: how often search avoids Mattis where chance would not. The
+  comparison is paired deal by deal, so its interval comes from the per-deal differences
+  (:class:`PairedDifference`), not from two independent intervals.
 
 Per run it counts Mattis per seat (95% Wilson intervals), how often the deal ends in
 Blåmattis/Blodmattis, game and phase lengths, and how often play *loops*: games stopped
@@ -22,6 +24,7 @@ of iterations. So the figures are the same on every backend and worker count.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -32,7 +35,7 @@ from typing import Any
 from ..bots import DEFAULT_ACTION_CAP, Decision, Limit, make_agent, play_game
 from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
-from .tournament import percentile, wilson_interval
+from .tournament import WILSON_Z, percentile, wilson_interval
 
 LAB_FORMAT = "mattis-lab/1"
 LEVEL_RUNS = ("random", "normal", "hard")
@@ -85,10 +88,67 @@ class SeatRate:
         low, high = wilson_interval(mattis, games)
         return cls(seat, games, mattis, mattis / games if games else 0.0, low, high)
 
+    @classmethod
+    def exact(cls, seat: int, mattis: int, games: int) -> SeatRate:
+        """A rate fixed by construction, not sampled: its interval is the rate itself."""
+        rate = mattis / games if games else 0.0
+        return cls(seat, games, mattis, rate, rate, rate)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""
         return {"seat": self.seat, "games": self.games, "mattis": self.mattis, "rate": self.rate,
                 "ci95": [self.low, self.high]}
+
+
+def paired_difference_interval(differences: Sequence[float], z: float = WILSON_Z) -> tuple[float, float]:
+    """The 95% interval of the mean of per-pair differences in [-1, 1].
+
+    Pairing removes what both members of a pair share (the deal), so the interval is never
+    wider than two independent ones would make it when the pairs agree. Agresti and Min's
+    pseudo-pairs (half a pair at +1, half at -1, one at 0) keep it honest for small samples
+    and for differences that never vary, where a plain ``mean ± z·se`` would shrink to a point.
+    ``(-1, 1)`` for no pairs.
+    """
+    if not differences:
+        return -1.0, 1.0
+    weight = len(differences) + 2
+    mean = math.fsum(differences) / weight
+    squares = (math.fsum(value * value for value in differences) + 1.0) / weight
+    half = z * math.sqrt(max(0.0, squares - mean * mean) / weight)
+    return max(-1.0, mean - half), min(1.0, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """``random``'s Mattis rate minus ``hard``'s over the same deals, with the interval of
+    the per-deal differences (:func:`paired_difference_interval`)."""
+
+    pairs: int
+    """Deals finished in both runs."""
+    random: float
+    """``random``'s mean Mattis share on those deals."""
+    hard: float
+    """``hard``'s Mattis rate on those deals."""
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, pairs: Sequence[tuple[float, float]]) -> PairedDifference:
+        """From ``(random's Mattis share, hard is Mattis)`` per deal."""
+        count = len(pairs)
+        low, high = paired_difference_interval([first - second for first, second in pairs])
+        return cls(count, math.fsum(first for first, _ in pairs) / count if count else 0.0,
+                   math.fsum(second for _, second in pairs) / count if count else 0.0, low, high)
+
+    @property
+    def difference(self) -> float:
+        """In rate points (0.25 = 25 points): how much less often ``hard`` was Mattis."""
+        return self.random - self.hard
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {"pairs": self.pairs, "random": self.random, "hard": self.hard,
+                "difference": self.difference, "ci95": [self.low, self.high]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +164,8 @@ class RunStats:
     """Games in which a position came back at a decision (finished or not)."""
     looping_games: int
     """Games capped or with a repeated position (each game once)."""
+    shared_loss_games: int
+    """Finished games with more than one Mattis (several left with nothing at once, P1.10)."""
     seats: tuple[SeatRate, ...]
     """Mattis per seat over finished games (several losers each count)."""
     lost_on_empty_games: int
@@ -132,6 +194,7 @@ class RunStats:
             "capped_games": self.capped_games,
             "repeated_position_games": self.repeated_games,
             "looping_games": self.looping_games,
+            "shared_loss_games": self.shared_loss_games,
             "loop_rate": self.looping_games / self.games if self.games else 0.0,
             "mattis_by_seat": [seat.to_dict() for seat in self.seats],
             "seat_spread": self.seat_spread,
@@ -145,20 +208,33 @@ class RunStats:
 
 @dataclass(frozen=True, slots=True)
 class SkillStats:
-    """``hard`` among ``random`` players against ``random`` in the same seat, same deals."""
+    """``hard`` among ``random`` players against ``random`` on the same deals."""
 
     hard: tuple[SeatRate, ...]
     """Per seat: how often the ``hard`` bot sitting there was Mattis (skill run)."""
     random: tuple[SeatRate, ...]
-    """Per seat: how often the ``random`` player there was Mattis (random run)."""
+    """Per seat: how often the ``random`` player there was Mattis (random run, every deal)."""
     hard_overall: SeatRate
     random_overall: SeatRate
+    """``random`` over every seat of every finished deal: see :attr:`random_by_construction`."""
+    random_by_construction: bool
+    """No finished random deal had several Mattis, so :attr:`random_overall` is exactly
+    1/players: every deal makes one Mattis among its players. A count of the scoring, not
+    a measurement, so it has no interval."""
+    paired: PairedDifference
+    """Per deal finished in both runs: ``random``'s Mattis share over its seats (1/players
+    but for shared losses) minus whether ``hard`` was Mattis. The hard seat rotates, so
+    every seat weighs alike; the whole deal's share, not the hard seat's alone, is the
+    sharper comparison (their outcomes hardly correlate, and one seat is a coin flip)."""
+    paired_by_seat: tuple[PairedDifference, ...]
+    """Per seat: ``random`` in that seat against ``hard`` in that seat, on the deals where
+    ``hard`` sat there."""
 
     @property
     def avoided(self) -> float:
-        """How much less often ``hard`` was Mattis than ``random``: the random rate minus the
-        hard rate, in rate points (0.25 = 25 points)."""
-        return self.random_overall.rate - self.hard_overall.rate
+        """How much less often ``hard`` was Mattis than ``random`` on the same deals, in rate
+        points (0.25 = 25 points); its interval is :attr:`paired`'s."""
+        return self.paired.difference
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""
@@ -167,7 +243,11 @@ class SkillStats:
             "random_by_seat": [seat.to_dict() for seat in self.random],
             "hard": self.hard_overall.to_dict(),
             "random": self.random_overall.to_dict(),
+            "random_by_construction": self.random_by_construction,
             "avoided": self.avoided,
+            "avoided_ci95": [self.paired.low, self.paired.high],
+            "avoided_paired": self.paired.to_dict(),
+            "avoided_by_seat": [paired.to_dict() for paired in self.paired_by_seat],
         }
 
 
@@ -347,12 +427,15 @@ class _RunCounts:
     capped: int = 0
     repeated: int = 0
     looping: int = 0
+    shared: int = 0
     empty: int = 0
     mattis: list[int] = field(default_factory=list)
     hard_games: list[int] = field(default_factory=list)
     hard_mattis: list[int] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
     phase1: list[int] = field(default_factory=list)
+    finished: dict[int, LabGame] = field(default_factory=dict)
+    """Finished games by index, for pairing the runs deal by deal."""
 
     def __post_init__(self) -> None:
         self.mattis = [0] * self.players
@@ -369,7 +452,9 @@ class _RunCounts:
             return
         self.lengths.append(game.actions)
         self.phase1.append(game.phase1_actions)
+        self.finished[game.index] = game
         self.empty += game.lost_on_empty
+        self.shared += len(game.losers) > 1
         for seat in game.losers:
             self.mattis[seat] += 1
         if game.hard_seat >= 0:
@@ -386,6 +471,7 @@ class _RunCounts:
             capped_games=self.capped,
             repeated_games=self.repeated,
             looping_games=self.looping,
+            shared_loss_games=self.shared,
             seats=tuple(SeatRate.of(seat, self.mattis[seat], finished) for seat in range(self.players)),
             lost_on_empty_games=self.empty,
             lost_on_empty=SeatRate.of(-1, self.empty, finished),
@@ -399,16 +485,28 @@ class _RunCounts:
         )
 
 
-def _skill(players: int, skill: _RunCounts, baseline: RunStats) -> SkillStats:
-    """The skill run's hard seats against the random run's same seats."""
+def _skill(players: int, skill: _RunCounts, baseline_counts: _RunCounts, baseline: RunStats) -> SkillStats:
+    """The skill run's hard seats against the random run, deal by deal."""
     hard = tuple(SeatRate.of(seat, skill.hard_mattis[seat], skill.hard_games[seat])
                  for seat in range(players))
+    by_construction = baseline.shared_loss_games == 0
+    random_mattis = sum(seat.mattis for seat in baseline.seats)
+    random_games = players * baseline.finished_games
+    paired_deals = [(baseline_counts.finished[index], game) for index, game in sorted(skill.finished.items())
+                    if index in baseline_counts.finished]
+    paired = PairedDifference.of([(len(chance.losers) / players, float(game.hard_seat in game.losers))
+                                  for chance, game in paired_deals])
+    by_seat = tuple(PairedDifference.of([(float(seat in chance.losers), float(seat in game.losers))
+                                         for chance, game in paired_deals if game.hard_seat == seat])
+                    for seat in range(players))
     return SkillStats(
         hard=hard,
         random=baseline.seats,
         hard_overall=SeatRate.of(-1, sum(skill.hard_mattis), sum(skill.hard_games)),
-        random_overall=SeatRate.of(-1, sum(seat.mattis for seat in baseline.seats),
-                                   players * baseline.finished_games),
+        random_overall=(SeatRate.exact if by_construction else SeatRate.of)(-1, random_mattis, random_games),
+        random_by_construction=by_construction,
+        paired=paired,
+        paired_by_seat=by_seat,
     )
 
 
@@ -489,7 +587,7 @@ def run_lab(
     for number, (variant, count) in enumerate(configurations):
         runs = tuple(counts[number, run].stats(run) for run in RUNS)
         baseline = next(stats for stats in runs if stats.run == "random")
-        skill = _skill(count, counts[number, SKILL_RUN], baseline)
+        skill = _skill(count, counts[number, SKILL_RUN], counts[number, "random"], baseline)
         results.append(ConfigurationStats(variant, count, runs, skill))
     return LabResult(
         seed=seed,

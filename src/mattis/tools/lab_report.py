@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..extras import install_command, installed
-from .lab import LEVEL_RUNS, RUNS, ConfigurationStats, LabResult, RunStats, SeatRate
+from ..i18n import t
+from .lab import LEVEL_RUNS, RUNS, ConfigurationStats, LabResult, PairedDifference, RunStats, SeatRate
 
 REPORT_JSON = "lab.json"
 REPORT_HTML = "lab.html"
@@ -34,6 +35,8 @@ RUN_TITLES = {
 }
 DPI = 90
 ERROR_STYLE = {"elinewidth": 0.8, "ecolor": "#333333"}
+FIXED_MARK = "*"
+"""Marks a rate fixed by construction, shown without an interval (explained under the table)."""
 
 
 class ReportError(RuntimeError):
@@ -112,7 +115,12 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _seat_plot(configuration: ConfigurationStats) -> str:
+def _legend_outside(axes: Any) -> None:
+    """The legend right of the axes, where it can hide no bar or interval."""
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
+
+
+def seat_figure(configuration: ConfigurationStats) -> Any:
     """Mattis rate per seat for each level, with 95% intervals, and the fair share."""
     figure = _figure(6.4, 3.0)
     axes = figure.add_subplot()
@@ -129,34 +137,41 @@ def _seat_plot(configuration: ConfigurationStats) -> str:
     axes.set_xticks(range(players), [f"seat {seat}" for seat in range(players)])
     axes.set_ylabel("Mattis rate")
     axes.set_title(f"{configuration.variant.label}, {players} players: Mattis by seat")
-    axes.legend(fontsize=7, loc="upper right")
-    return _png(figure)
+    _legend_outside(axes)
+    return figure
 
 
 def _labels(configurations: Sequence[ConfigurationStats]) -> list[str]:
     return [f"{c.variant.label} · {c.players}p" for c in configurations]
 
 
-def _skill_plot(configurations: Sequence[ConfigurationStats]) -> str:
-    """Per configuration: random's and hard's Mattis rate in the same seats, same deals."""
+def skill_figure(configurations: Sequence[ConfigurationStats]) -> Any:
+    """Per configuration: random's and hard's Mattis rate on the same deals; random's
+    without an interval where it is fixed by construction."""
     figure = _figure(7.0, 0.45 * len(configurations) + 1.2)
     axes = figure.add_subplot()
     ys = range(len(configurations))
     pairs = (("random", "random_overall"), ("hard among random", "hard_overall"))
     for offset, (name, pick) in enumerate(pairs):
         rates: list[SeatRate] = [getattr(c.skill, pick) for c in configurations]
-        axes.barh([y + (offset - 0.5) * 0.38 for y in ys], [r.rate for r in rates], 0.38,
-                  xerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]], capsize=2,
-                  error_kw=ERROR_STYLE, color=RUN_COLOURS["random" if offset == 0 else "hard"], label=name)
+        bar_ys = [y + (offset - 0.5) * 0.38 for y in ys]
+        axes.barh(bar_ys, [r.rate for r in rates], 0.38,
+                  color=RUN_COLOURS["random" if offset == 0 else "hard"], label=name)
+        sampled = [(y, r) for y, r, c in zip(bar_ys, rates, configurations, strict=True)
+                   if offset == 1 or not c.skill.random_by_construction]
+        if sampled:
+            axes.errorbar([r.rate for _, r in sampled], [y for y, _ in sampled], fmt="none", capsize=2,
+                          xerr=[[r.rate - r.low for _, r in sampled], [r.high - r.rate for _, r in sampled]],
+                          **ERROR_STYLE)
     axes.set_yticks(list(ys), _labels(configurations))
     axes.invert_yaxis()
-    axes.set_xlabel("Mattis rate (95% interval)")
-    axes.set_title("How much skill matters: hard vs random in the same seats")
-    axes.legend(fontsize=7, loc="lower right")
-    return _png(figure)
+    axes.set_xlabel("Mattis rate (95% interval; none on random where fixed by construction)")
+    axes.set_title("How much skill matters: hard vs random on the same deals")
+    _legend_outside(axes)
+    return figure
 
 
-def _length_plot(configurations: Sequence[ConfigurationStats]) -> str:
+def length_figure(configurations: Sequence[ConfigurationStats]) -> Any:
     """Mean actions per game, phase 1 and phase 2 stacked, per level."""
     figure = _figure(7.0, 0.55 * len(configurations) + 1.2)
     axes = figure.add_subplot()
@@ -171,11 +186,11 @@ def _length_plot(configurations: Sequence[ConfigurationStats]) -> str:
     axes.invert_yaxis()
     axes.set_xlabel("actions per finished game (mean)")
     axes.set_title("Game length: phase 1 (light) and phase 2")
-    axes.legend(fontsize=7, loc="lower right")
-    return _png(figure)
+    _legend_outside(axes)
+    return figure
 
 
-def _empty_plot(configurations: Sequence[ConfigurationStats]) -> str:
+def empty_figure(configurations: Sequence[ConfigurationStats]) -> Any:
     """How often the deal ends in Blåmattis/Blodmattis, per level."""
     figure = _figure(7.0, 0.45 * len(configurations) + 1.2)
     axes = figure.add_subplot()
@@ -189,8 +204,8 @@ def _empty_plot(configurations: Sequence[ConfigurationStats]) -> str:
     axes.invert_yaxis()
     axes.set_xlabel("share of finished games")
     axes.set_title("Games ended by Blåmattis / Blodmattis")
-    axes.legend(fontsize=7, loc="lower right")
-    return _png(figure)
+    _legend_outside(axes)
+    return figure
 
 
 # ---------------------------------------------------------------------------- page
@@ -215,6 +230,20 @@ def _interval(rate: SeatRate) -> str:
     return f"{_percent(rate.rate)} <small>({100 * rate.low:.1f}–{100 * rate.high:.1f})</small>"
 
 
+def _random_rate(configuration: ConfigurationStats) -> str:
+    """``random``'s rate over every seat: marked, without an interval, when fixed by construction."""
+    skill = configuration.skill
+    if skill.random_by_construction:
+        return f"{_percent(skill.random_overall.rate)}{FIXED_MARK}"
+    return _interval(skill.random_overall)
+
+
+def _avoided(paired: PairedDifference) -> str:
+    """Avoided points with the paired interval of the per-deal differences."""
+    interval = f"{100 * paired.low:+.1f} to {100 * paired.high:+.1f}"
+    return f"{100 * paired.difference:+.1f} <small>({interval})</small>"
+
+
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{header}</th>" for header in headers)
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
@@ -232,12 +261,11 @@ def _overview(configurations: Sequence[ConfigurationStats]) -> str:
             if c.lost_on_empty_name else "–",
             " / ".join(f"{c.run(run).actions_mean:.0f}" for run in LEVEL_RUNS),
             " / ".join(_percent(c.run(run).looping_games / max(1, c.run(run).games)) for run in RUNS),
-            _interval(skill.random_overall), _interval(skill.hard_overall),
-            f"{100 * skill.avoided:+.1f}",
+            _random_rate(c), _interval(skill.hard_overall), _avoided(skill.paired),
         ])
     return _table(["variant", "players", "seat spread r/n/h", "Blå-/Blodmattis r/n/h",
-                   "actions r/n/h", "loops r/n/h/s", "random Mattis", "hard Mattis", "avoided (points)"],
-                  rows)
+                   "actions r/n/h", "loops r/n/h/s", "random Mattis", "hard Mattis",
+                   "avoided (points, paired 95%)"], rows)
 
 
 def _run_rows(configuration: ConfigurationStats) -> str:
@@ -265,13 +293,14 @@ def _run_row(stats: RunStats) -> list[str]:
 
 
 def _skill_rows(configuration: ConfigurationStats) -> str:
+    """Per seat, on the deals where ``hard`` sat there: the same seat in both runs."""
     skill = configuration.skill
-    rows = [[f"seat {hard.seat}", _interval(random_rate), _interval(hard),
-             f"{100 * (random_rate.rate - hard.rate):+.1f}"]
-            for hard, random_rate in zip(skill.hard, skill.random, strict=True)]
-    rows.append(["all seats", _interval(skill.random_overall), _interval(skill.hard_overall),
-                 f"{100 * skill.avoided:+.1f}"])
-    return _table(["seat", "random is Mattis", "hard (among random) is Mattis", "avoided (points)"], rows)
+    rows = [[f"seat {seat}", str(paired.pairs), _percent(paired.random), _interval(hard), _avoided(paired)]
+            for seat, (paired, hard) in enumerate(zip(skill.paired_by_seat, skill.hard, strict=True))]
+    rows.append(["all seats", str(skill.paired.pairs), _random_rate(configuration),
+                 _interval(skill.hard_overall), _avoided(skill.paired)])
+    return _table(["seat", "deals", "random is Mattis", "hard (among random) is Mattis",
+                   "avoided (points, paired 95%)"], rows)
 
 
 def render_html(result: LabResult) -> str:
@@ -294,15 +323,22 @@ def render_html(result: LabResult) -> str:
         "clear of the fair share 1/players has an advantage or a handicap; <em>spread</em> is the "
         "highest minus the lowest seat rate. <em>Loops</em> are games stopped at the action cap or in "
         "which a position came back at a decision. <em>Avoided</em> is how many points less often "
-        "hard was Mattis than random in the same seats: how much skill matters.</p>",
+        "hard was Mattis than random on the same deals: how much skill matters. Its interval comes "
+        "from the per-deal differences (the two runs share their deals), not from two independent "
+        "intervals.</p>",
+        f"<p class='note caution' data-caution>{html.escape(t('lab.caution', 'en'))}</p>",
         "<h2>Overview <span class='nb'>· oversikt</span></h2>",
         _overview(configurations),
         "<p class='note'>r/n/h/s: random, normal and hard everywhere, and one hard among random.</p>",
-        f"<img alt='skill: hard against random' src='{_skill_plot(configurations)}'>",
-        f"<img alt='game lengths' src='{_length_plot(configurations)}'>",
+    ]
+    if any(c.skill.random_by_construction for c in configurations):
+        parts.append(f"<p class='note' data-fixed-rate>{FIXED_MARK} {html.escape(t('lab.fixed', 'en'))}</p>")
+    parts += [
+        f"<img alt='skill: hard against random' src='{_png(skill_figure(configurations))}'>",
+        f"<img alt='game lengths' src='{_png(length_figure(configurations))}'>",
     ]
     if any(c.lost_on_empty_name for c in configurations):
-        parts.append(f"<img alt='Blåmattis and Blodmattis' src='{_empty_plot(configurations)}'>")
+        parts.append(f"<img alt='Blåmattis and Blodmattis' src='{_png(empty_figure(configurations))}'>")
     for configuration in configurations:
         variant = configuration.variant
         house = ", ".join(f"{name}={value}" for name, value in variant.house_rules.items())
@@ -310,7 +346,7 @@ def render_html(result: LabResult) -> str:
             f"<h2>{html.escape(variant.label)}, {configuration.players} players</h2>",
             f"<p class='note'>Preset {html.escape(variant.base)}"
             + (f" with house rules {html.escape(house)}" if house else "") + ".</p>",
-            f"<img alt='Mattis by seat' src='{_seat_plot(configuration)}'>",
+            f"<img alt='Mattis by seat' src='{_png(seat_figure(configuration))}'>",
             "<h3>Mattis by seat, lengths and loops <span class='nb'>· Mattis per sete</span></h3>",
             _run_rows(configuration),
             "<h3>Skill <span class='nb'>· ferdighet</span></h3>",
