@@ -54,6 +54,7 @@ def test_every_field_declares_its_option(field: str) -> None:
     assert RULE_OPTIONS[field] is option and Rules.option(field) is option
     assert re.fullmatch(r"C\d+|P[12]\.\d+a?", option.rule), f"{field}: rule number {option.rule!r}"
     assert option.values and len(set(option.values)) == len(option.values)
+    assert len({type(value) for value in option.values}) == 1, f"{field}: values of one type"
     assert getattr(Rules(), field) in option.values
     for preset in PRESET_NAMES:
         assert getattr(Rules.preset(preset), field) in option.values, f"{preset}.{field}"

@@ -87,8 +87,8 @@ class Learned:
     """Where an option sits in the rules block of the learning environments' observation
     (:mod:`mattis.envs.encoding`): from ``slot`` on, one 0/1 number per value of ``marks``
     (1 where the option has that value), or, with ``scale``, one number: the value divided
-    by ``scale``. The slots are fixed so that a trained network keeps reading the same
-    numbers when an option is added."""
+    by ``scale``. Slots are given, not counted, so the numbers an agent was trained on keep
+    their places: a new option takes the next free slots."""
 
     slot: int
     marks: tuple[object, ...] = ()
@@ -126,7 +126,7 @@ class RuleOption:
         return tuple(_as_text(value) for value in self.values)
 
 
-def _option(rule: str, values: tuple[object, ...], text: str, learned: Learned | None,
+def _option(rule: str, values: tuple[object, ...], text: str, learned: Learned | None, *,
             in_play: bool = True) -> dict[str, RuleOption]:
     """A field's metadata (see :class:`RuleOption`)."""
     return {"option": RuleOption(rule, values, text, learned, in_play)}
@@ -307,14 +307,9 @@ RULE_OPTIONS: Mapping[str, RuleOption] = _rule_options()
 
 @functools.cache
 def _field_types() -> dict[str, Any]:
-    hints = {"int": int, "bool": bool}
-    enums = {cls.__name__: cls for cls in (TrickMode, DrawMode, TieMode, TrumpMode, Phase1End,
-                                           NothingLeft, NothingLeftCounts)}
-    result: dict[str, Any] = {}
-    for item in fields(Rules):
-        type_name = item.type if isinstance(item.type, str) else item.type.__name__
-        result[item.name] = hints.get(type_name) or enums[type_name]
-    return result
+    """Each option's type, read off its first allowed value (an enum member's type is its
+    enum), so a new option needs no entry here."""
+    return {name: type(option.values[0]) for name, option in RULE_OPTIONS.items()}
 
 
 def _coerce(name: str, declared: object, value: object) -> object:
