@@ -70,11 +70,11 @@ def test_number_options_refuse_values_outside_their_metadata() -> None:
         if not numbers:
             continue
         outside = next(n for n in itertools.count(max(numbers) + 1) if n not in numbers)
-        with pytest.raises(ValueError, match=f"^{field}: must be "):
+        with pytest.raises(ValueError, match=rf"^{field}: must be "):
             _with(field, outside)
     with pytest.raises(ValueError, match=r"^min_sequence: must be 0 \(off\), 2 or 3, got 1$"):
         Rules(min_sequence=1)
-    with pytest.raises(ValueError, match="^removed_two_player: must be from 0 to 10, got 11$"):
+    with pytest.raises(ValueError, match=r"^removed_two_player: must be from 0 to 10, got 11$"):
         Rules(removed_two_player=11)
 
 
@@ -182,4 +182,5 @@ def test_the_rules_text_defines_each_options_rule(doc: str) -> None:
     text = (DOCS / doc).read_text(encoding="utf-8")
     for field, option in RULE_OPTIONS.items():
         assert f"**{option.rule} " in text, f"{doc} does not define rule {option.rule} ({field})"
-        assert re.search(rf"^\|[^\n]*`{field}`", text, re.MULTILINE), f"{doc}: {field} not in the options table"
+        row = re.search(rf"^\|[^\n]*`{field}`", text, re.MULTILINE)
+        assert row, f"{doc}: {field} is not in the options table"
