@@ -12,6 +12,11 @@ strings (``nothing_left="must_pick_up"``), booleans as ``"true"``/``"false"`` an
 ASCII digits, and raises ``ValueError`` naming the field for a bad one. (``dataclasses.replace``
 with strings converts them the same way at run time, but only ``with_options`` says so in its
 types.)
+
+Everything else about an option (the values it accepts, its rule number, the key of its words,
+its place in the learning encoding) is declared with its field, as a :class:`RuleOption`
+(:data:`RULE_OPTIONS`), and every front end and adapter reads it from there: a new option is
+one field, its words in both languages and its rule logic (``docs/architecture.md``).
 """
 
 from __future__ import annotations
