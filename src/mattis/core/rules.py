@@ -130,11 +130,20 @@ class RuleOption:
         """:attr:`values` as text, the way ``--set`` and forms take them."""
         return tuple(_as_text(value) for value in self.values)
 
+    @property
+    def json_values(self) -> tuple[object, ...]:
+        """:attr:`values` as :meth:`Rules.to_dict` writes them (enums as their text)."""
+        return tuple(_json_value(value) for value in self.values)
+
 
 def _option(rule: str, values: tuple[object, ...], text: str, learned: Learned | None, *,
             in_play: bool = True) -> dict[str, RuleOption]:
     """A field's metadata (see :class:`RuleOption`)."""
     return {"option": RuleOption(rule, values, text, learned, in_play)}
+
+
+def _json_value(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
 
 
 def _as_text(value: object) -> str:
@@ -249,10 +258,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready options (enums as their strings)."""
-        return {
-            item.name: (str(v) if isinstance(v := getattr(self, item.name), StrEnum) else v)
-            for item in fields(self)
-        }
+        return {item.name: _json_value(getattr(self, item.name)) for item in fields(self)}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Rules:

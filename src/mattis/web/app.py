@@ -26,7 +26,6 @@ import ipaddress
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -183,18 +182,12 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0) -> dict[str, Any]:
         options.append({"field": field, "name": option_name(option.text, lang),
                         "description": option_description(option.text, lang),
                         "rule": option.rule,
-                        "values": [{"value": _json_value(value),
-                                    "label": option_value(option.text, value, lang)}
-                                   for value in option.values]})
+                        "values": [{"value": value, "label": option_value(option.text, value, lang)}
+                                   for value in option.json_values]})
     levels = [{"level": level, "label": t(f"play.level.{level}", lang),
                "description": t(f"app.level_help.{level}", lang, seconds=format_seconds(hard_seconds, lang))}
               for level in LEVELS]
     return {"presets": presets, "options": options, "levels": levels}
-
-
-def _json_value(value: object) -> object:
-    """An option value as the start page sends it back: enums as their text."""
-    return value.value if isinstance(value, StrEnum) else value
 
 
 def format_seconds(seconds: float, lang: Lang) -> str:
