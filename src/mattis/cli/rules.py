@@ -11,9 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core import PRESET_NAMES, Rules
+from ..core.rules import RULE_OPTIONS
 from ..frontend.rules_text import full_rules
 from ..i18n import (
-    OPTION_RULE_REFS,
     Lang,
     option_description,
     option_name,
@@ -25,16 +25,17 @@ from .common import LangOption, SetOption, console, fail, language, rules_or_exi
 
 
 def _option_cell(field: str, lang: Lang, detailed: bool = True) -> Text:
-    cell = Text(option_name(field, lang), style="bold")
+    option = RULE_OPTIONS[field]
+    cell = Text(option_name(option.text, lang), style="bold")
     if detailed:  # the side-by-side table has no room for the explanation
-        cell.append(f" · {OPTION_RULE_REFS[field]}", style="dim")
-        cell.append("\n" + option_description(field, lang), style="dim")
+        cell.append(f" · {option.rule}", style="dim")
+        cell.append("\n" + option_description(option.text, lang), style="dim")
     return cell
 
 
 def allowed_values(field: str) -> str:
     """What ``--set field=…`` accepts, as typed: ``all, pair`` or ``0–10``."""
-    choices = Rules.option_choices(field)
+    choices = RULE_OPTIONS[field].choices
     if len(choices) > 4 and all(choice.isdigit() for choice in choices):
         return f"{choices[0]}–{choices[-1]}"
     return ", ".join(choices)
@@ -49,9 +50,10 @@ def house_caption(name: str, rules: Rules, lang: Lang) -> str:
     if not changed:
         return preset_summary(preset, lang)
     values = rules.to_dict()
+    texts = {field: RULE_OPTIONS[field].text for field in changed}
     changes = "; ".join(
-        t("rules.changed_one", lang, option=option_name(field, lang),
-          value=option_value(field, values[field], lang), was=option_value(field, old, lang))
+        t("rules.changed_one", lang, option=option_name(texts[field], lang),
+          value=option_value(texts[field], values[field], lang), was=option_value(texts[field], old, lang))
         for field, (_, old) in changed.items())
     return t("rules.caption_house", lang, preset=preset, changes=changes)
 
@@ -67,8 +69,8 @@ def _rules_table(name: str, rules: Rules, lang: Lang) -> Table:
     table.add_column(t("rules.value", lang))
     table.add_column(t("rules.allowed", lang), style="cyan")
     values = rules.to_dict()
-    for field in Rules.option_names():
-        value = Text(option_value(field, values[field], lang),
+    for field, option in RULE_OPTIONS.items():
+        value = Text(option_value(option.text, values[field], lang),
                      style="bold yellow" if field in changed else "")
         table.add_row(field, _option_cell(field, lang), value, allowed_values(field))
     return table
@@ -83,9 +85,9 @@ def _compare_table(lang: Lang) -> Table:
     for name in PRESET_NAMES:
         table.add_column(name)
     reference = dicts[PRESET_NAMES[0]]
-    for field in Rules.option_names():
+    for field, option in RULE_OPTIONS.items():
         cells = [
-            Text(option_value(field, dicts[name][field], lang),
+            Text(option_value(option.text, dicts[name][field], lang),
                  style="bold yellow" if dicts[name][field] != reference[field] else "")
             for name in PRESET_NAMES
         ]

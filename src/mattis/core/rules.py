@@ -12,6 +12,11 @@ strings (``nothing_left="must_pick_up"``), booleans as ``"true"``/``"false"`` an
 ASCII digits, and raises ``ValueError`` naming the field for a bad one. (``dataclasses.replace``
 with strings converts them the same way at run time, but only ``with_options`` says so in its
 types.)
+
+Everything else about an option (the values it accepts, its rule number, the key of its words,
+its place in the learning encoding) is declared with its field, as a :class:`RuleOption`
+(:data:`RULE_OPTIONS`), and every front end and adapter reads it from there: a new option is
+one field, its words in both languages and its rule logic (``docs/architecture.md``).
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import reprlib
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 
@@ -80,53 +87,136 @@ _TRUE_WORDS = {"true", "yes", "on", "1", "ja", "sann"}
 _FALSE_WORDS = {"false", "no", "off", "0", "nei", "usann"}
 
 
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """Where an option sits in the rules block of the learning environments' observation
+    (:mod:`mattis.envs.encoding`): from ``slot`` on, one 0/1 number per value of ``marks``
+    (1 where the option has that value), or, with ``scale``, one number: the value divided
+    by ``scale``. Slots are given, not counted, so the numbers an agent was trained on keep
+    their places: a new option takes the next free slots."""
+
+    slot: int
+    marks: tuple[object, ...] = ()
+    scale: int = 0
+
+    @property
+    def width(self) -> int:
+        """How many numbers of the rules block this option takes."""
+        return 1 if self.scale else len(self.marks)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """What every front end and adapter needs to know about one option of :class:`Rules`,
+    kept on the field itself (``dataclasses.fields(Rules)[i].metadata["option"]``), so a
+    house rule is declared once and the CLI, the web, the texts and the learning encoding
+    all follow it."""
+
+    rule: str
+    """Its number in the rules documentation (``docs/rules.en.md``), e.g. ``"P2.2"``."""
+    values: tuple[object, ...]
+    """Every value it accepts, typed, in the order menus show them."""
+    text: str
+    """The key of its words (name, description, values) in :mod:`mattis.i18n.options`."""
+    learned: Learned | None
+    """Its place in the learning environments' rules vector; ``None`` only for the player
+    count bounds, which the observation holds as the seats present."""
+    in_play: bool = True
+    """``False`` for an option that only bounds the number of players: the start page asks
+    for the count itself, and a game being played already has it."""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """:attr:`values` as text, the way ``--set`` and forms take them."""
+        return tuple(_as_text(value) for value in self.values)
+
+    @property
+    def json_values(self) -> tuple[object, ...]:
+        """:attr:`values` as :meth:`Rules.to_dict` writes them (enums as their text)."""
+        return tuple(_json_value(value) for value in self.values)
+
+
+def _option(rule: str, values: tuple[object, ...], text: str, learned: Learned | None, *,
+            in_play: bool = True) -> dict[str, RuleOption]:
+    """A field's metadata (see :class:`RuleOption`)."""
+    return {"option": RuleOption(rule, values, text, learned, in_play)}
+
+
+def _json_value(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def _as_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value.value if isinstance(value, StrEnum) else str(value)
+
+
+_PLAYER_COUNTS = tuple(range(2, 7))
+_FLAG = (True,)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """The options of one Mattis variant. See ``docs/rules.en.md`` section 4."""
+    """The options of one Mattis variant. See ``docs/rules.en.md`` section 4.
 
-    min_players: int = 3
+    Each field's metadata (:class:`RuleOption`) says what it accepts, which rule it is, where
+    its words are and how it is learned; a new house rule is one field here plus its logic
+    in the engine (``docs/architecture.md``)."""
+
+    min_players: int = field(default=3, metadata=_option("C2", _PLAYER_COUNTS, "min_players", None,
+                                                         in_play=False))
     """Fewest players allowed (2-6)."""
-    max_players: int = 6
+    max_players: int = field(default=6, metadata=_option("C2", _PLAYER_COUNTS, "max_players", None,
+                                                         in_play=False))
     """Most players allowed (2-6)."""
-    removed_two_player: int = 0
+    removed_two_player: int = field(default=0, metadata=_option(
+        "C4", tuple(range(11)), "removed_two_player", Learned(17, scale=10)))
     """Cards put away unseen before a two-player deal (C4), 0-10."""
-    trick: TrickMode = TrickMode.ALL
+    trick: TrickMode = field(default=TrickMode.ALL, metadata=_option(
+        "P1.2", tuple(TrickMode), "trick", Learned(0, (TrickMode.PAIR,))))
     """Who plays to a phase-1 trick (P1.2)."""
-    chance: bool = True
+    chance: bool = field(default=True, metadata=_option(
+        "P1.4", (True, False), "chance", Learned(1, _FLAG)))
     """Whether chancing (*sjansing*) the top of the stock is allowed (P1.4)."""
-    draw: DrawMode = DrawMode.AFTER_PLAY
+    draw: DrawMode = field(default=DrawMode.AFTER_PLAY, metadata=_option(
+        "P1.4a", tuple(DrawMode), "draw", Learned(2, (DrawMode.AFTER_TRICK,))))
     """When players draw in phase 1 (P1.4a)."""
-    tie: TieMode = TieMode.REPLAY
+    tie: TieMode = field(default=TieMode.REPLAY, metadata=_option(
+        "P1.5", tuple(TieMode), "tie", Learned(3, tuple(TieMode))))
     """How ties for the highest rank are settled (P1.5)."""
-    trump: TrumpMode = TrumpMode.HIDDEN_LAST
+    trump: TrumpMode = field(default=TrumpMode.HIDDEN_LAST, metadata=_option(
+        "P1.6", tuple(TrumpMode), "trump", Learned(6, (TrumpMode.BOTTOM_UP,))))
     """How the trump suit is chosen (P1.6)."""
-    phase1_end: Phase1End = Phase1End.NO_CARD
+    phase1_end: Phase1End = field(default=Phase1End.NO_CARD, metadata=_option(
+        "P1.7", tuple(Phase1End), "phase1_end", Learned(7, tuple(Phase1End))))
     """When phase 1 ends (P1.7)."""
-    nothing_left: NothingLeft = NothingLeft.LOSE
+    nothing_left: NothingLeft = field(default=NothingLeft.LOSE, metadata=_option(
+        "P1.10", tuple(NothingLeft), "nothing_left", Learned(10, (NothingLeft.MUST_PICK_UP,))))
     """What happens to a player left with nothing (P1.10)."""
-    nothing_left_counts: NothingLeftCounts = NothingLeftCounts.ALL_CARDS
+    nothing_left_counts: NothingLeftCounts = field(default=NothingLeftCounts.ALL_CARDS, metadata=_option(
+        "P1.10", tuple(NothingLeftCounts), "nothing_left_counts",
+        Learned(11, (NothingLeftCounts.WON_PILE,))))
     """Which cards count for ``nothing_left=lose`` (P1.10)."""
-    min_sequence: int = 2
+    min_sequence: int = field(default=2, metadata=_option(
+        "P2.2", MIN_SEQUENCE_VALUES, "min_sequence", Learned(12, MIN_SEQUENCE_VALUES)))
     """Shortest sequence allowed in phase 2; 0 turns sequences off (P2.2)."""
-    voluntary_pickup: bool = True
+    voluntary_pickup: bool = field(default=True, metadata=_option(
+        "P2.4", (True, False), "voluntary_pickup", Learned(15, _FLAG)))
     """Whether picking up is allowed when the player could beat (P2.4)."""
-    follow_suit: bool = False
+    follow_suit: bool = field(default=False, metadata=_option(
+        "P2.5", (True, False), "follow_suit", Learned(16, _FLAG)))
     """Whether a player holding the led suit may not trump it (P2.5)."""
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            object.__setattr__(self, field.name, _coerce(field.name, field.type, value))
-        _check_range("min_players", self.min_players, 2, 6)
-        _check_range("max_players", self.max_players, 2, 6)
+        for name in RULE_OPTIONS:
+            object.__setattr__(self, name, _coerce(name, None, getattr(self, name)))
+        for name, option in RULE_OPTIONS.items():
+            if (value := getattr(self, name)) not in option.values:
+                raise ValueError(f"{name}: must be {_allowed_numbers(option.values)}, got {value}")
         if self.min_players > self.max_players:
             raise ValueError(
                 f"min_players: {self.min_players} is more than max_players {self.max_players}"
-            )
-        _check_range("removed_two_player", self.removed_two_player, 0, 10)
-        if self.min_sequence not in MIN_SEQUENCE_VALUES:
-            raise ValueError(
-                f"min_sequence: must be 0 (off), 2 or 3, got {self.min_sequence}"
             )
 
     @staticmethod
@@ -140,23 +230,20 @@ class Rules:
     @staticmethod
     def option_names() -> tuple[str, ...]:
         """The option fields, in documentation order."""
-        return tuple(field.name for field in fields(Rules))
+        return tuple(item.name for item in fields(Rules))
 
     @staticmethod
     def option_choices(name: str) -> tuple[str, ...]:
         """The values an option accepts, as text (for help and error messages)."""
-        field_type = _field_types().get(name)
-        if field_type is None:
+        return Rules.option(name).choices
+
+    @staticmethod
+    def option(name: str) -> RuleOption:
+        """The metadata of the option ``name``; ``ValueError`` for an unknown name."""
+        option = RULE_OPTIONS.get(name)
+        if option is None:
             raise ValueError(f"unknown option {name!r}; options are: {', '.join(Rules.option_names())}")
-        if isinstance(field_type, type) and issubclass(field_type, StrEnum):
-            return tuple(member.value for member in field_type)
-        if field_type is bool:
-            return ("true", "false")
-        if name == "min_sequence":
-            return tuple(str(v) for v in MIN_SEQUENCE_VALUES)
-        if name == "removed_two_player":
-            return tuple(str(v) for v in range(11))
-        return tuple(str(v) for v in range(2, 7))
+        return option
 
     def with_options(self, **changes: object) -> Rules:
         """A copy with some options changed, given typed or as text (the string entry point,
@@ -171,10 +258,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready options (enums as their strings)."""
-        return {
-            field.name: (str(v) if isinstance(v := getattr(self, field.name), StrEnum) else v)
-            for field in fields(self)
-        }
+        return {item.name: _json_value(getattr(self, item.name)) for item in fields(self)}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Rules:
@@ -208,16 +292,35 @@ class Rules:
         raise ValueError(f"players: {allows} {self.min_players}-{self.max_players} players, got {given}")
 
 
+def _allowed_numbers(values: tuple[object, ...]) -> str:
+    """``from 0 to 10``, or ``0 (off), 2 or 3`` when the numbers have gaps (0 turns a
+    number option off). Only numbers get here: text values are checked by :func:`_coerce`."""
+    numbers = [value for value in values if isinstance(value, int)]
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"from {numbers[0]} to {numbers[-1]}"
+    spoken = [f"{number} (off)" if number == 0 else str(number) for number in numbers]
+    return f"{', '.join(spoken[:-1])} or {spoken[-1]}"
+
+
+def _rule_options() -> Mapping[str, RuleOption]:
+    options: dict[str, RuleOption] = {}
+    for item in fields(Rules):
+        option = item.metadata.get("option")
+        if not isinstance(option, RuleOption):
+            raise TypeError(f"Rules.{item.name} needs its RuleOption: field(..., metadata=_option(...))")
+        options[item.name] = option
+    return MappingProxyType(options)
+
+
+RULE_OPTIONS: Mapping[str, RuleOption] = _rule_options()
+"""Every option's :class:`RuleOption`, by field name, in documentation order."""
+
+
 @functools.cache
 def _field_types() -> dict[str, Any]:
-    hints = {"int": int, "bool": bool}
-    enums = {cls.__name__: cls for cls in (TrickMode, DrawMode, TieMode, TrumpMode, Phase1End,
-                                           NothingLeft, NothingLeftCounts)}
-    result: dict[str, Any] = {}
-    for field in fields(Rules):
-        type_name = field.type if isinstance(field.type, str) else field.type.__name__
-        result[field.name] = hints.get(type_name) or enums[type_name]
-    return result
+    """Each option's type, read off its first allowed value (an enum member's type is its
+    enum), so a new option needs no entry here."""
+    return {name: type(option.values[0]) for name, option in RULE_OPTIONS.items()}
 
 
 def _coerce(name: str, declared: object, value: object) -> object:
@@ -259,11 +362,6 @@ def _quoted(value: object) -> str:
         return f"a number of {value.bit_length()} bits"
     shown = '"' + value.replace('"', '\\"') + '"' if isinstance(value, str) else reprlib.repr(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _check_range(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise ValueError(f"{name}: must be from {low} to {high}, got {value}")
 
 
 PRESETS: dict[str, Rules] = {}

@@ -37,16 +37,7 @@ from ..core.cards import FULL_DECK_MASK, NUM_CARDS
 from ..core.events import RawEvent
 from ..core.observation import SeatView
 from ..core.phase import Phase
-from ..core.rules import (
-    DrawMode,
-    NothingLeft,
-    NothingLeftCounts,
-    Phase1End,
-    Rules,
-    TieMode,
-    TrickMode,
-    TrumpMode,
-)
+from ..core.rules import RULE_OPTIONS, Learned, Rules
 
 MAX_SEATS = 6
 """Per-seat blocks always have this many slots (the most players any rules allow)."""
@@ -61,6 +52,29 @@ class Slot:
     name: str
     size: int
     meaning: str
+
+
+def _learned_options() -> tuple[tuple[str, Learned], ...]:
+    """The options the rules block holds, by their first slot (from each field's
+    :class:`~mattis.core.rules.RuleOption`)."""
+    learned = [(name, option.learned) for name, option in RULE_OPTIONS.items() if option.learned]
+    return tuple(sorted(learned, key=lambda item: item[1].slot))
+
+
+_LEARNED = _learned_options()
+RULES_SIZE: int = sum(learned.width for _, learned in _LEARNED)
+"""How many numbers the ``rules`` block holds."""
+
+
+def _rules_meaning() -> str:
+    """The ``rules`` block's slots in words: ``trick=pair, chance, …, removed_two_player / 10``."""
+    parts: list[str] = []
+    for name, learned in _LEARNED:
+        if learned.scale:
+            parts.append(f"{name} / {learned.scale}")
+        else:
+            parts += [name if mark is True else f"{name}={mark}" for mark in learned.marks]
+    return "the rule options: " + ", ".join(parts)
 
 
 LAYOUT: tuple[Slot, ...] = (
@@ -101,12 +115,7 @@ LAYOUT: tuple[Slot, ...] = (
     Slot("stock_size", 1, "cards in the stock / 52 (the reserved trump card included until put aside)"),
     Slot("removed_count", 1, "cards that left the game unseen / 52"),
     Slot("trick_size", 1, "phase 2: how many plays complete the current trick / 6"),
-    Slot("rules", 18,
-         "the rule options: trick=pair, chance, draw=after_trick, tie=replay, tie=two_cards, "
-         "tie=any_match, trump=bottom_up, phase1_end=no_card, phase1_end=one_left, "
-         "phase1_end=stock_empty, nothing_left=must_pick_up, nothing_left_counts=won_pile, "
-         "min_sequence=0, min_sequence=2, min_sequence=3, voluntary_pickup, follow_suit, "
-         "removed_two_player / 10"),
+    Slot("rules", RULES_SIZE, _rules_meaning()),
 )
 """The observation vector, block by block, in order."""
 
@@ -410,30 +419,16 @@ _TRICK_SIZE = SLICES["trick_size"].start
 
 
 def rules_vector(rules: Rules) -> Observation:
-    """The 18 numbers of the ``rules`` block (see :data:`LAYOUT`)."""
-    return np.array(
-        [
-            rules.trick is TrickMode.PAIR,
-            rules.chance,
-            rules.draw is DrawMode.AFTER_TRICK,
-            rules.tie is TieMode.REPLAY,
-            rules.tie is TieMode.TWO_CARDS,
-            rules.tie is TieMode.ANY_MATCH,
-            rules.trump is TrumpMode.BOTTOM_UP,
-            rules.phase1_end is Phase1End.NO_CARD,
-            rules.phase1_end is Phase1End.ONE_LEFT,
-            rules.phase1_end is Phase1End.STOCK_EMPTY,
-            rules.nothing_left is NothingLeft.MUST_PICK_UP,
-            rules.nothing_left_counts is NothingLeftCounts.WON_PILE,
-            rules.min_sequence == 0,
-            rules.min_sequence == 2,
-            rules.min_sequence == 3,
-            rules.voluntary_pickup,
-            rules.follow_suit,
-            rules.removed_two_player / 10,
-        ],
-        dtype=np.float32,
-    )
+    """The numbers of the ``rules`` block (see :data:`LAYOUT`), laid out by each option's
+    :class:`~mattis.core.rules.Learned`."""
+    numbers: list[float] = []
+    for name, learned in _LEARNED:
+        value = getattr(rules, name)
+        if learned.scale:
+            numbers.append(value / learned.scale)
+        else:
+            numbers += [float(value == mark) for mark in learned.marks]
+    return np.array(numbers, dtype=np.float32)
 
 
 def action_mask(legal_indices: list[int] | tuple[int, ...]) -> npt.NDArray[np.int8]:

@@ -9,8 +9,8 @@ and the package imports nothing else from Mattis: it sits at the bottom with the
 so any layer may read it and showing a text never loads a front end. The rules core never
 imports it.
 
-Messages are looked up by key with :func:`t`; option names and values by their field
-name in :class:`mattis.Rules` (the names ``--set field=value`` uses)::
+Messages are looked up by key with :func:`t`; option names and values by the option's text
+key (``Rules.option(field).text``, its field name in :class:`mattis.Rules`)::
 
     t("sim.games_per_second", "nb")          # "Spill per sekund"
     option_name("trick", "en")               # "Phase-1 trick"
@@ -26,7 +26,6 @@ from enum import Enum
 from typing import Literal, TypeGuard
 
 from . import app, base, cli, envs, options, play, web, web_start, web_table
-from .options import OPTION_RULE_REFS
 
 Lang = Literal["nb", "en"]
 """A supported language: Norwegian bokmål or English."""
@@ -219,7 +218,6 @@ def lost_on_empty_name(nothing_left_counts: object) -> str:
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
-    "OPTION_RULE_REFS",
     "Catalogue",
     "Lang",
     "catalogues",

@@ -1,30 +1,13 @@
 """The rule options and presets in words, in bokmål and English: each option's name,
-one-line description and values, and each preset's summary, by their names in
-:class:`mattis.Rules` (the names ``--set field=value`` uses).
+one-line description and values, and each preset's summary. An option's words are kept under
+its text key (``RuleOption.text`` in :mod:`mattis.core.rules`, so far always its field name,
+the name ``--set field=value`` uses); what it accepts and its rule number live there too.
 
 Data only; :mod:`mattis.i18n` looks them up (:func:`~mattis.i18n.option_name` and the
 rest), so a rule is called the same thing in the terminal, the web and ``mattis rules``.
 """
 
 from __future__ import annotations
-
-OPTION_RULE_REFS: dict[str, str] = {
-    "min_players": "C2",
-    "max_players": "C2",
-    "removed_two_player": "C4",
-    "trick": "P1.2",
-    "chance": "P1.4",
-    "draw": "P1.4a",
-    "tie": "P1.5",
-    "trump": "P1.6",
-    "phase1_end": "P1.7",
-    "nothing_left": "P1.10",
-    "nothing_left_counts": "P1.10",
-    "min_sequence": "P2.2",
-    "voluntary_pickup": "P2.4",
-    "follow_suit": "P2.5",
-}
-"""The rule number in the rules documentation that each option belongs to."""
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
     "min_players": ("Færrest spillere", "Fewest players"),

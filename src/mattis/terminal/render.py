@@ -17,7 +17,7 @@ from rich.text import Text
 from ..core.actions import Action
 from ..core.cards import suit_of
 from ..core.phase import Phase
-from ..core.rules import Rules
+from ..core.rules import RULE_OPTIONS, Rules
 from ..frontend.cards import card_label, card_role, is_run, run_dash
 from ..frontend.seats import Participant, seat_label
 from ..frontend.table import TableState, status_line
@@ -202,12 +202,11 @@ def rules_summary(rules: Rules, preset: str, lang: Lang) -> Group:
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column()
     values = rules.to_dict()
-    for field in Rules.option_names():
-        if field in ("min_players", "max_players") or (field == "removed_two_player"
-                                                      and not values[field]):
+    for field, option in RULE_OPTIONS.items():
+        if not option.in_play or (field == "removed_two_player" and not values[field]):
             continue
-        grid.add_row(option_name(field, lang),
-                     Text(option_value(field, values[field], lang),
+        grid.add_row(option_name(option.text, lang),
+                     Text(option_value(option.text, values[field], lang),
                           style="bold yellow" if field in changed else ""))
     return Group(heading, grid, Text(t("play.rules_more", lang, preset=preset), style="dim"))
 

@@ -40,15 +40,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import LEVELS
-from ..core.rules import PRESET_NAMES, Rules
+from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
-    OPTION_RULE_REFS,
     Lang,
     message_keys,
     option_description,
     option_name,
     option_value,
-    option_values,
     preset_summary,
     t,
 )
@@ -180,22 +178,14 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0) -> dict[str, Any]:
     presets = [{"name": name, "summary": preset_summary(name, lang),
                 "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
     options = []
-    for field in Rules.option_names():
-        if field in ("min_players", "max_players"):
+    for field, option in RULE_OPTIONS.items():
+        if not option.in_play:
             continue  # the player count is chosen directly
-        values: list[object]
-        if option_values(field):
-            values = list(option_values(field))
-        elif field in ("chance", "voluntary_pickup", "follow_suit"):
-            values = [True, False]
-        elif field == "min_sequence":
-            values = [0, 2, 3]
-        else:
-            values = list(range(0, 11))
-        options.append({"field": field, "name": option_name(field, lang),
-                        "description": option_description(field, lang),
-                        "rule": OPTION_RULE_REFS.get(field, ""),
-                        "values": [{"value": v, "label": option_value(field, v, lang)} for v in values]})
+        options.append({"field": field, "name": option_name(option.text, lang),
+                        "description": option_description(option.text, lang),
+                        "rule": option.rule,
+                        "values": [{"value": value, "label": option_value(option.text, value, lang)}
+                                   for value in option.json_values]})
     levels = [{"level": level, "label": t(f"play.level.{level}", lang),
                "description": t(f"app.level_help.{level}", lang, seconds=format_seconds(hard_seconds, lang))}
               for level in LEVELS]

@@ -24,7 +24,7 @@ from typing import Literal
 from urllib.parse import quote
 
 from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_of, suit_of
-from ..core.rules import PRESET_NAMES, Rules
+from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import RANK_LABELS, card_name
 from ..frontend.rules_text import full_rules
 from ..i18n import Lang, option_description, option_name, option_value, t
@@ -226,11 +226,12 @@ def overview_html(lang: Lang) -> str:
     head = "".join(f"<th>{name}</th>" for name in PRESET_NAMES)
     rows = []
     presets = [Rules.preset(name).to_dict() for name in PRESET_NAMES]
-    for field in Rules.option_names():
-        cells = "".join(f"<td>{html.escape(option_value(field, values[field], lang))}</td>"
+    for field, option in RULE_OPTIONS.items():
+        cells = "".join(f"<td>{html.escape(option_value(option.text, values[field], lang))}</td>"
                         for values in presets)
-        rows.append(f"<tr><th scope=\"row\">{html.escape(option_name(field, lang))}"
-                    f"<br><small>{html.escape(option_description(field, lang))}</small></th>{cells}</tr>")
+        description = html.escape(option_description(option.text, lang))
+        rows.append(f"<tr><th scope=\"row\">{html.escape(option_name(option.text, lang))}"
+                    f"<br><small>{description}</small></th>{cells}</tr>")
     return (f"<table class=\"overview\"><thead><tr><th>{t('rules.option', lang)}"
             f"</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
