@@ -40,6 +40,8 @@ from .tables import CLOSE_TRY_LATER, ApiError, LiveTable, RateLimiter, Settings,
 from .workqueue import FairQueue
 
 log = logging.getLogger("mattis.web")
+HANDOVER_POLL = 0.05
+"""Seconds between looks at a lease whose owner was asked to hand the table over."""
 
 
 class ActionLog:
@@ -223,11 +225,17 @@ class Lobby:
         if owner is None:  # between a lost presence and the new one
             raise ApiError(503, "moved")
         answer = await asyncio.to_thread(self.store.take_lease, table_id, owner)
+        if answer.outcome == "busy" and routed and answer.owner is not None:
+            # ask the owner to let it go, and wait a moment for it: mostly the request is
+            # then served here, and the client never hears of the move
+            await asyncio.to_thread(self.store.ask_owner, answer.owner, table_id)
+            deadline = time.monotonic() + self.settings.handover_wait
+            while answer.outcome == "busy" and time.monotonic() < deadline:
+                await asyncio.sleep(HANDOVER_POLL)
+                answer = await asyncio.to_thread(self.store.take_lease, table_id, owner)
         if answer.outcome == "missing":
             return None
         if answer.outcome == "busy":
-            if routed and answer.owner is not None:
-                self._in_background(asyncio.to_thread(self.store.ask_owner, answer.owner, table_id))
             raise ApiError(503, "moved")
         return answer
 
@@ -419,7 +427,9 @@ class Lobby:
         for table in self.tables.values():
             table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
         if self.presence is not None:
+            owner = self.presence.owner
             await self.presence.close()
+            log.info("server %s drained: its %d tables go on at the other servers", owner, len(self.tables))
 
     async def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether this server can serve (``/healthz``): the database answers, and on a

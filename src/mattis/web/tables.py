@@ -101,6 +101,9 @@ class Settings:
     (a hung process or a lost machine; a killed process loses them at once)."""
     sweep_period: float = 1.0
     """Seconds between looks for tables of dead servers to take over."""
+    handover_wait: float = 1.5
+    """Seconds a request for a table another server owns waits for it to be handed over
+    before it is answered ``moved`` (retry)."""
     handover_grace: float = 2.0
     """Seconds a table taken for a request of ours is kept before another server asking for
     it gets it (so two servers both receiving its traffic do not pass it to and fro)."""
