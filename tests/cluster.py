@@ -30,8 +30,17 @@ from typing import IO, Any
 
 REPO = Path(__file__).resolve().parent.parent
 NGINX_CONF = REPO / "docs" / "deploy" / "mattis.nginx.conf"
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 NGINX = Path("/usr/sbin/nginx")
+
+
+def postgres_bin() -> Path:
+    """Debian's PostgreSQL programs, the newest version installed (15 on Debian 12)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                   key=lambda path: int(path.parent.parent.name) if path.parent.parent.name.isdigit() else 0)
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = postgres_bin()
 
 
 def free_port() -> int:
@@ -42,12 +51,10 @@ def free_port() -> int:
         return port
 
 
-def available() -> str | None:
-    """Why the cluster cannot run here (``None``: it can)."""
-    if not (PG_BIN / "initdb").exists():
-        return f"PostgreSQL 15 is not installed ({PG_BIN})"
-    if not NGINX.exists():
-        return f"nginx is not installed ({NGINX})"
+def missing() -> str | None:
+    """What the cluster lacks here, with the command that installs it (``None``: nothing)."""
+    if not (PG_BIN / "initdb").exists() or not NGINX.exists():
+        return "PostgreSQL or nginx is missing: apt-get install -y postgresql nginx"
     return None
 
 
@@ -88,11 +95,13 @@ class Postgres:
                    f"-c max_connections=200 -c fsync={'on' if self.fsync else 'off'}")
         self._run(str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(self.folder / "log"), "-w", "-t", "60",
                   "-o", options, "start")
-        self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user, "mattis")
+        self._run(str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user,
+                  "mattis")
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
-            self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+            self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w",
+                      "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -31,10 +31,9 @@ from websockets.sync.client import ClientConnection, connect
 from mattis import Game
 from mattis.core.actions import Action
 
-from .cluster import Cluster, available, cluster, mattis_serve, wait_until
+from .cluster import Cluster, cluster, mattis_serve, missing, wait_until
 
-pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("cluster"),
-              pytest.mark.skipif(available() is not None, reason=str(available()))]
+pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("cluster")]
 
 PACE = 0.11
 """Seconds between a client's moves (the server allows ten messages a second)."""
@@ -44,6 +43,8 @@ TAKEOVER_LIMIT = 15.0
 
 @pytest.fixture(scope="module")
 def deployment() -> Iterator[Cluster]:
+    if missing() is not None:
+        pytest.fail(str(missing()))
     with cluster(3, mattis_serve("--bot-delay", "0.02")) as running:
         yield running
 
@@ -260,7 +261,8 @@ def test_two_people_play_one_table_through_nginx(deployment: Cluster) -> None:
     assert joined["seat"] == 1
     info = retried(base, "GET", f"/api/tables/{created['table']}")
     assert [seat["kind"] for seat in info["seats"]] == ["human", "human", "bot"]
-    seats = [Seat(base, created["table"], created["token"], 1), Seat(base, created["table"], joined["token"], 2)]
+    seats = [Seat(base, created["table"], created["token"], 1),
+             Seat(base, created["table"], joined["token"], 2)]
     finish(seats, play_all(seats))
     record = check_stored_once(deployment, created["table"])
     assert seats[0].finished is not None and seats[1].finished is not None
@@ -358,3 +360,59 @@ def test_rate_limits_count_the_address_nginx_saw(deployment: Cluster) -> None:
     status, _ = request(f"http://127.0.0.1:{port}", "POST", "/api/tables/no-such-table/join", {"name": "x"},
                         {"x-forwarded-for": "10.9.9.9"})
     assert status == 404  # from the trusted proxy address: counted as 10.9.9.9, not refused
+
+
+def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(deployment: Cluster) -> None:
+    """The store's rules on a shared database, with two servers' stores side by side: a
+    table whose owner is alive cannot be taken; once the owner's presence ends another
+    server takes it (the epoch goes up), the old owner's next write is fenced off (nothing
+    of it stored), and an action number written twice is refused by the database."""
+    import psycopg
+    from sqlalchemy.exc import IntegrityError
+
+    from mattis.table.rows import ActionRow, NewGame, NewTable, TableUpdate
+    from mattis.web.leases import libpq_url
+    from mattis.web.store import PRESENCE_LOCK_CLASS, Store
+
+    url = deployment.postgres.url
+    first, second = Store(url), Store(url)
+    presences = []
+    try:
+        for store in (first, second):
+            store.owner = store.new_owner()
+            presence = psycopg.connect(libpq_url(url), autocommit=True)
+            presence.execute("SELECT pg_advisory_lock(%s, %s)", (PRESENCE_LOCK_CLASS, store.owner))
+            presences.append(presence)
+        table_id = f"fence-{first.owner}"
+        seats = [{"kind": "bot", "level": "easy"}] * 3
+        assert first.add_actions([NewTable(table_id, {}, 3, seats, {"scores": [0, 0, 0]}),
+                                  NewGame(table_id, 1, {"deck": []}),
+                                  ActionRow(table_id, 1, 0, 0, "7h", True)]) == set()
+        # finished, so the servers' sweeps leave it alone (they take over unfinished tables)
+        second_owner = second.owner
+        assert second_owner is not None
+        assert second.take_lease(table_id, second_owner).outcome == "busy"
+        presences[0].close()  # the first server dies: its lock goes with its connection
+        answers = []
+
+        def taken() -> bool:
+            answers.append(second.take_lease(table_id, second_owner))
+            return answers[-1].outcome == "taken"
+
+        wait_until(taken, 10, "the first server's lock to end")
+        assert answers[-1].previous == first.owner
+        assert first.add_actions([TableUpdate(table_id, [], {"scores": [9, 9, 9]})]) == {table_id}
+        stored = second.load_table(table_id)
+        assert stored is not None and stored.match == {"scores": [0, 0, 0]} and len(stored.seats) == 3
+        with pytest.raises(IntegrityError):
+            second.add_actions([ActionRow(table_id, 1, 0, 0, "8h", True)])
+        game = second.game(table_id, 1)
+        assert game is not None and game.actions == ("7h",)
+        second.release_lease(table_id, second_owner)
+        assert second.lease_owners()[table_id] is None  # parked: no sweep takes it
+        assert table_id not in second.orphaned_table_ids(1000)
+    finally:
+        for presence in presences:
+            presence.close()
+        first.close()
+        second.close()
