@@ -422,6 +422,9 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         await _refuse_socket(websocket, ApiError(429, "too_many_sockets"), lang, CLOSE_TRY_LATER)
         return
     await table.prepare_log(seat, lang)  # a replay for a new reader, away from the event loop
+    if table.closed:  # handed over to another server meanwhile
+        await _refuse_socket(websocket, ApiError(503, "moved"), lang, CLOSE_TRY_LATER)
+        return
     await websocket.accept()
     connection = Connection(table.session.reader(seat, lang), lobby.settings)
     writer = asyncio.create_task(_pump(websocket, connection))

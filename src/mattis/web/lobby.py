@@ -425,7 +425,10 @@ class Lobby:
         with contextlib.suppress(Exception):
             await self.action_log.idle()
         for table in self.tables.values():
-            table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+            if self.presence is not None:  # the page reconnects, through nginx, to another server
+                table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+            else:
+                table.close()
         if self.presence is not None:
             owner = self.presence.owner
             await self.presence.close()

@@ -192,6 +192,8 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self._clocks: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.monotonic()
+        self.closed = False
+        """Set once the table left this server's memory (its clocks start no more)."""
         self.taken_for_request = float("-inf")
         """When this server took the table's lease for a request routed to it (else never)."""
 
@@ -240,6 +242,8 @@ class LiveTable:
 
     def start_absence_clock(self, session: TableSession, seat: int) -> None:
         """Ask the session about ``seat`` once the absence timeout has passed."""
+        if self.closed:
+            return
         loop = asyncio.get_running_loop()
         previous = self._clocks.pop(seat, None)
         if previous is not None:
@@ -403,6 +407,7 @@ class LiveTable:
 
     def close(self, code: int = 1000, error: Refusal | None = None) -> None:
         """Stop the clocks and close every connection (with ``code``, after ``error``)."""
+        self.closed = True
         self.stop_clocks()
         for seat_connections in self.connections.values():
             for connection in list(seat_connections):
