@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -171,6 +172,20 @@ def cpu_seconds(process: psutil.Process) -> float:
         return 0.0
 
 
+def tree_cpu_seconds(process: psutil.Process) -> float:
+    """CPU seconds of a process, its children alive and those it has reaped (PostgreSQL's
+    backends come and go; nginx's worker stays)."""
+    try:
+        times = process.cpu_times()
+        total = times.user + times.system + times.children_user + times.children_system
+        for child in process.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                total += sum(child.cpu_times()[:2])
+        return float(total)
+    except psutil.Error:
+        return 0.0
+
+
 async def sample(processes: list[psutil.Process], peaks: list[float], cpu: list[float],
                  stop: asyncio.Event) -> None:
     """Each server's peak memory, and its CPU time as last seen (a killed one's stays)."""
@@ -182,8 +197,13 @@ async def sample(processes: list[psutil.Process], peaks: list[float], cpu: list[
 
 
 async def run(base: str, server_pids: list[int], tables: int, games: int, seed: int,
-              kill: Callable[[Totals], None] | None = None, kill_after: float = 0.0) -> dict[str, Any]:
+              kill: Callable[[Totals], None] | None = None, kill_after: float = 0.0,
+              others: dict[str, int] | None = None) -> dict[str, Any]:
+    """Play the tables; ``others`` names more processes whose CPU time (with their
+    children's) is reported, e.g. PostgreSQL and nginx."""
     totals = Totals()
+    helpers = {name: psutil.Process(pid) for name, pid in (others or {}).items()}
+    helper_cpu = {name: tree_cpu_seconds(process) for name, process in helpers.items()}
     processes = [psutil.Process(pid) for pid in server_pids]
     idle = [tree_rss(process) for process in processes]
     peaks = list(idle)
@@ -207,6 +227,7 @@ async def run(base: str, server_pids: list[int], tables: int, games: int, seed: 
     await sampler
     server_cpu = [max(last, cpu_seconds(process)) - before
                   for process, before, last in zip(processes, server_cpu, last_cpu, strict=True)]
+    helper_cpu = {name: tree_cpu_seconds(helpers[name]) - before for name, before in helper_cpu.items()}
     if killer is not None:
         await killer
     actions = await asyncio.to_thread(count_actions, base, totals.tables, games)
@@ -221,6 +242,7 @@ async def run(base: str, server_pids: list[int], tables: int, games: int, seed: 
         "errors": totals.errors,
         "server_cpu_seconds": [round(cpu, 2) for cpu in server_cpu],
         "client_cpu_seconds": round(client_cpu, 2),
+        **{f"{name}_cpu_seconds": round(cpu, 2) for name, cpu in helper_cpu.items()},
         "server_rss_mb_idle": [round(rss, 1) for rss in idle],
         "server_rss_mb_peak": [round(rss, 1) for rss in peaks],
         "cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
@@ -271,8 +293,11 @@ def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
             servers.kill(victim)
 
         pids = [servers.processes[port].pid for port in servers.ports]
+        postmaster = int((running.postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
+        assert running.nginx.process is not None
+        others = {"postgres": postmaster, "nginx": running.nginx.process.pid}
         report = asyncio.run(run(running.base, pids, args.tables, args.games, args.seed,
-                                 kill if args.kill_after else None, args.kill_after))
+                                 kill if args.kill_after else None, args.kill_after, others))
     report["processes"] = args.processes
     report["database"] = "postgresql (fsync on), behind nginx"
     return report

@@ -7,11 +7,12 @@ game's starting record plus its actions with ``Game.from_record``. The default i
 embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
 ``postgresql+psycopg://user:password@host/mattis``.
 
-Writes are synchronous and small (one row per action). With SQLite's WAL and
-``synchronous=NORMAL`` a commit survives the process being killed, which is the failure
-this store is built for. Each change of a table (a move, a join and the deal it starts, a
-new table and its first game) is one transaction, so a write the database refuses (a full
-disk) leaves nothing half-stored.
+Calls are blocking and small (one row per action); the server makes them in a thread, never
+on its event loop. With SQLite's WAL and ``synchronous=NORMAL`` a commit survives the
+process being killed, which is the failure this store is built for. Each batch of changes (a
+move, a join and the deal it starts, a new table and its first game; the server's group
+commit puts the changes waiting together) is one transaction, so a write the database
+refuses (a full disk) leaves nothing half-stored.
 
 On SQLite one server owns the database: :class:`ServerLock` refuses a second one (a lock
 file beside the file). On PostgreSQL several servers share it, each table owned by one of
