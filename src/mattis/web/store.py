@@ -55,6 +55,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -62,6 +63,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.sql import ColumnElement, Select
 
 from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 
@@ -339,11 +341,15 @@ class Store:
         what the servers alive take over without waiting to be asked. Parked tables are
         not orphans: they wait to be opened."""
         with self.engine.connect() as connection:
-            live = self._live_owners(connection)
-            leases = connection.execute(select(_leases.c.table_id, _leases.c.owner)).all()
-            held = {str(row.table_id) for row in leases if row.owner is None or row.owner in live}
-            orphans = [table_id for table_id in self._unfinished(connection) if table_id not in held]
-            return orphans[:limit]
+            live = sorted(self._live_owners(connection))
+            dead_owner: ColumnElement[bool] = _leases.c.owner.is_not(None)
+            if live:
+                dead_owner = and_(dead_owner, _leases.c.owner.not_in(live))
+            query = (select(_tables.c.id).outerjoin(_leases, _leases.c.table_id == _tables.c.id)
+                     .where(_tables.c.id.not_in(self._finished()),
+                            or_(_leases.c.table_id.is_(None), dead_owner))
+                     .order_by(_tables.c.created).limit(limit))
+            return [str(table_id) for table_id in connection.execute(query).scalars()]
 
     @staticmethod
     def _live_owners(connection: Connection) -> set[int]:
@@ -369,17 +375,21 @@ class Store:
         with self.engine.connect() as connection:
             return self._unfinished(connection)
 
-    @staticmethod
-    def _unfinished(connection: Connection) -> list[str]:
-        latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
-                  .group_by(_games.c.table_id).subquery())
-        finished = (select(_games.c.table_id)
-                    .join(latest, and_(_games.c.table_id == latest.c.table_id,
-                                       _games.c.number == latest.c.number))
-                    .where(_games.c.over.is_(True)))
-        rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(finished))
+    @classmethod
+    def _unfinished(cls, connection: Connection) -> list[str]:
+        rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(cls._finished()))
                                   .order_by(_tables.c.created)).scalars().all()
         return [str(row) for row in rows]
+
+    @staticmethod
+    def _finished() -> Select[tuple[str]]:
+        """The tables whose latest game is over."""
+        latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
+                  .group_by(_games.c.table_id).subquery())
+        return (select(_games.c.table_id)
+                .join(latest, and_(_games.c.table_id == latest.c.table_id,
+                                   _games.c.number == latest.c.number))
+                .where(_games.c.over.is_(True)))
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table with its latest game, or ``None``."""
