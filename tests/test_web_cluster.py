@@ -296,7 +296,11 @@ def test_killing_the_owner_mid_game_loses_nothing(deployment: Cluster) -> None:
     record = check_stored_once(deployment, created["table"])
     check_no_move_lost(seat, record, 0)
     print(f"the game went on {went_on:.2f} s after the kill; reconnects took {seat.reconnects}")
-    deployment.servers.start(victim)  # back in the ring: its tables are handed back to it
+    deployment.servers.start(victim)
+    # back in the ring, nginx sends the table's requests to it again, and the interim owner
+    # hands the table back: ownership follows the routing
+    wait_until(lambda: bool(retried(base, "GET", f"/api/tables/{created['table']}"))
+               and owner_of(deployment, created["table"]) == victim, 30, "the table to be handed back")
 
 
 def test_servers_drained_killed_and_started_while_games_run(deployment: Cluster) -> None:
