@@ -10,13 +10,25 @@ receiving the state that follows it (p50, p99) and the server process's memory.
     python benchmarks/web_load.py --tables 100 --seed 1                # bots at the served pace
     python benchmarks/web_load.py --tables 100 --seed 1 --bot-delay 0  # saturated
 
-Needs the ``web`` and ``test`` extras (websockets, psutil).
+With ``--processes N`` (issue 18) the same load goes through nginx, with the shipped
+configuration, to N server processes on one PostgreSQL database (a private cluster with
+fsync on, from ``tests/cluster.py``), and the report adds each process's memory and CPU.
+``--kill-after S`` then SIGKILLs the server that owns the most tables S seconds into the run
+and reports the takeover: for each of its tables, the time from the kill to the first state
+its client receives again (reconnected through nginx to the server that took it over).
+
+    python benchmarks/web_load.py --tables 100 --seed 1 --bot-delay 0 --processes 3
+    python benchmarks/web_load.py --tables 30 --seed 1 --processes 3 --kill-after 10
+
+Needs the ``test`` extras (websockets, psutil, psycopg) and, for ``--processes``, Debian's
+``postgresql`` and ``nginx``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,26 +38,32 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import psutil
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 SERVED_BOT_DELAY = 0.8
 """``mattis serve``'s ``--bot-delay`` default (``Settings().bot_delay``)."""
 
 
 def serve(port: int, db: str, bot_delay: float) -> None:
-    """The server process: ``mattis serve``'s app, bots waiting ``bot_delay`` before a move."""
+    """The server process: ``mattis serve``'s app and uvicorn configuration (nginx on
+    loopback trusted for ``X-Forwarded-For``), bots waiting ``bot_delay`` before a move."""
     import uvicorn
 
     from mattis.web import Settings, create_app
+    from mattis.web.server import uvicorn_config
 
-    settings = Settings(bot_delay=bot_delay, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0)
-    uvicorn.run(create_app(db, settings), host="127.0.0.1", port=port, log_level="warning",
-                ws="websockets-sansio")
+    settings = Settings(bot_delay=bot_delay, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0,
+                        max_sockets_per_address=100_000)
+    uvicorn.Server(uvicorn_config(create_app(db, settings), "127.0.0.1", port, settings, "127.0.0.1")).run()
 
 
 @dataclass
@@ -56,14 +74,29 @@ class Totals:
     client_actions: int = 0
     tables: list[str] = field(default_factory=list)
     errors: int = 0
+    killed_at: float | None = None
+    """When the server was killed (``time.perf_counter()``), with ``--kill-after``."""
+    victims: set[str] = field(default_factory=set)
+    """The tables the killed server owned."""
+    takeovers: dict[str, float] = field(default_factory=dict)
+    """Each victim table's seconds from the kill to its client's next state."""
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        data: dict[str, Any] = json.loads(response.read())
-        return data
+    for _ in range(100):  # asked again while nginx has no server or the answer is "moved"
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                data: dict[str, Any] = json.loads(response.read())
+                return data
+        except urllib.error.HTTPError as error:
+            if error.code not in (502, 503):
+                raise
+        except urllib.error.URLError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"error: {url} kept failing")
 
 
 async def play_table(base: str, index: int, games: int, seed: int, totals: Totals) -> None:
@@ -73,35 +106,44 @@ async def play_table(base: str, index: int, games: int, seed: int, totals: Total
         "rules": "pagat", "players": 3, "seed": seed * 1000 + index,
         "seats": [{"kind": "human", "name": f"Client {index}"},
                   {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "normal"}]})
-    totals.tables.append(table["table"])
-    url = base.replace("http", "ws") + f"/ws/tables/{table['table']}?token={table['token']}"
+    table_id = table["table"]
+    totals.tables.append(table_id)
+    url = base.replace("http", "ws") + f"/ws/tables/{table_id}?token={table['token']}"
     played = 0
-    sent_at: float | None = None
-    async with connect(url, max_size=2**22) as ws:
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "error":
-                totals.errors += 1
-                continue
-            if message["type"] != "state":
-                continue
-            if sent_at is not None:
-                totals.latencies.append(time.perf_counter() - sent_at)
-                sent_at = None
-            view = message["view"]
-            if view is None:
-                continue
-            if view["phase"] == "over":
-                if message["table"]["game"] > played:
-                    played = message["table"]["game"]
-                    if played >= games:
-                        return
-                    await ws.send(json.dumps({"type": "again"}))
-                continue
-            if message["legal"]:
-                sent_at = time.perf_counter()
-                totals.client_actions += 1
-                await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"])}))
+    while played < games:  # a socket that drops (its server killed) is opened again, as the page does
+        sent_at: float | None = None
+        try:
+            async with connect(url, max_size=2**22) as ws:
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] == "error":
+                        totals.errors += message["code"] != "moved"
+                        continue
+                    if message["type"] != "state":
+                        continue
+                    if totals.killed_at is not None and table_id in totals.victims \
+                            and table_id not in totals.takeovers:
+                        totals.takeovers[table_id] = time.perf_counter() - totals.killed_at
+                    if sent_at is not None:
+                        totals.latencies.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    view = message["view"]
+                    if view is None:
+                        continue
+                    if view["phase"] == "over":
+                        if message["table"]["game"] > played:
+                            played = message["table"]["game"]
+                            if played >= games:
+                                return
+                            await ws.send(json.dumps({"type": "again"}))
+                        continue
+                    if message["legal"]:
+                        sent_at = time.perf_counter()
+                        totals.client_actions += 1
+                        await ws.send(json.dumps({"type": "act", "action": rng.choice(message["legal"])}))
+        except (OSError, ConnectionClosed, InvalidStatus):
+            pass
+        await asyncio.sleep(0.1)
 
 
 def count_actions(base: str, tables: list[str], games: int) -> int:
@@ -115,32 +157,82 @@ def count_actions(base: str, tables: list[str], games: int) -> int:
     return total
 
 
-async def sample_memory(process: psutil.Process, peak: list[float], stop: asyncio.Event) -> None:
+def tree_rss(process: psutil.Process) -> float:
+    """Resident MiB of a server process and its workers (0 once it has ended)."""
+    try:
+        return float(sum(p.memory_info().rss for p in [process, *process.children(recursive=True)])) / 2**20
+    except psutil.Error:
+        return 0.0
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    try:
+        return float(sum(process.cpu_times()[:2]))
+    except psutil.Error:
+        return 0.0
+
+
+def tree_cpu_seconds(process: psutil.Process) -> float:
+    """CPU seconds of a process, its children alive and those it has reaped (PostgreSQL's
+    backends come and go; nginx's worker stays)."""
+    try:
+        times = process.cpu_times()
+        total = times.user + times.system + times.children_user + times.children_system
+        for child in process.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                total += sum(child.cpu_times()[:2])
+        return float(total)
+    except psutil.Error:
+        return 0.0
+
+
+async def sample(processes: list[psutil.Process], peaks: list[float], cpu: list[float],
+                 stop: asyncio.Event) -> None:
+    """Each server's peak memory, and its CPU time as last seen (a killed one's stays)."""
     while not stop.is_set():
-        rss = sum(p.memory_info().rss for p in [process, *process.children(recursive=True)])
-        peak[0] = max(peak[0], rss / 2**20)
+        for index, process in enumerate(processes):
+            peaks[index] = max(peaks[index], tree_rss(process))
+            cpu[index] = max(cpu[index], cpu_seconds(process))
         await asyncio.sleep(0.25)
 
 
-async def run(base: str, server_pid: int, tables: int, games: int, seed: int) -> dict[str, Any]:
+async def run(base: str, server_pids: list[int], tables: int, games: int, seed: int,
+              kill: Callable[[Totals], None] | None = None, kill_after: float = 0.0,
+              others: dict[str, int] | None = None) -> dict[str, Any]:
+    """Play the tables; ``others`` names more processes whose CPU time (with their
+    children's) is reported, e.g. PostgreSQL and nginx."""
     totals = Totals()
-    process = psutil.Process(server_pid)
-    idle_rss = process.memory_info().rss / 2**20
-    peak = [idle_rss]
+    helpers = {name: psutil.Process(pid) for name, pid in (others or {}).items()}
+    helper_cpu = {name: tree_cpu_seconds(process) for name, process in helpers.items()}
+    processes = [psutil.Process(pid) for pid in server_pids]
+    idle = [tree_rss(process) for process in processes]
+    peaks = list(idle)
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_memory(process, peak, stop))
-    server_cpu = sum(process.cpu_times()[:2])
+    server_cpu = [cpu_seconds(process) for process in processes]
+    last_cpu = list(server_cpu)
+    sampler = asyncio.create_task(sample(processes, peaks, last_cpu, stop))
     client_cpu = time.process_time()
     started = time.perf_counter()
+    killer = None
+    if kill is not None:
+        async def kill_later() -> None:
+            await asyncio.sleep(kill_after)
+            await asyncio.to_thread(kill, totals)
+
+        killer = asyncio.create_task(kill_later())
     await asyncio.gather(*(play_table(base, index, games, seed, totals) for index in range(tables)))
     seconds = time.perf_counter() - started
-    server_cpu = sum(process.cpu_times()[:2]) - server_cpu
     client_cpu = time.process_time() - client_cpu
     stop.set()
     await sampler
+    server_cpu = [max(last, cpu_seconds(process)) - before
+                  for process, before, last in zip(processes, server_cpu, last_cpu, strict=True)]
+    helper_cpu = {name: tree_cpu_seconds(helpers[name]) - before for name, before in helper_cpu.items()}
+    if killer is not None:
+        await killer
     actions = await asyncio.to_thread(count_actions, base, totals.tables, games)
     latencies = sorted(totals.latencies)
-    return {
+    report: dict[str, Any] = {
         "tables": tables, "games_per_table": games, "seconds": round(seconds, 2),
         "actions": actions, "actions_per_second": round(actions / seconds, 1),
         "client_actions": totals.client_actions,
@@ -148,11 +240,67 @@ async def run(base: str, server_pid: int, tables: int, games: int, seed: int) ->
         "latency_ms_p99": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 2),
         "latency_ms_max": round(1000 * latencies[-1], 2),
         "errors": totals.errors,
-        "server_cpu_seconds": round(server_cpu, 2), "client_cpu_seconds": round(client_cpu, 2),
-        "server_rss_mb_idle": round(idle_rss, 1), "server_rss_mb_peak": round(peak[0], 1),
-        "server_rss_mb_after": round(process.memory_info().rss / 2**20, 1),
-        "cpus": os.cpu_count(),
+        "server_cpu_seconds": [round(cpu, 2) for cpu in server_cpu],
+        "client_cpu_seconds": round(client_cpu, 2),
+        **{f"{name}_cpu_seconds": round(cpu, 2) for name, cpu in helper_cpu.items()},
+        "server_rss_mb_idle": [round(rss, 1) for rss in idle],
+        "server_rss_mb_peak": [round(rss, 1) for rss in peaks],
+        "cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
     }
+    if kill is not None:
+        takeovers = sorted(totals.takeovers.values())
+        report["killed_tables"] = len(totals.victims)
+        report["takeover_seconds"] = {
+            "min": round(takeovers[0], 3), "p50": round(statistics.median(takeovers), 3),
+            "max": round(takeovers[-1], 3)} if takeovers else None
+        report["killed_tables_not_back"] = len(totals.victims) - len(takeovers)
+    return report
+
+
+def owners(db: str) -> dict[str, int]:
+    """Each table's owner number, from the database."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    try:
+        with engine.connect() as connection:
+            return {str(table): int(owner) for table, owner in connection.execute(
+                text("SELECT table_id, owner FROM mattis_leases WHERE owner IS NOT NULL"))}
+    finally:
+        engine.dispose()
+
+
+def run_cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """The load through nginx to ``args.processes`` servers on PostgreSQL."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.cluster import cluster
+
+    def command(port: int, db: str) -> list[str]:
+        return [sys.executable, __file__, "--serve", str(port), "--db", db,
+                "--bot-delay", str(args.bot_delay)]
+
+    with cluster(args.processes, command, fsync=True) as running:
+        servers = running.servers
+
+        def kill(totals: Totals) -> None:
+            by_owner = servers.owner_ports()
+            held = owners(running.postgres.url)
+            counts = {port: sum(1 for owner in held.values() if by_owner.get(owner) == port)
+                      for port in servers.ports}
+            victim = max(counts, key=lambda port: counts[port])
+            totals.victims = {table for table, owner in held.items() if by_owner.get(owner) == victim}
+            totals.killed_at = time.perf_counter()
+            servers.kill(victim)
+
+        pids = [servers.processes[port].pid for port in servers.ports]
+        postmaster = int((running.postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
+        assert running.nginx.process is not None
+        others = {"postgres": postmaster, "nginx": running.nginx.process.pid}
+        report = asyncio.run(run(running.base, pids, args.tables, args.games, args.seed,
+                                 kill if args.kill_after else None, args.kill_after, others))
+    report["processes"] = args.processes
+    report["database"] = "postgresql (fsync on), behind nginx"
+    return report
 
 
 def main() -> None:
@@ -163,11 +311,22 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=SERVED_BOT_DELAY,
                         help="seconds before each bot move (default: mattis serve's pace for "
                              "people; 0: as fast as the server goes)")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="server processes behind nginx on PostgreSQL (default 0: one server on "
+                             "SQLite, no proxy)")
+    parser.add_argument("--kill-after", type=float, default=0.0,
+                        help="with --processes: SIGKILL the server owning the most tables this many "
+                             "seconds in, and report the takeover time")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.db, args.bot_delay)
+        return
+    if args.processes:
+        report = run_cluster(args)
+        report["bot_delay"] = args.bot_delay
+        print(json.dumps(report, indent=2))
         return
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -187,7 +346,7 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("error: the server did not start") from None
                 time.sleep(0.1)
-        report = asyncio.run(run(base, server.pid, args.tables, args.games, args.seed))
+        report = asyncio.run(run(base, [server.pid], args.tables, args.games, args.seed))
         report["bot_delay"] = args.bot_delay
     finally:
         server.terminate()

@@ -41,7 +41,7 @@ SRC = ROOT / "src" / "mattis"
 
 OPTIONAL_LIBRARIES = frozenset({
     "starlette", "uvicorn", "websockets", "sqlalchemy", "numpy", "gymnasium", "pettingzoo", "pyspiel",
-    "open_spiel", "ray", "matplotlib", "psycopg", "segno",
+    "open_spiel", "ray", "matplotlib", "psycopg", "segno", "prometheus_client",
 })
 """Every library an extra brings that code imports (spelled here, not taken from the code under
 test, so a library the code forgets is still blocked)."""

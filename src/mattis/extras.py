@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
-    "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "segno"),
+    "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "segno", "prometheus_client"),
     "postgres": ("psycopg",),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "ray": ("ray",),

@@ -4,7 +4,8 @@ Starts the web server (:mod:`mattis.web`) on uvicorn and prints the address to o
 server needs the ``web`` extra (``pip install "mattis[web]"``) and a PostgreSQL database the
 ``postgres`` extra; without them the command says so in one line and exits with code 2. So
 does everything that keeps it from starting: a database that cannot be opened or is not
-Mattis's, one that another ``mattis serve`` is using, a busy port.
+Mattis's, an SQLite file another ``mattis serve`` is using, a busy port. Several servers may
+share one PostgreSQL database (each table owned by one of them: ``docs/deploy/README.md``).
 
 ``--lan`` is for a family on one Wi-Fi: the server listens on every interface, finds the
 address this machine has on the local network (:func:`lan_address`) and prints it with a QR
@@ -92,7 +93,7 @@ def serve_command(
         return f"--db: cannot open {shown_url!r}: {reason.replace(url, shown_url)}"
 
     try:
-        lock = ServerLock.acquire(url)  # held until the process ends: one server per database
+        lock = ServerLock.acquire(url)  # held until the process ends: one server per SQLite file
     except DatabaseBusy as error:
         _fail(f"--db: {error}")
     except Exception as error:

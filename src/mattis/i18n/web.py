@@ -32,6 +32,9 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.err.storage": (
         "Tjeneren fikk ikke lagret endringen, så ingenting ble endret. Prøv igjen om litt.",
         "The server could not save the change, so nothing was changed. Try again in a moment."),
+    "web.err.moved": (
+        "Bordet flytter til en annen tjener akkurat nå. Prøv igjen om et øyeblikk.",
+        "The table is moving to another server just now. Try again in a moment."),
     "web.err.damaged": (
         "Dette bordet er skadet i databasen og kan ikke spilles; de andre bordene spiller videre.",
         "This table is damaged in the database and cannot be played; the other tables play on."),

@@ -65,6 +65,9 @@ async def carry_out(host: TableHost, session: TableSession, outcome: Outcome) ->
     if outcome.rows:
         try:
             await host.store(outcome.rows)
+        except Refusal:  # the host's own refusal (the table moved to another server): as it is
+            session.undo(outcome)
+            raise
         except Exception as error:  # the store is outside our control: refuse, keep the state
             session.undo(outcome)
             raise Refusal("storage") from error

@@ -698,6 +698,13 @@ class TableSession:
                 tables[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
             seat_log.feed(game, tables[seat])
 
+    def prepare_log(self, seat: int, lang: Lang) -> None:
+        """Begin the move log of ``seat`` in ``lang`` now if it is not there yet (one replay of
+        the game so far), so a host can do it away from its event loop, with the table to
+        itself, before a new reader's first message needs it."""
+        if self.game is not None:
+            self._log_of(seat, lang)
+
     def _log_of(self, seat: int, lang: Lang) -> SeatLog:
         """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for."""
         seat_log = self.logs.get((seat, lang))

@@ -57,17 +57,16 @@ from ..table.protocol import dispatch, parse_json, read_seat_message
 from . import pwa
 from .limits import ClientGone, game_number, origin_allowed, read_body
 from .lobby import Lobby
+from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .qr import qr_svg
 from .rules_page import rules_page
 from .store import Store, default_url
-from .tables import ApiError, Connection, LiveTable, Settings, http_status
+from .tables import CLOSE_TRY_LATER, ApiError, Connection, LiveTable, Settings, http_status
 from .workqueue import default_workers
 
 STATIC = Path(__file__).parent / "static"
 CLOSE_DAMAGED = 4410
 """Socket close code for a table set aside as damaged (the page stops reconnecting)."""
-CLOSE_TRY_LATER = 1013
-"""Socket close code for a socket over a cap (the page tries again later)."""
 log = logging.getLogger("mattis.web")
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -140,9 +139,14 @@ def _request_lang(request: Request) -> Lang:
     return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
+RETRY_AFTER = "1"
+"""Seconds a client told ``moved`` waits before asking again (its table is changing server)."""
+
+
 def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
+    headers = {"retry-after": RETRY_AFTER} if error.code == "moved" else None
     return JSONResponse({"type": "error", "code": error.code, "message": error.message(lang)},
-                        status_code=http_status(error))
+                        status_code=http_status(error), headers=headers)
 
 
 def _address(request: Request | WebSocket) -> str:
@@ -269,7 +273,7 @@ def create_app(
     @api
     async def table_record(request: Request) -> Response:
         number = game_number(request.query_params.get("game"))
-        return JSONResponse(lobby_of(request).record(request.path_params["table_id"], number))
+        return JSONResponse(await lobby_of(request).record(request.path_params["table_id"], number))
 
     async def table_qr(request: Request) -> Response:
         try:
@@ -327,6 +331,13 @@ def create_app(
                                 headers={"content-encoding": "gzip", "vary": "accept-encoding"})
         return FileResponse(plain, media_type=media_type, headers={"vary": "accept-encoding"})
 
+    async def healthz(request: Request) -> Response:
+        healthy, facts = await lobby_of(request).health()
+        return JSONResponse(facts, status_code=200 if healthy else 503, headers={"cache-control": "no-store"})
+
+    async def metrics(request: Request) -> Response:
+        return Response(lobby_of(request).metrics.render(), media_type=METRICS_CONTENT_TYPE)
+
     async def rules(request: Request) -> Response:
         return HTMLResponse(rules_page(_request_lang(request), request.query_params.get("back")))
 
@@ -355,6 +366,8 @@ def create_app(
         Route("/manifest.webmanifest", manifest),
         Route("/static/app/mattis.zip", package_zip),
         Route("/static/app/pyodide/{name}", runtime_file),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
         Route("/api/options", options),
         Route("/api/texts", texts),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -388,8 +401,9 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     lang = _socket_lang(websocket)
     try:
         table = await lobby.find(websocket.path_params["table_id"])
-    except Refusal as error:  # damaged, or the database cannot be read just now
-        await _refuse_socket(websocket, error, lang, CLOSE_DAMAGED if error.code == "damaged" else 1011)
+    except Refusal as error:  # damaged, moved to another server, or the database cannot be read just now
+        code = {"damaged": CLOSE_DAMAGED, "moved": CLOSE_TRY_LATER}.get(error.code, 1011)
+        await _refuse_socket(websocket, error, lang, code)
         return
     token = websocket.query_params.get("token") or ""
     seat = table.seat_of(token) if table is not None and token else None
@@ -398,6 +412,10 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     if len(table.connections[seat]) >= lobby.settings.max_sockets_per_seat:
         await _refuse_socket(websocket, ApiError(429, "too_many_sockets"), lang, CLOSE_TRY_LATER)
+        return
+    await table.prepare_log(seat, lang)  # a replay for a new reader, away from the event loop
+    if table.closed:  # handed over to another server meanwhile
+        await _refuse_socket(websocket, ApiError(503, "moved"), lang, CLOSE_TRY_LATER)
         return
     await websocket.accept()
     connection = Connection(table.session.reader(seat, lang), lobby.settings)
@@ -438,7 +456,7 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
                 log.error("a message to seat %s could not be encoded", connection.seat)
                 await websocket.send_json({"type": "error", "code": "server_error",
                                            "message": t("web.err.server_error", connection.lang)})
-        await websocket.close(code=1000)
+        await websocket.close(code=connection.close_code)
     except Exception:  # the peer is gone; the reader notices and cleans up
         connection.closed = True
 

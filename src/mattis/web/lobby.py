@@ -7,6 +7,13 @@ hints (:mod:`.workqueue`), and the limits that keep one client from flooding the
 A stored table that cannot be brought back (a damaged row, a record the engine now refuses,
 a bug) is set aside with one log line and answers ``damaged``; every other table loads and
 plays on.
+
+On SQLite the server is the database's only one and owns every table. On PostgreSQL several
+servers share the database (:mod:`.leases`): a table is loaded only once its lease is taken,
+a table another live server owns answers ``moved`` (503, retry) while its owner is asked to
+hand it over, tables of a dead server are taken over by a sweep every second, and a table
+whose lease was lost leaves memory with its sockets told to reconnect. The database and the
+replay of a table run in threads, so neither holds up the other tables.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import logging
 import secrets
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -24,45 +32,70 @@ from sqlalchemy.exc import OperationalError
 
 from ..core.game import Game
 from ..table import Refusal, Row, TableSession
+from .leases import Presence
 from .limits import client_key
-from .store import Store
-from .tables import ApiError, LiveTable, RateLimiter, Settings, first_line
+from .metrics import Metrics
+from .store import LeaseAnswer, LeaseLost, Store
+from .tables import CLOSE_TRY_LATER, ApiError, LiveTable, RateLimiter, Settings, first_line
 from .workqueue import FairQueue
 
 log = logging.getLogger("mattis.web")
+HANDOVER_POLL = 0.05
+"""Seconds between looks at a lease whose owner was asked to hand the table over."""
 
 
 class ActionLog:
-    """Group commit: the rows of every change made in one turn of the event loop (mostly
-    moves) are stored in one transaction, and each change's sender waits for it, so no one
-    hears of a change before it is stored. Under load this turns hundreds of small commits a
-    second into a few."""
+    """Group commit: the rows of every change waiting while the previous transaction runs
+    (mostly moves, of any tables) are stored in one transaction, in a thread, and each
+    change's sender waits for it, so no one hears of a change before it is stored. Under load
+    this turns hundreds of small commits a second into a few, and the event loop never waits
+    for the database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, on_stored: Callable[[list[Row]], None] = lambda rows: None) -> None:
         self.store = store
+        self.on_stored = on_stored
+        """Told of every batch stored (the metrics count its actions)."""
         self.pending: list[tuple[list[Row], asyncio.Future[None]]] = []
+        self.flushing: asyncio.Task[None] | None = None
 
     async def write(self, rows: list[Row]) -> None:
-        """Store ``rows`` with whatever else is waiting; raises if the transaction fails."""
+        """Store ``rows`` (one table's) with whatever else is waiting; raises if the
+        transaction fails, :class:`LeaseLost` if the table is no longer ours."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        if not self.pending:
-            loop.call_soon(self._flush)
         self.pending.append((rows, future))
+        if self.flushing is None:
+            self.flushing = loop.create_task(self._flush())
         await future
 
-    def _flush(self) -> None:
-        batch, self.pending = self.pending, []
+    async def idle(self) -> None:
+        """Wait until every change handed in is stored or refused."""
+        while self.flushing is not None:
+            await asyncio.shield(self.flushing)
+
+    async def _flush(self) -> None:
         try:
-            self.store.add_actions([row for rows, _ in batch for row in rows])
-        except Exception as error:  # every waiting change is refused and undone by its sender
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(error)
-            return
-        for _, future in batch:
-            if not future.done():
-                future.set_result(None)
+            await asyncio.sleep(0)  # the changes made in this turn of the loop join the first batch
+            while self.pending:
+                batch, self.pending = self.pending, []
+                rows = [row for changed, _ in batch for row in changed]
+                try:
+                    refused = await asyncio.to_thread(self.store.add_actions, rows) or set()
+                except Exception as error:  # every waiting change is refused and undone by its sender
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                self.on_stored([row for row in rows if row.table_id not in refused])
+                for changed, future in batch:
+                    if future.done():
+                        continue
+                    if changed and changed[0].table_id in refused:
+                        future.set_exception(LeaseLost(changed[0].table_id))
+                    else:
+                        future.set_result(None)
+        finally:
+            self.flushing = None
 
 
 class Lobby:
@@ -71,7 +104,8 @@ class Lobby:
     def __init__(self, store: Store, settings: Settings, executor: Executor | None = None,
                  workers: int = 1) -> None:
         self.store = store
-        self.action_log = ActionLog(store)
+        self.metrics = Metrics(self)
+        self.action_log = ActionLog(store, self.metrics.stored)
         self.bot_gate = asyncio.Lock()
         """Bots of all tables take turns, one move per turn of the event loop, so a person's
         move never waits behind a crowd of bot moves."""
@@ -85,6 +119,18 @@ class Lobby:
         self.address_limits: dict[str, RateLimiter] = {}
         self.sockets_by_address: Counter[str] = Counter()
         """Open sockets per client address (:func:`~.limits.client_key`)."""
+        self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
+        """Tables being read and replayed, so two requests for one table load it once."""
+        self.presence: Presence | None = None
+        """This server's presence in a shared database (PostgreSQL), else ``None``: the
+        server owns every table of its database."""
+        if store.shared:
+            self.presence = Presence(store, self._handover_asked, self._presence_lost,
+                                     settings.lease_interval, settings.lease_seconds)
+        self.sweeper: asyncio.Task[None] | None = None
+        self.background: set[asyncio.Task[Any]] = set()
+        self.draining = False
+        """Set once the server is stopping: it takes no more tables."""
 
     @staticmethod
     def invite_path(table_id: str) -> str:
@@ -121,32 +167,145 @@ class Lobby:
         if self.sockets_by_address[key] <= 0:
             del self.sockets_by_address[key]
 
-    async def find(self, table_id: str) -> LiveTable | None:
+    async def find(self, table_id: str, routed: bool = True) -> LiveTable | None:
         """A table by id, loaded from the store if it is not in memory; ``None`` if there is
-        none, a 410 ``damaged`` refusal if it could not be restored."""
+        none, a 410 ``damaged`` refusal if it could not be restored, a 503 ``moved`` if
+        another live server owns it (``routed``: a request reached us for it, so its owner
+        is asked to hand it over)."""
         table = self.tables.get(table_id)
         if table is not None or not 0 < len(table_id) <= 40:
             return table
         if table_id in self.damaged:
             raise ApiError(410, "damaged")
+        if self.draining:
+            raise ApiError(503, "moved")
+        loading = self.loading.get(table_id)
+        if loading is None:
+            loading = self.loading[table_id] = asyncio.get_running_loop().create_task(
+                self._load(table_id, routed))
+            loading.add_done_callback(lambda _: self.loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str, routed: bool) -> LiveTable | None:
+        taken = None
         try:
-            stored = self.store.load_table(table_id)
+            if self.presence is not None:
+                taken = await self._take(table_id, routed)
+                if taken is None:
+                    return None
+            stored = await asyncio.to_thread(self.store.load_table, table_id)
             if stored is None:
                 return None
-            session, outcome = TableSession.restore(stored, self.settings.table)
+            session, outcome = await asyncio.to_thread(TableSession.restore, stored, self.settings.table)
         except OperationalError as error:  # the database, not the table: try again later
             log.warning("table %r could not be read: %s", table_id, first_line(error))
             raise ApiError(503, "storage") from None
+        except Refusal:
+            raise
         except Exception as error:
             self._set_aside(table_id, error)
             raise ApiError(410, "damaged") from None
         table = LiveTable(self, session)
+        if taken is not None and taken.previous not in (None, taken.owner):
+            self.metrics.takeovers.inc()
+        if routed and self.presence is not None:
+            table.taken_for_request = time.monotonic()
         self._start(table)
         try:
             await table.carry(outcome)
         except Refusal:  # a recounted score that cannot be stored now: kept, stored with the next change
             log.warning("table %s: its restored state could not be stored yet", table_id)
         return table
+
+    async def _take(self, table_id: str, routed: bool) -> LeaseAnswer | None:
+        """Take the table's lease: the answer, ``None`` for no such table, a ``moved``
+        refusal when a live server holds it (asked to hand it over if ``routed``)."""
+        assert self.presence is not None
+        owner = self.presence.owner
+        if owner is None:  # between a lost presence and the new one
+            raise ApiError(503, "moved")
+        answer = await asyncio.to_thread(self.store.take_lease, table_id, owner)
+        if answer.outcome == "busy" and routed and answer.owner is not None:
+            # ask the owner to let it go, and wait a moment for it: mostly the request is
+            # then served here, and the client never hears of the move
+            await asyncio.to_thread(self.store.ask_owner, answer.owner, table_id)
+            deadline = time.monotonic() + self.settings.handover_wait
+            while answer.outcome == "busy" and time.monotonic() < deadline:
+                await asyncio.sleep(HANDOVER_POLL)
+                answer = await asyncio.to_thread(self.store.take_lease, table_id, owner)
+        if answer.outcome == "missing":
+            return None
+        if answer.outcome == "busy":
+            raise ApiError(503, "moved")
+        return answer
+
+    def _in_background(self, work: Any) -> None:
+        """Run a coroutine whose end nobody waits for (kept, so it is not collected)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        task.add_done_callback(_log_failure)
+
+    # ---------------------------------------------------------------- ownership (PostgreSQL)
+
+    def _handover_asked(self, table_id: str) -> None:
+        """Another server was asked for one of our tables (nginx now routes it there): park
+        it so that server's retry takes it, unless we took it for a request of our own
+        moments ago (two servers receiving one table's traffic must not pass it to and fro)."""
+        table = self.tables.get(table_id)
+        grace = self.settings.handover_grace
+        recent = table is not None and time.monotonic() - table.taken_for_request < grace
+        if recent or table_id in self.loading:
+            return
+        self._in_background(self.hand_over(table_id))
+
+    async def hand_over(self, table_id: str) -> None:
+        """Let a table go: wait for its change in flight, stop it, park its lease, and tell
+        its sockets to reconnect (through the proxy, to the table's new owner)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            async with table.lock:
+                if self.tables.get(table_id) is not table:
+                    return
+                self._drop(table)
+        if self.presence is not None and self.presence.owner is not None:
+            await asyncio.to_thread(self.store.release_lease, table_id, self.presence.owner)
+        if table is not None:
+            self.metrics.handovers.inc()
+            log.info("table %s handed over", table_id)
+
+    def _drop(self, table: LiveTable) -> None:
+        """Take a table out of memory, its sockets told to reconnect (``moved``)."""
+        if self.tables.get(table.table_id) is table:
+            del self.tables[table.table_id]
+        if table.driver is not None:
+            table.driver.cancel()
+        table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+
+    def lease_lost(self, table: LiveTable) -> None:
+        """A write of ``table`` was refused: another server owns it now."""
+        if self.tables.get(table.table_id) is table:
+            log.warning("table %s: its lease is another server's now; it leaves this one", table.table_id)
+            self._drop(table)
+
+    def _presence_lost(self) -> None:
+        """Every lease of ours ended with the presence connection: drop every table."""
+        for table in list(self.tables.values()):
+            self._drop(table)
+
+    async def sweep(self, period: float) -> None:
+        """Forever: take over the tables of dead servers (a few at a time, so the servers
+        alive share them), with their bots and clocks, whether or not anyone is connected."""
+        while True:
+            try:
+                if self.presence is not None and self.presence.owner is not None and not self.draining:
+                    batch = max(1, self.settings.max_tables - len(self.tables))
+                    for table_id in await asyncio.to_thread(self.store.orphaned_table_ids, min(batch, 20)):
+                        with contextlib.suppress(Refusal):  # taken by another meanwhile, or damaged
+                            await self.find(table_id, routed=False)
+            except Exception as error:  # the database is away: try again next time
+                log.warning("the sweep for orphaned tables failed: %s", first_line(error))
+            await asyncio.sleep(period)
 
     def _set_aside(self, table_id: str, error: Exception) -> None:
         """Keep a table that cannot be restored out of play, with one log line naming it."""
@@ -177,6 +336,9 @@ class Lobby:
                 table.driver.cancel()
             table.close()
             del self.tables[table.table_id]
+            if self.presence is not None and self.presence.owner is not None:
+                self._in_background(asyncio.to_thread(self.store.release_lease, table.table_id,
+                                                      self.presence.owner))
         return len(idle)
 
     # ---------------------------------------------------------------- the API
@@ -185,6 +347,8 @@ class Lobby:
         """A new table from a ``POST /api/tables`` body; returns it, the creator's seat and token."""
         if len(self.tables) >= self.settings.max_tables:
             raise ApiError(503, "bad_request", "the server has too many tables")
+        if self.draining or (self.presence is not None and self.presence.owner is None):
+            raise ApiError(503, "moved")
         session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
                                                                self.settings.table)
         table = LiveTable(self, session)
@@ -199,18 +363,19 @@ class Lobby:
             raise Refusal("bad_request", "expected a JSON object")
         return await table.join(body.get("name"))
 
-    def record(self, table_id: str, number: int | None) -> dict[str, Any]:
+    async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
         """A finished game's engine record; refused while the game is on (it holds the deck),
-        and answered ``damaged`` for a table set aside or a stored game that cannot be replayed."""
+        and answered ``damaged`` for a table set aside or a stored game that cannot be replayed.
+        Read from the store, so any server answers it, owner or not."""
         if table_id in self.damaged:
             raise ApiError(410, "damaged")
         try:
-            stored = self.store.game(table_id, number)
+            stored = await asyncio.to_thread(self.store.game, table_id, number)
             if stored is None:
                 raise ApiError(404, "not_found")
             if not stored.over:
                 raise Refusal("game_not_over")
-            return Game.from_record(stored.record()).record()
+            return await asyncio.to_thread(lambda: Game.from_record(stored.record()).record())
         except (Refusal, OperationalError):
             raise
         except Exception as error:
@@ -224,8 +389,13 @@ class Lobby:
         """Bring back every table with an unfinished game, replaying it; returns how many.
         A table that cannot be restored is set aside; if even the list of tables cannot be
         read, none is restored now and each comes back when it is opened. Also starts
-        unloading idle tables."""
+        unloading idle tables. On a shared database: take this server's presence and start
+        the sweep, which takes over only the tables no live server holds."""
         self.janitor = asyncio.get_running_loop().create_task(self.unload_idle())
+        if self.presence is not None:
+            await self.presence.start()
+            self.sweeper = asyncio.get_running_loop().create_task(self.sweep(self.settings.sweep_period))
+            return 0
         try:
             table_ids = self.store.unfinished_table_ids()
         except Exception as error:
@@ -238,14 +408,60 @@ class Lobby:
         return len(self.tables)
 
     async def close(self) -> None:
-        """Stop the bots, the timers and the unloading."""
-        if self.janitor is not None:
-            self.janitor.cancel()
+        """Stop the bots, the timers and the unloading. On a shared database this is the
+        drain (``SIGTERM``): no table is taken any more, the changes in flight are stored,
+        and ending the presence ends every lease at once, so the servers alive take the
+        tables over within a second."""
+        self.draining = True
+        for task in (self.janitor, self.sweeper):
+            if task is not None:
+                task.cancel()
         drivers = [table.driver for table in self.tables.values() if table.driver is not None]
         for driver in drivers:
             driver.cancel()
         for driver in drivers:
             with contextlib.suppress(asyncio.CancelledError):
                 await driver
+        with contextlib.suppress(Exception):
+            await self.action_log.idle()
         for table in self.tables.values():
-            table.close()
+            if self.presence is not None:  # the page reconnects, through nginx, to another server
+                table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+            else:
+                table.close()
+        if self.presence is not None:
+            owner = self.presence.owner
+            await self.presence.close()
+            log.info("server %s drained: its %d tables go on at the other servers", owner, len(self.tables))
+
+    async def health(self) -> tuple[bool, dict[str, Any]]:
+        """Whether this server can serve (``/healthz``): the database answers, and on a
+        shared database the lease heartbeat is on time; with the facts behind it."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.store.ping), 3.0)
+            database = True
+        except Exception:
+            database = False
+        facts: dict[str, Any] = {"database": database, "tables": len(self.tables),
+                                 "connections": self.connection_count, "draining": self.draining,
+                                 "lease": None}
+        healthy = database and not self.draining
+        if self.presence is not None:
+            presence = self.presence
+            facts["lease"] = {"owner": presence.owner, "on_time": presence.on_time,
+                              "renewed_seconds_ago": round(time.monotonic() - presence.renewed, 3),
+                              "renewals_late": presence.renewals_late}
+            healthy = healthy and presence.on_time
+        facts["status"] = "ok" if healthy else "failing"
+        return healthy, facts
+
+    @property
+    def connection_count(self) -> int:
+        """Open table sockets."""
+        return sum(len(connections) for table in self.tables.values()
+                   for connections in table.connections.values())
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.warning("background work failed: %s", first_line(error))

@@ -7,24 +7,32 @@ game's starting record plus its actions with ``Game.from_record``. The default i
 embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
 ``postgresql+psycopg://user:password@host/mattis``.
 
-Writes are synchronous and small (one row per action). With SQLite's WAL and
-``synchronous=NORMAL`` a commit survives the process being killed, which is the failure
-this store is built for. Each change of a table (a move, a join and the deal it starts, a
-new table and its first game) is one transaction, so a write the database refuses (a full
-disk) leaves nothing half-stored.
+Calls are blocking and small (one row per action); the server makes them in a thread, never
+on its event loop. With SQLite's WAL and ``synchronous=NORMAL`` a commit survives the
+process being killed, which is the failure this store is built for. Each batch of changes (a
+move, a join and the deal it starts, a new table and its first game; the server's group
+commit puts the changes waiting together) is one transaction, so a write the database
+refuses (a full disk) leaves nothing half-stored.
 
-One server owns a database: :class:`ServerLock` refuses a second one (a lock file beside
-an SQLite file, an advisory lock on PostgreSQL). Opening a database checks that its tables
-are Mattis's (:class:`SchemaError`), so a wrong file fails at once in one line.
+On SQLite one server owns the database: :class:`ServerLock` refuses a second one (a lock
+file beside the file). On PostgreSQL several servers share it, each table owned by one of
+them at a time through a row of ``mattis_leases`` (:mod:`.leases` says how a lease is taken
+and how it ends): with :attr:`Store.owner` set, every write of a table is *fenced*: the
+transaction first locks the table's lease row and writes nothing for a table whose lease
+is no longer this server's (:meth:`Store.add_actions` returns those tables). Action numbers
+are a primary key per game and game numbers unique per table, so even a write that slipped
+past the fence would be refused by the database, never stored twice. Opening a database
+checks that its tables are Mattis's (:class:`SchemaError`), so a wrong file fails at once in
+one line.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,20 +44,26 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     MetaData,
+    Sequence,
     String,
     Table,
+    UniqueConstraint,
     and_,
     create_engine,
     event,
+    exists,
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.sql import ColumnElement, Select
 
 from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 
@@ -75,6 +89,7 @@ _games = Table(
     Column("number", Integer, nullable=False),
     Column("start", JSON, nullable=False),
     Column("over", Boolean, nullable=False, default=False),
+    UniqueConstraint("table_id", "number", name="mattis_games_table_number"),
 )
 _actions = Table(
     "mattis_actions", _metadata,
@@ -84,6 +99,46 @@ _actions = Table(
     Column("action", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+_leases = Table(
+    "mattis_leases", _metadata,
+    Column("table_id", String(40), ForeignKey("mattis_tables.id"), primary_key=True),
+    Column("owner", Integer, nullable=True),
+    Column("epoch", Integer, nullable=False),
+    Column("taken", Float, nullable=False),
+)
+"""Which server owns each table (PostgreSQL only): ``owner`` is a server's number from
+:data:`_owner_numbers` (``NULL``: parked, nobody's, taken by the next server asked for
+it); ``epoch`` counts the owners the table has had."""
+_owner_numbers = Sequence("mattis_owner_seq", metadata=_metadata)
+"""Each server process gets a number never given before, so a lease of a dead process can
+never be mistaken for one of a live process."""
+
+PRESENCE_LOCK_CLASS = 0x6D61
+"""First key of the advisory lock ``(PRESENCE_LOCK_CLASS, owner)`` each server holds on
+its presence connection for as long as it lives: a lease is good while its owner's lock is
+held (:mod:`.leases`)."""
+
+_LIVE_OWNERS = text(
+    "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted "
+    "AND objsubid = 2 AND classid = :presence "
+    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+).bindparams(presence=PRESENCE_LOCK_CLASS).columns()
+"""The owners whose presence lock is held: the servers alive."""
+
+
+class LeaseLost(RuntimeError):
+    """The table's lease is no longer this server's: its change was not stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseAnswer:
+    """What asking for a table's lease gave: ``taken`` (now ours; ``previous`` is the owner
+    it was taken from, ``None`` if it was parked or new), ``busy`` (``owner`` is alive and
+    holds it) or ``missing`` (no such table)."""
+
+    outcome: str
+    owner: int | None = None
+    previous: int | None = None
 
 
 def default_url() -> str:
@@ -123,6 +178,15 @@ class Store:
             self.engine.dispose()
             raise
         self._game_ids: dict[tuple[str, int], int] = {}
+        self.owner: int | None = None
+        """This server's owner number while it shares a PostgreSQL database with others
+        (:mod:`.leases`): then each write is fenced by the tables' leases. ``None``: this
+        server is the database's only one, and owns every table."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether several servers may use this database at once (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
 
     def _check_schema(self) -> None:
         """Refuse a database whose Mattis tables lack columns, and an SQLite file that holds
@@ -147,15 +211,43 @@ class Store:
 
     # ---------------------------------------------------------------- writes
 
-    def add_actions(self, rows: list[Row]) -> None:
-        """Store one batch of a table's rows (mostly actions, the moment they are played) in
-        one transaction, all or none; a game's last action marks it over."""
+    def add_actions(self, rows: list[Row]) -> set[str]:
+        """Store one batch of rows (mostly actions, the moment they are played; several
+        tables' changes together) in one transaction, all or none; a game's last action
+        marks it over. With an :attr:`owner`, the rows of a table whose lease is not this
+        server's are left out, and those tables are returned (each waiting change of theirs
+        is refused); a new table's lease is written with it."""
         now = time.time()
         new_games: dict[tuple[str, int], int] = {}
+        refused: set[str] = set()
         with self.engine.begin() as connection:
+            if self.owner is not None:
+                refused = self._fence(connection, rows, now)
+                rows = [row for row in rows if row.table_id not in refused]
             for row in rows:
                 self._write(connection, row, now, new_games)
         self._game_ids.update(new_games)  # only once the games are really there
+        return refused
+
+    def _fence(self, connection: Connection, rows: list[Row], now: float) -> set[str]:
+        """Lock the lease rows of the tables written to (a takeover waits for this
+        transaction, and this one for a takeover), and return the tables not ours."""
+        new = {row.table_id for row in rows if isinstance(row, NewTable)}
+        existing = {row.table_id for row in rows} - new
+        owned: set[str] = set()
+        if existing:
+            owned = {str(table_id) for table_id in connection.execute(
+                select(_leases.c.table_id).where(_leases.c.table_id.in_(sorted(existing)),
+                                                 _leases.c.owner == self.owner)
+                .with_for_update(read=True)).scalars()}
+        for row in rows:  # the lease goes in right after its table (the key points at it)
+            if isinstance(row, NewTable):
+                connection.execute(insert(_tables).values(
+                    id=row.table_id, created=now, rules=row.rules, players=row.players,
+                    seats=row.seats, match=row.match))
+                connection.execute(insert(_leases).values(
+                    table_id=row.table_id, owner=self.owner, epoch=1, taken=now))
+        return existing - owned
 
     def _write(self, connection: Connection, row: Row, now: float,
                new_games: dict[tuple[str, int], int]) -> None:
@@ -174,7 +266,7 @@ class Store:
             inserted = result.inserted_primary_key
             assert inserted is not None
             new_games[(row.table_id, row.number)] = int(inserted[0])
-        elif isinstance(row, NewTable):
+        elif isinstance(row, NewTable) and self.owner is None:  # else written by _fence
             connection.execute(insert(_tables).values(
                 id=row.table_id, created=now, rules=row.rules, players=row.players, seats=row.seats,
                 match=row.match))
@@ -201,6 +293,79 @@ class Store:
             game_id = self._game_ids[key] = int(found)
         return game_id
 
+    # ---------------------------------------------------------------- leases (PostgreSQL)
+
+    def new_owner(self) -> int:
+        """A number for a server process that no process had before."""
+        with self.engine.begin() as connection:
+            return int(connection.execute(_owner_numbers.next_value()).scalar_one())
+
+    def take_lease(self, table_id: str, owner: int) -> LeaseAnswer:
+        """Make ``owner`` the table's owner if it is nobody's, its owner is dead, or it is
+        ``owner``'s already. The lease row stays locked until the end, so a write of the old
+        owner lands wholly before the takeover (and the replay sees it) or is refused."""
+        with self.engine.begin() as connection:
+            if not connection.execute(select(exists().where(_tables.c.id == table_id))).scalar():
+                return LeaseAnswer("missing")
+            holder = connection.execute(select(_leases.c.owner).where(_leases.c.table_id == table_id)
+                                        .with_for_update()).first()
+            now = time.time()
+            if holder is None:  # a table from before leases, or from a single server
+                added = connection.execute(pg_insert(_leases).values(
+                    table_id=table_id, owner=owner, epoch=1, taken=now).on_conflict_do_nothing())
+                return LeaseAnswer("taken", owner) if added.rowcount else LeaseAnswer("busy")
+            previous = holder.owner
+            if previous == owner:
+                return LeaseAnswer("taken", owner, owner)
+            if previous is not None and previous in self._live_owners(connection):
+                return LeaseAnswer("busy", previous)
+            connection.execute(update(_leases).where(_leases.c.table_id == table_id)
+                               .values(owner=owner, epoch=_leases.c.epoch + 1, taken=now))
+            return LeaseAnswer("taken", owner, previous)
+
+    def release_lease(self, table_id: str, owner: int) -> None:
+        """Park a table of ``owner`` (nobody's until a server is asked for it)."""
+        with self.engine.begin() as connection:
+            connection.execute(update(_leases).where(_leases.c.table_id == table_id,
+                                                     _leases.c.owner == owner).values(owner=None))
+
+    def ask_owner(self, owner: int, table_id: str) -> None:
+        """Tell server ``owner`` that a request for the table reached another server
+        (``NOTIFY`` on its channel, :func:`owner_channel`), so it hands the table over."""
+        with self.engine.begin() as connection:
+            connection.execute(text("SELECT pg_notify(:channel, :table_id)"),
+                               {"channel": owner_channel(owner), "table_id": table_id})
+
+    def orphaned_table_ids(self, limit: int) -> list[str]:
+        """Unfinished tables whose owner is dead (or that never had a lease), oldest first:
+        what the servers alive take over without waiting to be asked. Parked tables are
+        not orphans: they wait to be opened."""
+        with self.engine.connect() as connection:
+            live = sorted(self._live_owners(connection))
+            dead_owner: ColumnElement[bool] = _leases.c.owner.is_not(None)
+            if live:
+                dead_owner = and_(dead_owner, _leases.c.owner.not_in(live))
+            query = (select(_tables.c.id).outerjoin(_leases, _leases.c.table_id == _tables.c.id)
+                     .where(_tables.c.id.not_in(self._finished()),
+                            or_(_leases.c.table_id.is_(None), dead_owner))
+                     .order_by(_tables.c.created).limit(limit))
+            return [str(table_id) for table_id in connection.execute(query).scalars()]
+
+    @staticmethod
+    def _live_owners(connection: Connection) -> set[int]:
+        return {int(owner) for owner in connection.execute(_LIVE_OWNERS).scalars()}
+
+    def lease_owners(self) -> dict[str, int | None]:
+        """Every table's owner (for the tests and the deploy guide's queries)."""
+        with self.engine.connect() as connection:
+            return {str(row.table_id): row.owner for row in connection.execute(
+                select(_leases.c.table_id, _leases.c.owner))}
+
+    def ping(self) -> None:
+        """One round trip to the database (``/healthz``); raises if it cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
     # ---------------------------------------------------------------- reads
 
     def unfinished_table_ids(self) -> list[str]:
@@ -208,15 +373,23 @@ class Store:
         restart brings back, each with :meth:`load_table` (so one damaged table cannot stop
         the others); finished tables are loaded when someone asks for them."""
         with self.engine.connect() as connection:
-            latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
-                      .group_by(_games.c.table_id).subquery())
-            finished = (select(_games.c.table_id)
-                        .join(latest, and_(_games.c.table_id == latest.c.table_id,
-                                           _games.c.number == latest.c.number))
-                        .where(_games.c.over.is_(True)))
-            rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(finished))
-                                      .order_by(_tables.c.created)).scalars().all()
-            return [str(row) for row in rows]
+            return self._unfinished(connection)
+
+    @classmethod
+    def _unfinished(cls, connection: Connection) -> list[str]:
+        rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(cls._finished()))
+                                  .order_by(_tables.c.created)).scalars().all()
+        return [str(row) for row in rows]
+
+    @staticmethod
+    def _finished() -> Select[tuple[str]]:
+        """The tables whose latest game is over."""
+        latest = (select(_games.c.table_id, func.max(_games.c.number).label("number"))
+                  .group_by(_games.c.table_id).subquery())
+        return (select(_games.c.table_id)
+                .join(latest, and_(_games.c.table_id == latest.c.table_id,
+                                   _games.c.number == latest.c.number))
+                .where(_games.c.over.is_(True)))
 
     def load_table(self, table_id: str) -> StoredTable | None:
         """One table with its latest game, or ``None``."""
@@ -256,17 +429,19 @@ class DatabaseBusy(RuntimeError):
     """Another server holds the database (one line, for ``mattis serve`` to print)."""
 
 
+def owner_channel(owner: int) -> str:
+    """The ``LISTEN`` channel on which server ``owner`` hears requests to hand a table over."""
+    return f"mattis_owner_{owner}"
+
+
 class ServerLock:
-    """One server per database, held for the life of the process: two servers on one
-    database would each keep their own tables in memory and split a game in two.
+    """One server per SQLite database, held for the life of the process: two servers on one
+    file would each keep their own tables in memory and split a game in two.
 
     An SQLite file is locked through an exclusive ``flock`` on ``<file>.lock`` beside it
-    (the lock ends with the process, however it ends); a PostgreSQL database through a
-    session advisory lock on a connection kept open. Other databases, and SQLite in memory,
-    are not locked."""
-
-    ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"mattis serve").digest()[:8], "big", signed=True)
-    """The PostgreSQL advisory lock key every Mattis server takes."""
+    (the lock ends with the process, however it ends). PostgreSQL is not locked: servers
+    share it, each table owned by one of them (:mod:`.leases`). Other databases, and SQLite
+    in memory, are not locked."""
 
     def __init__(self, release: contextlib.ExitStack) -> None:
         self._release = release
@@ -279,15 +454,6 @@ class ServerLock:
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             database = Path(str(parsed.database))
             cls._lock_file(database.with_name(database.name + ".lock"), stack)
-        elif parsed.get_backend_name() == "postgresql":
-            engine = create_engine(url)
-            stack.callback(engine.dispose)
-            connection = stack.enter_context(engine.connect())
-            if not connection.execute(text("SELECT pg_try_advisory_lock(:key)"),
-                                      {"key": cls.ADVISORY_KEY}).scalar():
-                stack.close()
-                raise DatabaseBusy("another mattis serve is using this database")
-            connection.commit()
         return cls(stack)
 
     @staticmethod

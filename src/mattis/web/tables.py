@@ -36,14 +36,19 @@ from ..table import (
 from ..table.jobs import HintJob, job_function
 from ..table.limits import RateLimiter
 from ..table.protocol import MAX_SEAT_MESSAGE
+from .store import LeaseLost
 
 if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = logging.getLogger("mattis.web")
 
-__all__ = ["ApiError", "Connection", "IllegalMove", "LiveTable", "RateLimiter", "Settings", "first_line",
-           "http_status"]
+__all__ = ["CLOSE_TRY_LATER", "ApiError", "Connection", "IllegalMove", "LiveTable", "RateLimiter", "Settings",
+           "first_line", "http_status"]
+
+CLOSE_TRY_LATER = 1013
+"""Socket close code for "open this socket again in a moment": over a cap, or the table
+moved to another server (the page reconnects, with back-off, through the proxy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +94,20 @@ class Settings:
     """Seconds a request has to send its whole body."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins besides the server's own whose pages may open sockets (``--allow-origin``)."""
+    lease_interval: float = 1.0
+    """Seconds between heartbeats of the presence connection on a shared (PostgreSQL)
+    database (:mod:`.leases`) ..."""
+    lease_seconds: float = 10.0
+    """... and how long the database waits for one before it ends this server's leases
+    (a hung process or a lost machine; a killed process loses them at once)."""
+    sweep_period: float = 1.0
+    """Seconds between looks for tables of dead servers to take over."""
+    handover_wait: float = 1.5
+    """Seconds a request for a table another server owns waits for it to be handed over
+    before it is answered ``moved`` (retry)."""
+    handover_grace: float = 2.0
+    """Seconds a table taken for a request of ours is kept before another server asking for
+    it gets it (so two servers both receiving its traffic do not pass it to and fro)."""
 
     @property
     def table(self) -> TableConfig:
@@ -126,6 +145,8 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
         self.limiter = RateLimiter(settings.rate, settings.burst)
         self.closed = False
+        self.close_code = 1000
+        """The code the socket is closed with."""
 
     @property
     def seat(self) -> int:
@@ -146,10 +167,14 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def close(self) -> None:
-        """Ask the writer to close the socket."""
+    def close(self, code: int = 1000, error: Refusal | None = None) -> None:
+        """Ask the writer to close the socket with ``code``, after telling the client
+        ``error`` if there is one (a table that moved says ``moved``)."""
         if not self.closed:
+            if error is not None:
+                self.send({"type": "error", "code": error.code, "message": error.message(self.lang)})
             self.closed = True
+            self.close_code = code
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 
@@ -168,6 +193,10 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self._clocks: dict[int, asyncio.TimerHandle] = {}
         self.last_active = time.monotonic()
+        self.closed = False
+        """Set once the table left this server's memory (its clocks start no more)."""
+        self.taken_for_request = float("-inf")
+        """When this server took the table's lease for a request routed to it (else never)."""
 
     @property
     def table_id(self) -> str:
@@ -198,6 +227,9 @@ class LiveTable:
         the change is then undone and refused with ``storage``)."""
         try:
             await self.lobby.action_log.write(list(rows))
+        except LeaseLost:
+            self.lobby.lease_lost(self)
+            raise ApiError(503, "moved") from None
         except Exception as error:
             log.warning("table %s: a change could not be stored: %s", self.table_id, first_line(error))
             raise
@@ -211,6 +243,8 @@ class LiveTable:
 
     def start_absence_clock(self, session: TableSession, seat: int) -> None:
         """Ask the session about ``seat`` once the absence timeout has passed."""
+        if self.closed:
+            return
         loop = asyncio.get_running_loop()
         previous = self._clocks.pop(seat, None)
         if previous is not None:
@@ -272,8 +306,11 @@ class LiveTable:
         return joined[0]
 
     async def act(self, seat: int, text: str) -> None:
-        """Play ``text`` for ``seat`` (refusals raise)."""
+        """Play ``text`` for ``seat`` (refusals raise); the time until everyone is told goes
+        into the action latency histogram."""
+        started = time.perf_counter()
         await self.change(lambda: self.session.act(seat, text))
+        self.lobby.metrics.latency.observe(time.perf_counter() - started)
 
     async def fill_with_bot(self, seat: object, level: object) -> None:
         """Put a bot in an open seat."""
@@ -304,6 +341,14 @@ class LiveTable:
         for seat_connections in self.connections.values():
             for other in list(seat_connections):
                 other.send(message)
+
+    async def prepare_log(self, seat: int, lang: Lang) -> None:
+        """Replay the game for a seat's move log in a new language (a new connection, a
+        restored table) in a thread, with the table to itself: the other tables play on."""
+        if self.session.game is None or (seat, lang) in self.session.logs:
+            return
+        async with self.lock:
+            await asyncio.to_thread(self.session.prepare_log, seat, lang)
 
     def connect(self, connection: Connection) -> None:
         """A seat's socket opened: the newcomer gets the state; the others only if what they
@@ -350,12 +395,13 @@ class LiveTable:
             return None
         return now - self.last_active
 
-    def close(self) -> None:
-        """Stop the clocks and close every connection."""
+    def close(self, code: int = 1000, error: Refusal | None = None) -> None:
+        """Stop the clocks and close every connection (with ``code``, after ``error``)."""
+        self.closed = True
         self.stop_clocks()
         for seat_connections in self.connections.values():
             for connection in list(seat_connections):
-                connection.close()
+                connection.close(code, error)
 
 
 def first_line(error: BaseException) -> str:

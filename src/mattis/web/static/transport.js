@@ -27,16 +27,25 @@
 
 const CLOSE_DAMAGED = 4410;  // the server set this table aside: it cannot be played
 
+const MOVED_TRIES = 8;  // a table changing server (503 "moved", with Retry-After) is asked again
+
 async function call(method, url, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(url, init);
-  let data = null;
-  try { data = await response.json(); } catch { data = { type: "error", code: "bad_json", message: response.statusText }; }
-  return { ok: response.ok, status: response.status, data };
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, init);
+    let data = null;
+    try { data = await response.json(); } catch { data = { type: "error", code: "bad_json", message: response.statusText }; }
+    if (response.status === 503 && data && data.code === "moved" && attempt < MOVED_TRIES) {
+      const seconds = Number(response.headers.get("retry-after")) || 1;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
 }
 
 export async function createTable(body, lang, { where = "auto" } = {}) {
