@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import gc
 import io
 import json
 import random
@@ -35,6 +36,7 @@ from mattis import (
     SeatView,
 )
 from mattis.bots import PlayerView, derived_rng, seat_rng
+from mattis.build import build
 from mattis.core import game as game_module
 from mattis.core.errors import MESSAGES, english
 from mattis.core.events import RawEvent
@@ -218,6 +220,8 @@ def test_history_is_a_cheap_read_only_sequence_of_the_events() -> None:
         assert game.copy().history == history and Game.from_record(game.record()).history == history
 
 
+@pytest.mark.skipif(build() == "compiled", reason="counts calls by patching Event, which a compiled "
+                    "class refuses; the pure build runs this on the same source")
 def test_history_length_and_latest_events_convert_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.new("pagat", 3, seed=3)
     rng = random.Random(3)
@@ -271,7 +275,7 @@ def test_events_since_and_views_since_give_the_tail_of_the_history() -> None:
     game = STATES[5]
     for bad in (-1, game.num_events + 1, "3", 1.0, True):
         with pytest.raises(ValueError, match="since"):
-            game.view(0, since=bad)  # type: ignore[arg-type]
+            game.view(0, since=bad)
 
 
 def test_the_view_splits_the_phase_1_trick_from_the_phase_2_plays() -> None:
@@ -342,10 +346,15 @@ def best_time(work: Callable[[], object], runs: int = 2) -> float:
     """The least CPU time of this process that ``work`` took: other processes on a busy machine
     take wall time, not this process's CPU time, so the ratios below compare the work done."""
     times = []
-    for _ in range(runs):
-        started = time.process_time()
-        work()
-        times.append(time.process_time() - started)
+    gc.collect()
+    gc.freeze()  # the collector does not walk this test process's own objects while timing
+    try:
+        for _ in range(runs):
+            started = time.process_time()
+            work()
+            times.append(time.process_time() - started)
+    finally:
+        gc.unfreeze()
     return min(times)
 
 
@@ -619,8 +628,8 @@ def test_every_game_field_survives_copy() -> None:
             assert mine[name] == theirs[name], name
             if DECLARED[name].kind is Kind.LIST:
                 assert mine[name] is not theirs[name], f"{name} is shared with the copy"
-            else:  # numbers, tuples, logs and caches are immutable or only replaced: shared
-                assert mine[name] is theirs[name], name
+            elif not isinstance(mine[name], int):  # tuples, logs and caches: only replaced, so shared
+                assert mine[name] is theirs[name], name  # (ints: a compiled build stores them unboxed)
         assert twin == game
         if not game.is_over:
             twin.apply(twin.legal_actions()[0])

@@ -110,12 +110,14 @@ class Action:
         return SEQUENCES[low][high]
 
     @staticmethod
-    def parse(text: str | Action) -> Action:
+    def parse(text: object) -> Action:
         """Parse action text: ``"7h"``, ``"6h-8h"``, ``"chance"`` or ``"pickup"``.
 
         Raises :class:`~mattis.core.errors.InvalidAction` (a ``ValueError``) naming what is
-        malformed. An :class:`Action` is returned as it is only if it is one of the engine's
-        own interned actions: a hand-built object is refused, so what is checked is what runs.
+        malformed, for anything given (hence ``object``: a compiled build, which checks
+        argument types, raises the same). An :class:`Action` is returned as it is only if it
+        is one of the engine's own interned actions: a hand-built object is refused, so what
+        is checked is what runs.
         """
         if isinstance(text, Action):
             index = text.index

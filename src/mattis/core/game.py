@@ -164,28 +164,32 @@ class Game:
         cls,
         rules: str | Rules = "pagat",
         players: int = 3,
-        seed: int | None = None,
+        seed: object = None,
         deck: Sequence[str | int] | None = None,
-        dealer: int | None = None,
+        dealer: object = None,
     ) -> Game:
         """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
         shuffled with ``random.Random(seed)`` (the seed is kept in the record, and only then).
         A seed is ``None`` or a whole number from 0 to 2**64-1, checked as a record's is.
-        The dealer defaults to the last seat."""
+        The dealer (a seat number) defaults to the last seat.
+
+        Every argument is checked here, and a bad one raises ``ValueError``: the loosely
+        typed ones (``object``) are so that a compiled build, which checks argument types
+        on entry, raises the same error as pure Python."""
         resolved = _resolve_rules(rules)
         resolved.check_players(players)
-        seed = check_seed(seed)
+        checked_seed = check_seed(seed)
         if deck is None:
-            order = shuffled_deck(seed)
+            order = shuffled_deck(checked_seed)
         else:
             order = parse_deck(deck)
-            seed = None  # the deck was given: no seed made it
+            checked_seed = None  # the deck was given: no seed made it
         if dealer is None:
             dealer = players - 1
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {kind(dealer)}")
         game = cls(_PRIVATE)
-        game._deal(resolved, players, dealer, tuple(order), seed)
+        game._deal(resolved, players, dealer, tuple(order), checked_seed)
         return game
 
     @classmethod
@@ -194,7 +198,7 @@ class Game:
         rules: str | Rules = "pagat",
         hands: Sequence[Sequence[str | int]] = (),
         trump: str = "s",
-        leader: int = 0,
+        leader: object = 0,
     ) -> Game:
         """Start directly in phase 2 from given hands (for tests, puzzles and teaching).
 
@@ -236,7 +240,7 @@ class Game:
         return game
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
+    def from_record(cls, record: object) -> Game:
         """Replay a record made by :meth:`record` to an identical game.
 
         Records come from files and other people, so every field is checked before use:
@@ -405,13 +409,13 @@ class Game:
         history = self._history = self._history.later(self._events)
         return len(history)
 
-    def events_since(self, start: int) -> list[Event]:
+    def events_since(self, start: object) -> list[Event]:
         """The public events from number ``start`` (0-based) on, oldest first. Costs time in
         proportion to the events returned, not to the whole history, so a front end that
         remembers how many it has seen stays fast in games of any length."""
         return [Event.from_raw(raw) for raw in self.raw_events_since(start)]
 
-    def raw_events_since(self, start: int) -> list[RawEvent]:
+    def raw_events_since(self, start: object) -> list[RawEvent]:
         """:meth:`events_since` in the engine's internal ``(kind, seat, mask)`` form."""
         if not isinstance(start, int) or isinstance(start, bool) or start < 0:
             raise ValueError(f"since: must be a whole number from 0, got {start!r}")
@@ -424,24 +428,24 @@ class Game:
         items.reverse()
         return items
 
-    def hand(self, seat: int) -> list[str]:
+    def hand(self, seat: object) -> list[str]:
         """The sorted card codes in ``seat``'s hand."""
         return codes_of(self._hands[self._check_seat(seat)])
 
-    def hand_size(self, seat: int) -> int:
+    def hand_size(self, seat: object) -> int:
         """How many cards ``seat`` holds."""
         return self._hands[self._check_seat(seat)].bit_count()
 
-    def won(self, seat: int) -> list[str]:
+    def won(self, seat: object) -> list[str]:
         """The sorted codes of ``seat``'s phase-1 won pile (empty once phase 2 begins, when the
         pile has joined the hand, P1.9)."""
         return codes_of(self._won[self._check_seat(seat)])
 
-    def won_size(self, seat: int) -> int:
+    def won_size(self, seat: object) -> int:
         """How many cards are in ``seat``'s won pile."""
         return self._won[self._check_seat(seat)].bit_count()
 
-    def is_out(self, seat: int) -> bool:
+    def is_out(self, seat: object) -> bool:
         """Whether ``seat`` has gone out in phase 2."""
         return self._out[self._check_seat(seat)]
 
@@ -461,7 +465,7 @@ class Game:
             "removed": self._removed.bit_count(),
         }
 
-    def _check_seat(self, seat: int) -> int:
+    def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {kind(seat)}")
         return seat
@@ -487,10 +491,11 @@ class Game:
             legal = self._legal = self._compute_legal()
         return parsed in legal
 
-    def check(self, action: Action | str, seat: int | None = None) -> IllegalAction | None:
-        """Whether ``action`` may be applied now (by ``seat``, if given): ``None`` if it
-        may, else the :class:`IllegalAction` that :meth:`apply` would raise, with its
-        ``reason`` code and ``params``. Never raises for bad input and changes nothing."""
+    def check(self, action: object, seat: object = None) -> IllegalAction | None:
+        """Whether ``action`` (an :class:`Action` or its text) may be applied now (by
+        ``seat``, if given): ``None`` if it may, else the :class:`IllegalAction` that
+        :meth:`apply` would raise, with its ``reason`` code and ``params``. Never raises for
+        bad input (hence ``object``, also for a compiled build) and changes nothing."""
         if self._phase is _OVER:
             return IllegalAction(Reason.GAME_OVER)
         if seat is not None and seat != self._to_move:
@@ -507,10 +512,12 @@ class Game:
             return self._refusal(parsed)
         return None
 
-    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+    def apply(self, action: object, seat: object = None) -> Action:
         """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
         ``seat`` if given. Raises :class:`IllegalAction` (with a ``reason`` code) and leaves
-        the game unchanged if it may not be played. Returns the parsed action."""
+        the game unchanged if it may not be played, and :class:`InvalidAction` for anything
+        that is no action (hence ``object``: a compiled build raises the same). Returns the
+        parsed action."""
         if self._phase is _OVER or (seat is not None and seat != self._to_move):
             refusal = self.check(action, seat)
             assert refusal is not None
@@ -569,14 +576,14 @@ class Game:
             record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
         return record
 
-    def view(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def view(self, seat: object, since: object = 0) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready
         (keys: :data:`~mattis.core.observation.VIEW_SCHEMA`). Bots and front ends see the
         game only through this. The history holds the events from number ``since`` on, so
         a caller that remembers ``event_count`` gets views of constant size."""
         return self.seat_view(seat, since).to_dict()
 
-    def seat_view(self, seat: int, since: int = 0) -> SeatView:
+    def seat_view(self, seat: object, since: object = 0) -> SeatView:
         """:meth:`view` as a typed :class:`~mattis.core.observation.SeatView`, without the
         JSON dict: for bots and learning environments in the same process."""
         count = self.num_events
