@@ -594,7 +594,7 @@ def test_every_game_field_is_declared_once_and_classified() -> None:
     assert len(DECLARED) == len(STATE)
     assert sorted(game_class_slots()) == sorted(DECLARED)
     assert all(isinstance(field.kind, Kind) for field in STATE)
-    assert {"_hands", "_won", "_trick", "_tie", "_table", "_out", "rules", "players"} <= POSITION_FIELDS
+    assert {"_hands", "_won", "_trick", "_tie", "_table", "_out", "_options", "players"} <= POSITION_FIELDS
     position_names = [field.position for field in STATE if field.position is not None]
     assert sorted(position_names) == sorted(f.name for f in dataclasses.fields(Position))
     for field in STATE:

@@ -28,17 +28,20 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mattis.core.events",
     "mattis.core.game",
     "mattis.core.observation",
+    "mattis.core.options",
     "mattis.core.phase",
     "mattis.core.position",
     "mattis.core.record",
-    "mattis.core.rules",
     "mattis.bots.ismcts",
     "mattis.bots.sampling",
     "mattis.bots.view",
 )
-"""The modules a compiled build compiles (``setup.py`` reads this list): the rules core,
-less its package ``__init__`` and the generator's declaration (``core/state.py``), and the
-search's hot path (tree search, sampling, card memory)."""
+"""The modules a compiled build compiles (``setup.py`` reads this list): the rules core and
+the search's hot path (tree search, sampling, card memory). Not compiled: the package
+``__init__`` modules, the generator's declaration (``core/state.py``) and the rule options
+(``core/rules.py``), whose dataclass takes option text at run time (``dataclasses.replace``
+with strings), which a compiled class would refuse; the engine reads them through
+``core/options.py``, which is compiled."""
 
 PURE_VARIABLE = "MATTIS_PURE"
 """The environment variable that makes a compiled install run its Python sources."""

@@ -38,6 +38,7 @@ from .cards import (
 from .errors import IllegalAction, InvalidAction, Reason
 from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
 from .observation import SeatView, build_view
+from .options import EngineOptions, options_for
 from .phase import PHASE_NAMED, Phase
 from .position import Position
 from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, parse_deck
@@ -106,13 +107,12 @@ class Game:
     # --- generated fields: from mattis.core.state.STATE by dev/generate_state.py ---
     __slots__ = (
         "_discard", "_events", "_hands", "_history", "_in_count", "_last_drawer", "_leader",
-        "_legal", "_log", "_losers", "_lost_on_empty", "_min_sequence", "_num_actions", "_origin",
-        "_out", "_out_order", "_phase", "_queue", "_removed", "_round", "_stock", "_stock_pos",
-        "_table", "_tie", "_to_move", "_trick", "_trick_size", "_trump_card", "_trump_holder",
-        "_trump_known", "_trump_suit", "_won", "dealer", "players", "rules",
+        "_legal", "_log", "_losers", "_lost_on_empty", "_min_sequence", "_num_actions", "_options",
+        "_origin", "_out", "_out_order", "_phase", "_queue", "_removed", "_round", "_stock",
+        "_stock_pos", "_table", "_tie", "_to_move", "_trick", "_trick_size", "_trump_card",
+        "_trump_holder", "_trump_known", "_trump_suit", "_won", "dealer", "players",
     )
-    rules: Rules
-    """The options this game is played with."""
+    _options: EngineOptions
     players: int
     """The number of seats."""
     dealer: int
@@ -280,6 +280,11 @@ class Game:
         self._p1_settle()
 
     # ------------------------------------------------------------------ public state
+
+    @property
+    def rules(self) -> Rules:
+        """The options this game is played with."""
+        return self._options.rules
 
     @property
     def phase(self) -> Phase:
@@ -595,7 +600,7 @@ class Game:
 
     def _compute_legal(self) -> list[Action]:
         if self._phase is _SHED:
-            return self._p2_legal(self.rules.follow_suit)
+            return self._p2_legal(self._options.follow_suit)
         if self._phase is _COLLECT:
             seat = self._to_move
             legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
@@ -606,9 +611,9 @@ class Game:
 
     def _p1_may_chance(self) -> bool:
         """P1.4: chancing needs the option, two or more stock cards, and no any_match battle."""
-        if not self.rules.chance or len(self._stock) - self._stock_pos < 2:
+        if not self._options.chance or len(self._stock) - self._stock_pos < 2:
             return False
-        return not (self._tie and self.rules.tie is TieMode.ANY_MATCH)
+        return not (self._tie and self._options.tie is TieMode.ANY_MATCH)
 
     def _p1_can_play(self, seat: int) -> bool:
         return self._hands[seat] != 0 or self._p1_may_chance()
@@ -633,7 +638,7 @@ class Game:
         if target_suit != trump and not (suit_cards and follow_suit):
             starts |= hand & SUIT_MASKS[trump]
         plays = self._plays(hand, starts)
-        if not plays or self.rules.voluntary_pickup:  # P2.4
+        if not plays or self._options.voluntary_pickup:  # P2.4
             plays.append(PICKUP)
         return plays
 
@@ -678,7 +683,7 @@ class Game:
             card = action.low
             self._hands[seat] &= ~(1 << card)
             self._events = ((EV_PLAY, seat, 1 << card), self._events)
-            if self.rules.draw is DrawMode.AFTER_PLAY:  # P1.4a
+            if self._options.draw is DrawMode.AFTER_PLAY:  # P1.4a
                 self._draw(seat)
         self._trick.append((seat, card))
         self._round.append((seat, card))
@@ -690,7 +695,7 @@ class Game:
         remaining = len(self._stock) - self._stock_pos
         if remaining <= 0:
             return
-        if remaining == 1 and self.rules.trump is TrumpMode.HIDDEN_LAST:
+        if remaining == 1 and self._options.trump is TrumpMode.HIDDEN_LAST:
             self._stock_pos += 1
             self._trump_holder = seat
             self._events = ((EV_ASIDE, seat, 0), self._events)
@@ -714,13 +719,13 @@ class Game:
                 self._to_move = seat
                 return
             if not self._tie:  # the first round of a trick
-                if self.rules.phase1_end is Phase1End.NO_CARD:  # P1.7 no_card
+                if self._options.phase1_end is Phase1End.NO_CARD:  # P1.7 no_card
                     self._end_phase1()
                     return
                 del self._queue[0]  # P1.7 one_left / stock_empty: skipped
                 continue
             # A tied player with nothing to play.
-            if self.rules.phase1_end is Phase1End.NO_CARD and self.stock_size == 0:
+            if self._options.phase1_end is Phase1End.NO_CARD and self.stock_size == 0:
                 self._end_phase1()  # P1.7 no_card, also in the middle of a tie
                 return
             self._p1_drop_from_tie(seat)  # P1.7b
@@ -747,7 +752,7 @@ class Game:
         seats = self._tie or [seat for seat, _ in played]
         ranks = [best[seat] for seat in seats]
         top = max(ranks)
-        if not self._tie and self.rules.tie is TieMode.ANY_MATCH:
+        if not self._tie and self._options.tie is TieMode.ANY_MATCH:
             repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
             if repeated:  # P1.5 any_match: the highest repeated rank goes to war
                 top = max(repeated)
@@ -759,7 +764,7 @@ class Game:
         contenders.sort(key=lambda s: (s - leader) % players)
         self._tie = contenders
         self._round = []
-        if self.rules.tie is TieMode.TWO_CARDS:
+        if self._options.tie is TieMode.TWO_CARDS:
             self._queue = contenders + contenders  # two cards each, alternately
         else:
             self._queue = contenders[:]
@@ -776,7 +781,7 @@ class Game:
         self._tie = []
         self._queue = []
         self._leader = winner
-        if self.rules.draw is DrawMode.AFTER_TRICK:  # P1.4a: winner first, then clockwise
+        if self._options.draw is DrawMode.AFTER_TRICK:  # P1.4a: winner first, then clockwise
             for offset in range(self.players):
                 seat = (winner + offset) % self.players
                 while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:
@@ -784,7 +789,7 @@ class Game:
         self._p1_start_trick()
 
     def _p1_start_trick(self) -> None:
-        rules = self.rules
+        rules = self._options
         players = self.players
         if rules.phase1_end is Phase1End.STOCK_EMPTY and self.stock_size == 0:
             self._end_phase1()
@@ -835,7 +840,7 @@ class Game:
             self._events = ((EV_REVEAL, self._trump_holder,
                              (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
         self._trump_known = True
-        rules = self.rules
+        rules = self._options
         if rules.nothing_left is NothingLeft.LOSE:  # P1.10 Blåmattis / Blodmattis
             if rules.nothing_left_counts is NothingLeftCounts.WON_PILE:
                 empty = [seat for seat in range(self.players) if won_pile_sizes[seat] == 0]
@@ -938,9 +943,9 @@ class Game:
             if action.is_sequence:
                 return IllegalAction(Reason.SEQUENCE_IN_PHASE1)
             if action is CHANCE:
-                if not self.rules.chance:
+                if not self._options.chance:
                     return IllegalAction(Reason.CHANCE_OFF)
-                if self._tie and self.rules.tie is TieMode.ANY_MATCH:
+                if self._tie and self._options.tie is TieMode.ANY_MATCH:
                     return IllegalAction(Reason.CHANCE_IN_BATTLE)
                 return IllegalAction(Reason.CHANCE_LAST_CARD)
             return IllegalAction(Reason.NOT_IN_HAND, {"cards": str(action)})
@@ -977,7 +982,7 @@ class Game:
     def _start(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
                seed: int | None) -> None:
         """Set every field to its value before the deal."""
-        self.rules = rules
+        self._options = options_for(rules)
         self.players = players
         self.dealer = dealer
         self._origin = _Origin(deck, seed, None)
@@ -1017,7 +1022,7 @@ class Game:
         """An independent copy, cheap enough for tree search: lists are copied, and
         everything immutable (numbers, tuples, the event and action logs) is shared."""
         other = Game(_PRIVATE)
-        other.rules = self.rules
+        other._options = self._options
         other.players = self.players
         other.dealer = self.dealer
         other._origin = self._origin
@@ -1057,7 +1062,7 @@ class Game:
     def _same_state(self, other: Game) -> bool:
         """Whether the two games are in the same state, with the same record and history."""
         return (
-            self.rules == other.rules
+            self._options == other._options
             and self.players == other.players
             and self.dealer == other.dealer
             and self._origin == other._origin
@@ -1093,7 +1098,7 @@ class Game:
         """The complete state, hidden cards included, as a frozen value (like a chess FEN).
         For engines, tests and analysis; never hand it to a player or bot."""
         return Position(
-            rules=self.rules,
+            rules=self._options.rules,
             players=self.players,
             dealer=self.dealer,
             phase=self._phase,
@@ -1127,7 +1132,7 @@ class Game:
         players = position.players
         deck: tuple[int, ...] = ()
         seed: int | None = None
-        self.rules = position.rules
+        self._options = options_for(position.rules)
         self.players = position.players
         self.dealer = position.dealer
         self._origin = _Origin(deck, seed, None)
