@@ -185,7 +185,10 @@ def _build_tables() -> tuple[tuple[Action, ...], tuple[dict[Card, Action], ...],
     return singles, tuple(sequences), by_index
 
 
-SINGLES, SEQUENCES, _BY_INDEX = _build_tables()
+_TABLES = _build_tables()
+SINGLES: Final = _TABLES[0]
+SEQUENCES: Final = _TABLES[1]
+_BY_INDEX: Final = _TABLES[2]
 CHANCE: Final = Action(ActionKind.CHANCE, (), len(_BY_INDEX))
 _BY_INDEX.append(CHANCE)
 PICKUP: Final = Action(ActionKind.PICKUP, (), len(_BY_INDEX))

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
-NUM_CARDS = 52
+NUM_CARDS: Final = 52
 FULL_DECK_MASK = (1 << NUM_CARDS) - 1
 
 Card = int
 """A card number 0-51 (``suit * 13 + rank``)."""
 
-CARD_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+CARD_CODES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 _SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8}

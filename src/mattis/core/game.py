@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
@@ -43,7 +43,6 @@ from .phase import PHASE_NAMED, Phase
 from .position import Position
 from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, parse_deck
 from .rules import (
-    DrawMode,
     NothingLeft,
     NothingLeftCounts,
     Phase1End,
@@ -53,31 +52,34 @@ from .rules import (
     TrumpMode,
 )
 
-HAND_SIZE = 3
+HAND_SIZE: Final = 3
 """Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
 
-_COLLECT, _SHED, _OVER = Phase.COLLECT, Phase.SHED, Phase.OVER
-"""The phases under short names: the engine compares them by identity."""
+_COLLECT: Final = Phase.COLLECT
+_SHED: Final = Phase.SHED
+_OVER: Final = Phase.OVER
+"""The phases under short names: the engine compares them by identity. (``Final`` names are
+constants to a compiled build, not look-ups in the module's globals.)"""
 
-_NO_EVENTS = EventHistory(None, 0)
+_NO_EVENTS: Final = EventHistory(None, 0)
 """The history of a game before its first event, shared by all such games (it never changes)."""
 
-_PRIVATE = object()
+_PRIVATE: Final = object()
 """The key to :class:`Game`'s constructor, which only the engine's own factories hold."""
 
-EV_PLAY = EventKind.PLAY
-EV_CHANCE = EventKind.CHANCE
-EV_PICKUP = EventKind.PICKUP
-EV_WON = EventKind.WON
-EV_ASIDE = EventKind.ASIDE
-EV_DROP = EventKind.DROP
-EV_BACK = EventKind.BACK
-EV_REVEAL = EventKind.REVEAL
-EV_DRAW_TRUMP = EventKind.DRAW_TRUMP
-EV_SHED = EventKind.SHED
-EV_CLEAR = EventKind.CLEAR
-EV_OUT = EventKind.OUT
-EV_LOSE = EventKind.LOSE
+EV_PLAY: Final = EventKind.PLAY
+EV_CHANCE: Final = EventKind.CHANCE
+EV_PICKUP: Final = EventKind.PICKUP
+EV_WON: Final = EventKind.WON
+EV_ASIDE: Final = EventKind.ASIDE
+EV_DROP: Final = EventKind.DROP
+EV_BACK: Final = EventKind.BACK
+EV_REVEAL: Final = EventKind.REVEAL
+EV_DRAW_TRUMP: Final = EventKind.DRAW_TRUMP
+EV_SHED: Final = EventKind.SHED
+EV_CLEAR: Final = EventKind.CLEAR
+EV_OUT: Final = EventKind.OUT
+EV_LOSE: Final = EventKind.LOSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -613,7 +615,7 @@ class Game:
         """P1.4: chancing needs the option, two or more stock cards, and no any_match battle."""
         if not self._options.chance or len(self._stock) - self._stock_pos < 2:
             return False
-        return not (self._tie and self._options.tie is TieMode.ANY_MATCH)
+        return not (self._tie and self._options.any_match)
 
     def _p1_can_play(self, seat: int) -> bool:
         return self._hands[seat] != 0 or self._p1_may_chance()
@@ -683,7 +685,7 @@ class Game:
             card = action.low
             self._hands[seat] &= ~(1 << card)
             self._events = ((EV_PLAY, seat, 1 << card), self._events)
-            if self._options.draw is DrawMode.AFTER_PLAY:  # P1.4a
+            if self._options.draws_after_play:  # P1.4a
                 self._draw(seat)
         self._trick.append((seat, card))
         self._round.append((seat, card))
@@ -695,7 +697,7 @@ class Game:
         remaining = len(self._stock) - self._stock_pos
         if remaining <= 0:
             return
-        if remaining == 1 and self._options.trump is TrumpMode.HIDDEN_LAST:
+        if remaining == 1 and self._options.hidden_trump:
             self._stock_pos += 1
             self._trump_holder = seat
             self._events = ((EV_ASIDE, seat, 0), self._events)
@@ -719,13 +721,13 @@ class Game:
                 self._to_move = seat
                 return
             if not self._tie:  # the first round of a trick
-                if self._options.phase1_end is Phase1End.NO_CARD:  # P1.7 no_card
+                if self._options.ends_on_no_card:  # P1.7 no_card
                     self._end_phase1()
                     return
                 del self._queue[0]  # P1.7 one_left / stock_empty: skipped
                 continue
             # A tied player with nothing to play.
-            if self._options.phase1_end is Phase1End.NO_CARD and self.stock_size == 0:
+            if self._options.ends_on_no_card and self.stock_size == 0:
                 self._end_phase1()  # P1.7 no_card, also in the middle of a tie
                 return
             self._p1_drop_from_tie(seat)  # P1.7b
@@ -752,7 +754,7 @@ class Game:
         seats = self._tie or [seat for seat, _ in played]
         ranks = [best[seat] for seat in seats]
         top = max(ranks)
-        if not self._tie and self._options.tie is TieMode.ANY_MATCH:
+        if not self._tie and self._options.any_match:
             repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
             if repeated:  # P1.5 any_match: the highest repeated rank goes to war
                 top = max(repeated)
@@ -764,7 +766,7 @@ class Game:
         contenders.sort(key=lambda s: (s - leader) % players)
         self._tie = contenders
         self._round = []
-        if self._options.tie is TieMode.TWO_CARDS:
+        if self._options.two_cards:
             self._queue = contenders + contenders  # two cards each, alternately
         else:
             self._queue = contenders[:]
@@ -781,7 +783,7 @@ class Game:
         self._tie = []
         self._queue = []
         self._leader = winner
-        if self._options.draw is DrawMode.AFTER_TRICK:  # P1.4a: winner first, then clockwise
+        if not self._options.draws_after_play:  # P1.4a after_trick: winner first, then clockwise
             for offset in range(self.players):
                 seat = (winner + offset) % self.players
                 while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:

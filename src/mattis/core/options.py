@@ -12,8 +12,9 @@ class EngineOptions:
     its own class rather than an attribute of a Python object (``rules.py`` stays
     uncompiled: its dataclass takes option text at run time, see :mod:`mattis.core.rules`)."""
 
-    __slots__ = ("chance", "draw", "follow_suit", "nothing_left", "nothing_left_counts", "phase1_end",
-                 "rules", "tie", "trick", "trump", "voluntary_pickup")
+    __slots__ = ("any_match", "chance", "draw", "draws_after_play", "ends_on_no_card", "follow_suit",
+                 "hidden_trump", "nothing_left", "nothing_left_counts", "phase1_end", "rules", "tie",
+                 "trick", "trump", "two_cards", "voluntary_pickup")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Rules = rules
@@ -27,6 +28,12 @@ class EngineOptions:
         self.nothing_left_counts: NothingLeftCounts = rules.nothing_left_counts
         self.follow_suit: bool = rules.follow_suit
         self.voluntary_pickup: bool = rules.voluntary_pickup
+        # The comparisons the hot path makes, as booleans:
+        self.any_match: bool = rules.tie is TieMode.ANY_MATCH
+        self.two_cards: bool = rules.tie is TieMode.TWO_CARDS
+        self.draws_after_play: bool = rules.draw is DrawMode.AFTER_PLAY
+        self.hidden_trump: bool = rules.trump is TrumpMode.HIDDEN_LAST
+        self.ends_on_no_card: bool = rules.phase1_end is Phase1End.NO_CARD
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EngineOptions) and self.rules == other.rules
