@@ -45,10 +45,8 @@ from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, p
 from .rules import (
     NothingLeft,
     NothingLeftCounts,
-    Phase1End,
     Rules,
     TieMode,
-    TrickMode,
     TrumpMode,
 )
 
@@ -791,17 +789,17 @@ class Game:
         self._p1_start_trick()
 
     def _p1_start_trick(self) -> None:
-        rules = self._options
+        options = self._options
         players = self.players
-        if rules.phase1_end is Phase1End.STOCK_EMPTY and self.stock_size == 0:
+        if options.ends_on_stock_empty and self.stock_size == 0:
             self._end_phase1()
             return
         able = [self._p1_can_play(seat) for seat in range(players)]
-        if rules.phase1_end is Phase1End.ONE_LEFT and sum(able) < 2:
+        if options.ends_on_one_left and sum(able) < 2:
             self._end_phase1()
             return
         leader = self._leader
-        if rules.phase1_end is not Phase1End.NO_CARD and not able[leader]:
+        if not options.ends_on_no_card and not able[leader]:
             # Decision: a leader with nothing to play passes the lead clockwise.
             for offset in range(1, players):
                 if able[(leader + offset) % players]:
@@ -811,7 +809,7 @@ class Game:
                 self._end_phase1()
                 return
             self._leader = leader
-        if rules.trick is TrickMode.ALL:
+        if options.everyone_plays:
             self._queue = [(leader + offset) % players for offset in range(players)]
         else:  # P1.2 pair: to the next player on the left who has something to play
             self._queue = [leader]

@@ -12,9 +12,10 @@ class EngineOptions:
     its own class rather than an attribute of a Python object (``rules.py`` stays
     uncompiled: its dataclass takes option text at run time, see :mod:`mattis.core.rules`)."""
 
-    __slots__ = ("any_match", "chance", "draw", "draws_after_play", "ends_on_no_card", "follow_suit",
-                 "hidden_trump", "nothing_left", "nothing_left_counts", "phase1_end", "rules", "tie",
-                 "trick", "trump", "two_cards", "voluntary_pickup")
+    __slots__ = ("any_match", "chance", "draw", "draws_after_play", "ends_on_no_card", "ends_on_one_left",
+                 "ends_on_stock_empty", "everyone_plays", "follow_suit", "hidden_trump", "nothing_left",
+                 "nothing_left_counts", "phase1_end", "rules", "tie", "trick", "trump", "two_cards",
+                 "voluntary_pickup")
 
     def __init__(self, rules: Rules) -> None:
         self.rules: Rules = rules
@@ -34,6 +35,9 @@ class EngineOptions:
         self.draws_after_play: bool = rules.draw is DrawMode.AFTER_PLAY
         self.hidden_trump: bool = rules.trump is TrumpMode.HIDDEN_LAST
         self.ends_on_no_card: bool = rules.phase1_end is Phase1End.NO_CARD
+        self.ends_on_one_left: bool = rules.phase1_end is Phase1End.ONE_LEFT
+        self.ends_on_stock_empty: bool = rules.phase1_end is Phase1End.STOCK_EMPTY
+        self.everyone_plays: bool = rules.trick is TrickMode.ALL
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, EngineOptions) and self.rules == other.rules
