@@ -38,6 +38,7 @@ from mattis import (
 from mattis.bots import PlayerView, derived_rng, seat_rng
 from mattis.build import build
 from mattis.core import game as game_module
+from mattis.core.cards import card_code, shuffled_deck
 from mattis.core.errors import MESSAGES, english
 from mattis.core.events import RawEvent
 from mattis.core.state import STATE, Kind, with_generated
@@ -694,6 +695,17 @@ def test_the_extreme_seeds_deal_and_replay() -> None:
         game = Game.new("pagat", 3, seed=seed)
         assert game.record()["seed"] == seed
         assert Game.from_record(game.record()) == game
+
+
+def test_c3_a_seed_deals_the_deck_random_shuffle_gives() -> None:
+    """The deck a seed gives is fixed by saved records: the engine's own Fisher-Yates loop
+    deals exactly what ``random.Random(seed).shuffle`` does, for small, large and extreme seeds."""
+    seeds = [*range(500), *(random.Random(7).getrandbits(64) for _ in range(500)), 2**64 - 1]
+    for seed in seeds:
+        expected = list(range(52))
+        random.Random(seed).shuffle(expected)
+        assert shuffled_deck(seed) == expected, seed
+    assert Game.new("pagat", 3, seed=11).record()["deck"] == [card_code(card) for card in shuffled_deck(11)]
 
 
 def test_check_players_words_the_one_message() -> None:

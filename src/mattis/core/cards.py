@@ -105,7 +105,22 @@ def codes_of(mask: int) -> list[str]:
 def shuffled_deck(seed: int | None) -> list[Card]:
     """The deck order a seed gives (C3): the cards 0-51 shuffled by ``random.Random(seed)``.
     A record keeps the seed beside the deck, and this is how the two are checked against
-    each other."""
+    each other.
+
+    The loop is ``Random.shuffle``'s own, written out (Fisher-Yates from the top, each index
+    drawn with ``getrandbits`` and redrawn while too large, as ``Random._randbelow`` does), so
+    that it runs natively in a compiled build and the deck order no longer depends on how a
+    Python version writes ``shuffle``; a test checks that both give the same decks."""
     order = list(range(NUM_CARDS))
-    random.Random(seed).shuffle(order)
+    getrandbits = random.Random(seed).getrandbits
+    for top in range(NUM_CARDS - 1, 0, -1):
+        bound = top + 1
+        bits = _BIT_LENGTHS[bound]
+        other = getrandbits(bits)
+        while other >= bound:
+            other = getrandbits(bits)
+        order[top], order[other] = order[other], order[top]
     return order
+
+
+_BIT_LENGTHS: Final = tuple(number.bit_length() for number in range(NUM_CARDS + 1))

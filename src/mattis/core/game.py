@@ -760,6 +760,11 @@ class Game:
         if len(contenders) == 1:
             self._p1_win(contenders[0])
             return
+        self._p1_start_tie(contenders)
+
+    def _p1_start_tie(self, contenders: list[int]) -> None:
+        """The tied players play off the trick (P1.5), in playing order from the leader.
+        (Its own method: the sort key's closure then costs only when there is a tie.)"""
         leader, players = self._leader, self.players
         contenders.sort(key=lambda s: (s - leader) % players)
         self._tie = contenders
