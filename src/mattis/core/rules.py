@@ -10,8 +10,8 @@ The typed path is the enums, booleans and ints themselves. Text (from ``--set``,
 form) has one entry point, :meth:`Rules.with_options`, which takes option values as their
 strings (``nothing_left="must_pick_up"``), booleans as ``"true"``/``"false"`` and numbers as
 ASCII digits, and raises ``ValueError`` naming the field for a bad one. (``dataclasses.replace``
-with strings converts them the same way when run as pure Python, but a compiled build refuses
-them with ``TypeError``, as the field types say: text goes through ``with_options``.)
+with strings converts them the same way at run time, but only ``with_options`` says so in its
+types.)
 """
 
 from __future__ import annotations
