@@ -485,8 +485,9 @@ class Game:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether ``action`` may be applied now."""
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (an :class:`Action` or its text; anything else is not) may be
+        applied now."""
         try:
             parsed = Action.parse(action)
         except InvalidAction:
