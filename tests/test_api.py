@@ -530,7 +530,7 @@ def test_from_record_with_tampered_action_raises() -> None:
     with pytest.raises(ValueError, match="deck"):
         Game.from_record(missing)
     with pytest.raises(ValueError):
-        Game.from_record("not a record")  # type: ignore[arg-type]
+        Game.from_record("not a record")
 
 
 def test_same_seed_same_game() -> None:

@@ -8,8 +8,9 @@ import time fails here in seconds, not on a new user's machine.
 The layers, bottom first (a module may import only from its own unit or a lower level):
 
 0. ``core`` (the rules), ``i18n`` (every text, as data), ``extras`` (which extra brings which
-   library) and ``pool`` (the worker processes shared by ``tools`` and ``web``): standard library
-   only, and none of them imports another. ``data`` holds no code, only the rules text that
+   library), ``pool`` (the worker processes shared by ``tools`` and ``web``) and ``build`` (the
+   compiled or pure build, chosen before ``core`` is imported): standard library only, and none
+   of them imports another. ``data`` holds no code, only the rules text that
    ``frontend.rules_text`` reads.
 1. the ``mattis`` package itself, which re-exports ``core`` (importing any module runs it).
 2. ``bots``; 3. ``frontend``; 4. ``table`` (the table session of issue 14, below its hosts).
@@ -221,7 +222,7 @@ def test_the_extras_are_those_of_pyproject_and_say_how_to_install_them() -> None
 
 
 LAYERS: dict[str, int] = {
-    "core": 0, "i18n": 0, "extras": 0, "pool": 0,
+    "core": 0, "i18n": 0, "extras": 0, "pool": 0, "build": 0,
     "": 1,  # the mattis package itself
     "bots": 2,
     "frontend": 3,

@@ -109,9 +109,9 @@ def test_reading_the_json_view_back_gives_the_same_seat_view(name: str, players:
 def test_seat_view_refuses_a_bad_since_as_view_does(bad: object) -> None:
     game = Game.new("pagat", 3, seed=1)
     with pytest.raises(ValueError, match="since: must be from 0 to"):
-        game.seat_view(0, since=bad)  # type: ignore[arg-type]
+        game.seat_view(0, since=bad)
     with pytest.raises(ValueError, match="since: must be from 0 to"):
-        game.view(0, since=bad)  # type: ignore[arg-type]
+        game.view(0, since=bad)
 
 
 def test_seat_view_refuses_a_bad_seat_as_view_does() -> None:

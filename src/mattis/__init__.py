@@ -5,9 +5,16 @@ The rules core (:mod:`mattis.core`) is pure Python with no I/O; everything else 
     import mattis
     game = mattis.Game.new("pagat", players=3, seed=1)
     game.apply(game.legal_actions()[0])
+
+A compiled install runs the core and the search from extension modules built from these same
+sources (:mod:`mattis.build`); ``MATTIS_PURE=1`` makes it run the sources.
 """
 
-from .core import (
+from .build import choose_modules
+
+choose_modules()  # before the core is imported: MATTIS_PURE=1 picks the Python sources
+
+from .core import (  # noqa: E402 (after choose_modules, on purpose)
     ALL_ACTIONS,
     CHANCE,
     NUM_ACTIONS,

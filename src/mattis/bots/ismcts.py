@@ -168,8 +168,9 @@ class IsmctsAgent:
             steps += 1
         losers = set(game.losers) if game.is_over else set()
         # Backpropagation: each node is scored for the player who chose it.
-        while node is not None:
-            node.visits += 1
-            if node.player >= 0 and node.player not in losers:
-                node.reward += 1.0
-            node = node.parent  # type: ignore[assignment]
+        scored: _Node | None = node
+        while scored is not None:
+            scored.visits += 1
+            if scored.player >= 0 and scored.player not in losers:
+                scored.reward += 1.0
+            scored = scored.parent

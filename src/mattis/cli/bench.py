@@ -40,8 +40,8 @@ def bench_command(
 
     out = console()
     heading = Text(t("bench.title", chosen), style="bold")
-    heading.append("\n" + t("bench.system", chosen, python=f"{report.implementation} {report.python}",
-                            platform=report.platform), style="dim")
+    python = f"{report.implementation} {report.python} ({report.build})"
+    heading.append("\n" + t("bench.system", chosen, python=python, platform=report.platform), style="dim")
     heading.append("\n" + t("bench.settings", chosen, runs=report.runs, games=report.games_per_run),
                    style="dim")
     out.print(heading)

@@ -110,12 +110,14 @@ class Action:
         return SEQUENCES[low][high]
 
     @staticmethod
-    def parse(text: str | Action) -> Action:
+    def parse(text: object) -> Action:
         """Parse action text: ``"7h"``, ``"6h-8h"``, ``"chance"`` or ``"pickup"``.
 
         Raises :class:`~mattis.core.errors.InvalidAction` (a ``ValueError``) naming what is
-        malformed. An :class:`Action` is returned as it is only if it is one of the engine's
-        own interned actions: a hand-built object is refused, so what is checked is what runs.
+        malformed, for anything given (hence ``object``: a compiled build, which checks
+        argument types, raises the same). An :class:`Action` is returned as it is only if it
+        is one of the engine's own interned actions: a hand-built object is refused, so what
+        is checked is what runs.
         """
         if isinstance(text, Action):
             index = text.index
@@ -183,7 +185,10 @@ def _build_tables() -> tuple[tuple[Action, ...], tuple[dict[Card, Action], ...],
     return singles, tuple(sequences), by_index
 
 
-SINGLES, SEQUENCES, _BY_INDEX = _build_tables()
+_TABLES = _build_tables()
+SINGLES: Final = _TABLES[0]
+SEQUENCES: Final = _TABLES[1]
+_BY_INDEX: Final = _TABLES[2]
 CHANCE: Final = Action(ActionKind.CHANCE, (), len(_BY_INDEX))
 _BY_INDEX.append(CHANCE)
 PICKUP: Final = Action(ActionKind.PICKUP, (), len(_BY_INDEX))

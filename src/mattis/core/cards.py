@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
-NUM_CARDS = 52
+NUM_CARDS: Final = 52
 FULL_DECK_MASK = (1 << NUM_CARDS) - 1
 
 Card = int
 """A card number 0-51 (``suit * 13 + rank``)."""
 
-CARD_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+CARD_CODES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS)
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 _SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
@@ -104,7 +105,22 @@ def codes_of(mask: int) -> list[str]:
 def shuffled_deck(seed: int | None) -> list[Card]:
     """The deck order a seed gives (C3): the cards 0-51 shuffled by ``random.Random(seed)``.
     A record keeps the seed beside the deck, and this is how the two are checked against
-    each other."""
+    each other.
+
+    The loop is ``Random.shuffle``'s own, written out (Fisher-Yates from the top, each index
+    drawn with ``getrandbits`` and redrawn while too large, as ``Random._randbelow`` does), so
+    that it runs natively in a compiled build and the deck order no longer depends on how a
+    Python version writes ``shuffle``; a test checks that both give the same decks."""
     order = list(range(NUM_CARDS))
-    random.Random(seed).shuffle(order)
+    getrandbits = random.Random(seed).getrandbits
+    for top in range(NUM_CARDS - 1, 0, -1):
+        bound = top + 1
+        bits = _BIT_LENGTHS[bound]
+        other = getrandbits(bits)
+        while other >= bound:
+            other = getrandbits(bits)
+        order[top], order[other] = order[other], order[top]
     return order
+
+
+_BIT_LENGTHS: Final = tuple(number.bit_length() for number in range(NUM_CARDS + 1))

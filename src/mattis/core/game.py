@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
 from .cards import (
@@ -38,45 +38,46 @@ from .cards import (
 from .errors import IllegalAction, InvalidAction, Reason
 from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
 from .observation import SeatView, build_view
+from .options import EngineOptions, options_for
 from .phase import PHASE_NAMED, Phase
 from .position import Position
 from .record import RECORD_FORMAT, check_seed, game_from_record, is_int, kind, parse_deck
 from .rules import (
-    DrawMode,
     NothingLeft,
     NothingLeftCounts,
-    Phase1End,
     Rules,
     TieMode,
-    TrickMode,
     TrumpMode,
 )
 
-HAND_SIZE = 3
+HAND_SIZE: Final = 3
 """Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
 
-_COLLECT, _SHED, _OVER = Phase.COLLECT, Phase.SHED, Phase.OVER
-"""The phases under short names: the engine compares them by identity."""
+_COLLECT: Final = Phase.COLLECT
+_SHED: Final = Phase.SHED
+_OVER: Final = Phase.OVER
+"""The phases under short names: the engine compares them by identity. (``Final`` names are
+constants to a compiled build, not look-ups in the module's globals.)"""
 
-_NO_EVENTS = EventHistory(None, 0)
+_NO_EVENTS: Final = EventHistory(None, 0)
 """The history of a game before its first event, shared by all such games (it never changes)."""
 
-_PRIVATE = object()
+_PRIVATE: Final = object()
 """The key to :class:`Game`'s constructor, which only the engine's own factories hold."""
 
-EV_PLAY = EventKind.PLAY
-EV_CHANCE = EventKind.CHANCE
-EV_PICKUP = EventKind.PICKUP
-EV_WON = EventKind.WON
-EV_ASIDE = EventKind.ASIDE
-EV_DROP = EventKind.DROP
-EV_BACK = EventKind.BACK
-EV_REVEAL = EventKind.REVEAL
-EV_DRAW_TRUMP = EventKind.DRAW_TRUMP
-EV_SHED = EventKind.SHED
-EV_CLEAR = EventKind.CLEAR
-EV_OUT = EventKind.OUT
-EV_LOSE = EventKind.LOSE
+EV_PLAY: Final = EventKind.PLAY
+EV_CHANCE: Final = EventKind.CHANCE
+EV_PICKUP: Final = EventKind.PICKUP
+EV_WON: Final = EventKind.WON
+EV_ASIDE: Final = EventKind.ASIDE
+EV_DROP: Final = EventKind.DROP
+EV_BACK: Final = EventKind.BACK
+EV_REVEAL: Final = EventKind.REVEAL
+EV_DRAW_TRUMP: Final = EventKind.DRAW_TRUMP
+EV_SHED: Final = EventKind.SHED
+EV_CLEAR: Final = EventKind.CLEAR
+EV_OUT: Final = EventKind.OUT
+EV_LOSE: Final = EventKind.LOSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +107,12 @@ class Game:
     # --- generated fields: from mattis.core.state.STATE by dev/generate_state.py ---
     __slots__ = (
         "_discard", "_events", "_hands", "_history", "_in_count", "_last_drawer", "_leader",
-        "_legal", "_log", "_losers", "_lost_on_empty", "_min_sequence", "_num_actions", "_origin",
-        "_out", "_out_order", "_phase", "_queue", "_removed", "_round", "_stock", "_stock_pos",
-        "_table", "_tie", "_to_move", "_trick", "_trick_size", "_trump_card", "_trump_holder",
-        "_trump_known", "_trump_suit", "_won", "dealer", "players", "rules",
+        "_legal", "_log", "_losers", "_lost_on_empty", "_min_sequence", "_num_actions", "_options",
+        "_origin", "_out", "_out_order", "_phase", "_queue", "_removed", "_round", "_stock",
+        "_stock_pos", "_table", "_tie", "_to_move", "_trick", "_trick_size", "_trump_card",
+        "_trump_holder", "_trump_known", "_trump_suit", "_won", "dealer", "players",
     )
-    rules: Rules
-    """The options this game is played with."""
+    _options: EngineOptions
     players: int
     """The number of seats."""
     dealer: int
@@ -164,28 +164,32 @@ class Game:
         cls,
         rules: str | Rules = "pagat",
         players: int = 3,
-        seed: int | None = None,
+        seed: object = None,
         deck: Sequence[str | int] | None = None,
-        dealer: int | None = None,
+        dealer: object = None,
     ) -> Game:
         """Deal a new game (C3). ``deck`` is all 52 cards, top first; otherwise the pack is
         shuffled with ``random.Random(seed)`` (the seed is kept in the record, and only then).
         A seed is ``None`` or a whole number from 0 to 2**64-1, checked as a record's is.
-        The dealer defaults to the last seat."""
+        The dealer (a seat number) defaults to the last seat.
+
+        Every argument is checked here, and a bad one raises ``ValueError``: the loosely
+        typed ones (``object``) are so that a compiled build, which checks argument types
+        on entry, raises the same error as pure Python."""
         resolved = _resolve_rules(rules)
         resolved.check_players(players)
-        seed = check_seed(seed)
+        checked_seed = check_seed(seed)
         if deck is None:
-            order = shuffled_deck(seed)
+            order = shuffled_deck(checked_seed)
         else:
             order = parse_deck(deck)
-            seed = None  # the deck was given: no seed made it
+            checked_seed = None  # the deck was given: no seed made it
         if dealer is None:
             dealer = players - 1
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise ValueError(f"dealer: must be a seat from 0 to {players - 1}, got {kind(dealer)}")
         game = cls(_PRIVATE)
-        game._deal(resolved, players, dealer, tuple(order), seed)
+        game._deal(resolved, players, dealer, tuple(order), checked_seed)
         return game
 
     @classmethod
@@ -194,7 +198,7 @@ class Game:
         rules: str | Rules = "pagat",
         hands: Sequence[Sequence[str | int]] = (),
         trump: str = "s",
-        leader: int = 0,
+        leader: object = 0,
     ) -> Game:
         """Start directly in phase 2 from given hands (for tests, puzzles and teaching).
 
@@ -236,7 +240,7 @@ class Game:
         return game
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
+    def from_record(cls, record: object) -> Game:
         """Replay a record made by :meth:`record` to an identical game.
 
         Records come from files and other people, so every field is checked before use:
@@ -276,6 +280,11 @@ class Game:
         self._p1_settle()
 
     # ------------------------------------------------------------------ public state
+
+    @property
+    def rules(self) -> Rules:
+        """The options this game is played with."""
+        return self._options.rules
 
     @property
     def phase(self) -> Phase:
@@ -405,13 +414,13 @@ class Game:
         history = self._history = self._history.later(self._events)
         return len(history)
 
-    def events_since(self, start: int) -> list[Event]:
+    def events_since(self, start: object) -> list[Event]:
         """The public events from number ``start`` (0-based) on, oldest first. Costs time in
         proportion to the events returned, not to the whole history, so a front end that
         remembers how many it has seen stays fast in games of any length."""
         return [Event.from_raw(raw) for raw in self.raw_events_since(start)]
 
-    def raw_events_since(self, start: int) -> list[RawEvent]:
+    def raw_events_since(self, start: object) -> list[RawEvent]:
         """:meth:`events_since` in the engine's internal ``(kind, seat, mask)`` form."""
         if not isinstance(start, int) or isinstance(start, bool) or start < 0:
             raise ValueError(f"since: must be a whole number from 0, got {start!r}")
@@ -424,24 +433,24 @@ class Game:
         items.reverse()
         return items
 
-    def hand(self, seat: int) -> list[str]:
+    def hand(self, seat: object) -> list[str]:
         """The sorted card codes in ``seat``'s hand."""
         return codes_of(self._hands[self._check_seat(seat)])
 
-    def hand_size(self, seat: int) -> int:
+    def hand_size(self, seat: object) -> int:
         """How many cards ``seat`` holds."""
         return self._hands[self._check_seat(seat)].bit_count()
 
-    def won(self, seat: int) -> list[str]:
+    def won(self, seat: object) -> list[str]:
         """The sorted codes of ``seat``'s phase-1 won pile (empty once phase 2 begins, when the
         pile has joined the hand, P1.9)."""
         return codes_of(self._won[self._check_seat(seat)])
 
-    def won_size(self, seat: int) -> int:
+    def won_size(self, seat: object) -> int:
         """How many cards are in ``seat``'s won pile."""
         return self._won[self._check_seat(seat)].bit_count()
 
-    def is_out(self, seat: int) -> bool:
+    def is_out(self, seat: object) -> bool:
         """Whether ``seat`` has gone out in phase 2."""
         return self._out[self._check_seat(seat)]
 
@@ -461,7 +470,7 @@ class Game:
             "removed": self._removed.bit_count(),
         }
 
-    def _check_seat(self, seat: int) -> int:
+    def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat: must be from 0 to {self.players - 1}, got {kind(seat)}")
         return seat
@@ -476,8 +485,9 @@ class Game:
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether ``action`` may be applied now."""
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (an :class:`Action` or its text; anything else is not) may be
+        applied now."""
         try:
             parsed = Action.parse(action)
         except InvalidAction:
@@ -487,10 +497,11 @@ class Game:
             legal = self._legal = self._compute_legal()
         return parsed in legal
 
-    def check(self, action: Action | str, seat: int | None = None) -> IllegalAction | None:
-        """Whether ``action`` may be applied now (by ``seat``, if given): ``None`` if it
-        may, else the :class:`IllegalAction` that :meth:`apply` would raise, with its
-        ``reason`` code and ``params``. Never raises for bad input and changes nothing."""
+    def check(self, action: object, seat: object = None) -> IllegalAction | None:
+        """Whether ``action`` (an :class:`Action` or its text) may be applied now (by
+        ``seat``, if given): ``None`` if it may, else the :class:`IllegalAction` that
+        :meth:`apply` would raise, with its ``reason`` code and ``params``. Never raises for
+        bad input (hence ``object``, also for a compiled build) and changes nothing."""
         if self._phase is _OVER:
             return IllegalAction(Reason.GAME_OVER)
         if seat is not None and seat != self._to_move:
@@ -507,10 +518,12 @@ class Game:
             return self._refusal(parsed)
         return None
 
-    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+    def apply(self, action: object, seat: object = None) -> Action:
         """Play ``action`` (an :class:`Action` or its text) for the player to move, or for
         ``seat`` if given. Raises :class:`IllegalAction` (with a ``reason`` code) and leaves
-        the game unchanged if it may not be played. Returns the parsed action."""
+        the game unchanged if it may not be played, and :class:`InvalidAction` for anything
+        that is no action (hence ``object``: a compiled build raises the same). Returns the
+        parsed action."""
         if self._phase is _OVER or (seat is not None and seat != self._to_move):
             refusal = self.check(action, seat)
             assert refusal is not None
@@ -569,14 +582,14 @@ class Game:
             record["result"] = {"losers": list(self._losers), "out_order": list(self._out_order)}
         return record
 
-    def view(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def view(self, seat: object, since: object = 0) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more (rules section 5), JSON-ready
         (keys: :data:`~mattis.core.observation.VIEW_SCHEMA`). Bots and front ends see the
         game only through this. The history holds the events from number ``since`` on, so
         a caller that remembers ``event_count`` gets views of constant size."""
         return self.seat_view(seat, since).to_dict()
 
-    def seat_view(self, seat: int, since: int = 0) -> SeatView:
+    def seat_view(self, seat: object, since: object = 0) -> SeatView:
         """:meth:`view` as a typed :class:`~mattis.core.observation.SeatView`, without the
         JSON dict: for bots and learning environments in the same process."""
         count = self.num_events
@@ -588,7 +601,7 @@ class Game:
 
     def _compute_legal(self) -> list[Action]:
         if self._phase is _SHED:
-            return self._p2_legal(self.rules.follow_suit)
+            return self._p2_legal(self._options.follow_suit)
         if self._phase is _COLLECT:
             seat = self._to_move
             legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
@@ -599,9 +612,9 @@ class Game:
 
     def _p1_may_chance(self) -> bool:
         """P1.4: chancing needs the option, two or more stock cards, and no any_match battle."""
-        if not self.rules.chance or len(self._stock) - self._stock_pos < 2:
+        if not self._options.chance or len(self._stock) - self._stock_pos < 2:
             return False
-        return not (self._tie and self.rules.tie is TieMode.ANY_MATCH)
+        return not (self._tie and self._options.any_match)
 
     def _p1_can_play(self, seat: int) -> bool:
         return self._hands[seat] != 0 or self._p1_may_chance()
@@ -626,7 +639,7 @@ class Game:
         if target_suit != trump and not (suit_cards and follow_suit):
             starts |= hand & SUIT_MASKS[trump]
         plays = self._plays(hand, starts)
-        if not plays or self.rules.voluntary_pickup:  # P2.4
+        if not plays or self._options.voluntary_pickup:  # P2.4
             plays.append(PICKUP)
         return plays
 
@@ -671,7 +684,7 @@ class Game:
             card = action.low
             self._hands[seat] &= ~(1 << card)
             self._events = ((EV_PLAY, seat, 1 << card), self._events)
-            if self.rules.draw is DrawMode.AFTER_PLAY:  # P1.4a
+            if self._options.draws_after_play:  # P1.4a
                 self._draw(seat)
         self._trick.append((seat, card))
         self._round.append((seat, card))
@@ -683,7 +696,7 @@ class Game:
         remaining = len(self._stock) - self._stock_pos
         if remaining <= 0:
             return
-        if remaining == 1 and self.rules.trump is TrumpMode.HIDDEN_LAST:
+        if remaining == 1 and self._options.hidden_trump:
             self._stock_pos += 1
             self._trump_holder = seat
             self._events = ((EV_ASIDE, seat, 0), self._events)
@@ -707,13 +720,13 @@ class Game:
                 self._to_move = seat
                 return
             if not self._tie:  # the first round of a trick
-                if self.rules.phase1_end is Phase1End.NO_CARD:  # P1.7 no_card
+                if self._options.ends_on_no_card:  # P1.7 no_card
                     self._end_phase1()
                     return
                 del self._queue[0]  # P1.7 one_left / stock_empty: skipped
                 continue
             # A tied player with nothing to play.
-            if self.rules.phase1_end is Phase1End.NO_CARD and self.stock_size == 0:
+            if self._options.ends_on_no_card and self.stock_size == 0:
                 self._end_phase1()  # P1.7 no_card, also in the middle of a tie
                 return
             self._p1_drop_from_tie(seat)  # P1.7b
@@ -740,7 +753,7 @@ class Game:
         seats = self._tie or [seat for seat, _ in played]
         ranks = [best[seat] for seat in seats]
         top = max(ranks)
-        if not self._tie and self.rules.tie is TieMode.ANY_MATCH:
+        if not self._tie and self._options.any_match:
             repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
             if repeated:  # P1.5 any_match: the highest repeated rank goes to war
                 top = max(repeated)
@@ -748,11 +761,16 @@ class Game:
         if len(contenders) == 1:
             self._p1_win(contenders[0])
             return
+        self._p1_start_tie(contenders)
+
+    def _p1_start_tie(self, contenders: list[int]) -> None:
+        """The tied players play off the trick (P1.5), in playing order from the leader.
+        (Its own method: the sort key's closure then costs only when there is a tie.)"""
         leader, players = self._leader, self.players
         contenders.sort(key=lambda s: (s - leader) % players)
         self._tie = contenders
         self._round = []
-        if self.rules.tie is TieMode.TWO_CARDS:
+        if self._options.two_cards:
             self._queue = contenders + contenders  # two cards each, alternately
         else:
             self._queue = contenders[:]
@@ -769,7 +787,7 @@ class Game:
         self._tie = []
         self._queue = []
         self._leader = winner
-        if self.rules.draw is DrawMode.AFTER_TRICK:  # P1.4a: winner first, then clockwise
+        if not self._options.draws_after_play:  # P1.4a after_trick: winner first, then clockwise
             for offset in range(self.players):
                 seat = (winner + offset) % self.players
                 while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:
@@ -777,17 +795,17 @@ class Game:
         self._p1_start_trick()
 
     def _p1_start_trick(self) -> None:
-        rules = self.rules
+        options = self._options
         players = self.players
-        if rules.phase1_end is Phase1End.STOCK_EMPTY and self.stock_size == 0:
+        if options.ends_on_stock_empty and self.stock_size == 0:
             self._end_phase1()
             return
         able = [self._p1_can_play(seat) for seat in range(players)]
-        if rules.phase1_end is Phase1End.ONE_LEFT and sum(able) < 2:
+        if options.ends_on_one_left and sum(able) < 2:
             self._end_phase1()
             return
         leader = self._leader
-        if rules.phase1_end is not Phase1End.NO_CARD and not able[leader]:
+        if not options.ends_on_no_card and not able[leader]:
             # Decision: a leader with nothing to play passes the lead clockwise.
             for offset in range(1, players):
                 if able[(leader + offset) % players]:
@@ -797,7 +815,7 @@ class Game:
                 self._end_phase1()
                 return
             self._leader = leader
-        if rules.trick is TrickMode.ALL:
+        if options.everyone_plays:
             self._queue = [(leader + offset) % players for offset in range(players)]
         else:  # P1.2 pair: to the next player on the left who has something to play
             self._queue = [leader]
@@ -828,7 +846,7 @@ class Game:
             self._events = ((EV_REVEAL, self._trump_holder,
                              (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
         self._trump_known = True
-        rules = self.rules
+        rules = self._options
         if rules.nothing_left is NothingLeft.LOSE:  # P1.10 Blåmattis / Blodmattis
             if rules.nothing_left_counts is NothingLeftCounts.WON_PILE:
                 empty = [seat for seat in range(self.players) if won_pile_sizes[seat] == 0]
@@ -931,9 +949,9 @@ class Game:
             if action.is_sequence:
                 return IllegalAction(Reason.SEQUENCE_IN_PHASE1)
             if action is CHANCE:
-                if not self.rules.chance:
+                if not self._options.chance:
                     return IllegalAction(Reason.CHANCE_OFF)
-                if self._tie and self.rules.tie is TieMode.ANY_MATCH:
+                if self._tie and self._options.tie is TieMode.ANY_MATCH:
                     return IllegalAction(Reason.CHANCE_IN_BATTLE)
                 return IllegalAction(Reason.CHANCE_LAST_CARD)
             return IllegalAction(Reason.NOT_IN_HAND, {"cards": str(action)})
@@ -970,7 +988,7 @@ class Game:
     def _start(self, rules: Rules, players: int, dealer: int, deck: tuple[int, ...],
                seed: int | None) -> None:
         """Set every field to its value before the deal."""
-        self.rules = rules
+        self._options = options_for(rules)
         self.players = players
         self.dealer = dealer
         self._origin = _Origin(deck, seed, None)
@@ -1010,7 +1028,7 @@ class Game:
         """An independent copy, cheap enough for tree search: lists are copied, and
         everything immutable (numbers, tuples, the event and action logs) is shared."""
         other = Game(_PRIVATE)
-        other.rules = self.rules
+        other._options = self._options
         other.players = self.players
         other.dealer = self.dealer
         other._origin = self._origin
@@ -1050,7 +1068,7 @@ class Game:
     def _same_state(self, other: Game) -> bool:
         """Whether the two games are in the same state, with the same record and history."""
         return (
-            self.rules == other.rules
+            self._options == other._options
             and self.players == other.players
             and self.dealer == other.dealer
             and self._origin == other._origin
@@ -1086,7 +1104,7 @@ class Game:
         """The complete state, hidden cards included, as a frozen value (like a chess FEN).
         For engines, tests and analysis; never hand it to a player or bot."""
         return Position(
-            rules=self.rules,
+            rules=self._options.rules,
             players=self.players,
             dealer=self.dealer,
             phase=self._phase,
@@ -1120,7 +1138,7 @@ class Game:
         players = position.players
         deck: tuple[int, ...] = ()
         seed: int | None = None
-        self.rules = position.rules
+        self._options = options_for(position.rules)
         self.players = position.players
         self.dealer = position.dealer
         self._origin = _Origin(deck, seed, None)

@@ -208,7 +208,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
     """
     phase = game.phase
     in_phase1 = phase == Phase.COLLECT
-    rules = game.rules
+    rules = game._options.rules
     trump_known = game._trump_known
     trump_card = game._trump_card
     return SeatView(  # by position, in field order: keywords would cost three times more

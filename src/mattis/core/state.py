@@ -67,7 +67,8 @@ V, L, LOG, D = Kind.VALUE, Kind.LIST, Kind.LOG, Kind.DERIVED
 
 STATE: tuple[StateField, ...] = (
     #          slot, type, start value, kind, the Position field (if any) and how it converts
-    StateField("rules", "Rules", "rules", V, "rules", doc="The options this game is played with."),
+    StateField("_options", "EngineOptions", "options_for(rules)", V, "rules", exported="{}.rules",
+               imported="options_for({})"),
     StateField("players", "int", "players", V, "players", doc="The number of seats."),
     StateField("dealer", "int", "dealer", V, "dealer",
                doc="The dealer's seat (-1 for positions set up with :meth:`from_hands`)."),

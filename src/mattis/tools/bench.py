@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..build import Build, build
 from ..core import Action, Game, Rules
 
 BENCH_FORMAT = "mattis-bench/1"
@@ -107,6 +108,8 @@ class BenchReport:
 
     python: str
     implementation: str
+    build: Build
+    """``"compiled"`` (mypyc) or ``"pure"`` Python: which engine ran (:mod:`mattis.build`)."""
     platform: str
     machine: str
     cpu_count: int | None
@@ -122,6 +125,7 @@ class BenchReport:
             "format": BENCH_FORMAT,
             "python": self.python,
             "implementation": self.implementation,
+            "build": self.build,
             "platform": self.platform,
             "machine": self.machine,
             "cpu_count": self.cpu_count,
@@ -305,6 +309,7 @@ def run_benchmarks(
     return BenchReport(
         python=platform.python_version(),
         implementation=platform.python_implementation(),
+        build=build(),
         platform=platform.platform(),
         machine=platform.machine(),
         cpu_count=os.cpu_count(),

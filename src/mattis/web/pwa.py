@@ -62,9 +62,11 @@ RUNTIME_FILES = (
 """What the worker loads of Pyodide: the loader, the interpreter and the standard library
 (no packages: the lock file only lists them, nothing fetches one)."""
 
-APP_UNITS = ("core", "i18n", "bots", "frontend", "table", "offline")
+APP_UNITS = ("build", "core", "i18n", "bots", "frontend", "table", "offline")
 """The units of ``mattis`` that the worker imports (with ``mattis/__init__.py``): the table and
-everything below it, nothing that needs a library from outside the standard library."""
+everything below it, nothing that needs a library from outside the standard library (``build``
+is a module, ``mattis/build.py``, which ``mattis/__init__.py`` runs first; the others are
+folders)."""
 
 PAGE_SCRIPT = '<script type="module" src="/static/pwa.js"></script>'
 """The one line a page needs to be part of the app (the manifest and the service worker)."""
@@ -165,10 +167,12 @@ def _build(say: Callable[[str], object]) -> None:
 
 def package_zip() -> bytes:
     """Our package as the worker imports it: ``mattis/__init__.py`` and the sources of
-    :data:`APP_UNITS`, in a zip that is the same bytes for the same sources."""
+    :data:`APP_UNITS`, in a zip that is the same bytes for the same sources. Only ``.py``
+    files: the app runs pure Python, also when it is made from a compiled install."""
     paths = [PACKAGE / "__init__.py"]
     for unit in APP_UNITS:
-        paths += sorted((PACKAGE / unit).rglob("*.py"))
+        module = PACKAGE / f"{unit}.py"
+        paths += [module] if module.is_file() else sorted((PACKAGE / unit).rglob("*.py"))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for path in paths:
