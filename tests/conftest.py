@@ -1,13 +1,19 @@
 """Every test saves games in a temporary data folder, never in the user's own, and plays
-without pauses between bot moves."""
+without pauses between bot moves. The browser tests share a served site, Chromium and a
+screenshot folder from here (a module may define its own instead)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from mattis.frontend.record import DATA_DIR_VARIABLE
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 @pytest.fixture(autouse=True)
@@ -18,3 +24,29 @@ def private_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
     monkeypatch.setenv("MATTIS_PACE", "0")
     return folder
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``mattis serve`` of the module's own, for its browser tests."""
+    from .browser_helpers import served_site
+
+    with served_site(tmp_path_factory.mktemp("site")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, once per module."""
+    from .browser_helpers import launched_chromium
+
+    with launched_chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where a browser test writes its screenshots."""
+    from .browser_helpers import screenshot_folder
+
+    return screenshot_folder(tmp_path)

@@ -10,30 +10,11 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .browser_helpers import PHONE, launched_chromium, screenshot_folder, served_site, watch_console
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served_site(tmp_path_factory.mktemp("e2e")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched_chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return screenshot_folder(tmp_path)
+from .browser_helpers import PHONE, watch_console
 
 
 def create_table(page: Page, base_url: str, name: str, open_seats: int = 0, lang: str = "en") -> None:

@@ -13,7 +13,6 @@ import io
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,7 +21,7 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_helpers import PHONE, launched_chromium, screenshot_folder, served_site
+from .browser_helpers import PHONE
 
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 LIGHT_BG = "rgb(238, 242, 239)"
@@ -30,23 +29,6 @@ DARK_BG = "rgb(15, 20, 18)"
 Scheme = Literal["light", "dark"]
 THEME_VARIABLES = ("--bg", "--ink", "--paper", "--muted", "--felt", "--felt-dark", "--accent", "--focus",
                    "--focus-halo", "--danger", "--gold")
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served_site(tmp_path_factory.mktemp("start")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched_chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return screenshot_folder(tmp_path)
 
 
 def api(base_url: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,31 +27,11 @@ from mattis.table import Reader, TableConfig, TableSession
 from .browser_helpers import (
     PHONE,
     get,
-    launched_chromium,
     post,
-    screenshot_folder,
-    served_site,
     watch_console,
 )
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served_site(tmp_path_factory.mktemp("table")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launched_chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return screenshot_folder(tmp_path)
 
 
 # ---------------------------------------------------------------- helpers
