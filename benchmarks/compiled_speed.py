@@ -9,6 +9,8 @@ two alternating so that load on the machine falls on both alike, and each times:
 
 * random playouts: seeded random games through the checked ``apply`` and through
   ``apply_unchecked`` (the search path), per preset, in actions per CPU second;
+* random playouts through :meth:`mattis.Game.play_randomly`, the loop inside the library
+  (in a compiled build the loop is compiled too, as a search's rollouts are);
 * ``hard``: its tree search (``IsmctsAgent``, early stopping off so every search runs its
   full budget) on the same sampled decisions, in iterations per CPU second.
 
@@ -49,6 +51,18 @@ def playouts(preset: str, players: int, checked: bool) -> float:
             legal = game.legal_actions()
             step(legal[rng.randrange(len(legal))])
             actions += 1
+    return actions / (time.process_time() - started)
+
+
+def library_playouts(preset: str, players: int) -> float:
+    """Actions per CPU second of :meth:`mattis.Game.play_randomly` over the same number of
+    seeded games: the playout loop inside the library, compiled with it in a compiled build."""
+    from mattis import Game
+
+    actions = 0
+    started = time.process_time()
+    for seed in range(PLAYOUT_GAMES):
+        actions += Game.new(preset, players, seed=seed).play_randomly(random.Random(seed), ACTION_CAP)
     return actions / (time.process_time() - started)
 
 
@@ -94,6 +108,8 @@ def worker() -> dict[str, Any]:
         for checked in (True, False):
             name = f"playouts {preset} {players}p {'apply' if checked else 'apply_unchecked'}"
             figures[name] = playouts(preset, players, checked)
+        if hasattr(__import__("mattis").Game, "play_randomly"):  # not in older checkouts
+            figures[f"playouts {preset} {players}p play_randomly"] = library_playouts(preset, players)
     figures["hard iterations"] = hard_iterations()
     return figures
 

@@ -18,6 +18,9 @@ not), beside the old way, :func:`~mattis.envs.encoding.encode_view` of the whole
     python benchmarks/env_speed.py --json out.json
     PYTHONPATH=old/src python benchmarks/env_speed.py --rows-only   # an older checkout's rows
 
+Run it on both builds to compare them: ``MATTIS_COMPILE=1 pip install ".[rl]"`` gives a compiled
+install, and ``MATTIS_PURE=1`` makes that install run pure Python; the figures say which ran.
+
 A *step* is one player action (chance moves are played but not counted; in Gymnasium one
 ``env.step``, the learner's action, with the bots' replies inside it). Needs the ``rl`` extra.
 """
@@ -179,7 +182,12 @@ def main() -> None:
     parser.add_argument("--rows-only", action="store_true", help="skip the cost of one step")
     args = parser.parse_args()
 
-    results: dict[str, object] = {"rules": RULES, "players": PLAYERS, "runs": args.runs,
+    try:  # here, so --rows-only runs on older code, which was always pure
+        from mattis.build import build
+        kind = build()
+    except ImportError:
+        kind = "pure"
+    results: dict[str, object] = {"build": kind, "rules": RULES, "players": PLAYERS, "runs": args.runs,
                                   "seconds_per_run": args.seconds, "clock": "process CPU time"}
     rows: dict[str, dict[str, float | list[float]]] = {}
     medians: dict[str, float] = {}
@@ -187,7 +195,8 @@ def main() -> None:
     for _ in range(args.runs):  # the rows take turns, so a slower moment of the machine hits them all
         for name, work in ROWS:
             per_run[name].append(per_second(work, args.seconds))
-    print(f"random play, {RULES} with {PLAYERS} players; steps per CPU second, median of {args.runs} runs")
+    print(f"random play, {RULES} with {PLAYERS} players, the {results['build']} build; steps per CPU second, "
+          f"median of {args.runs} runs")
     print(f"{'':64} {'steps/s':>9}   runs")
     for name, _ in ROWS:
         medians[name] = statistics.median(per_run[name])

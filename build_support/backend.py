@@ -1,7 +1,8 @@
 """The build backend: setuptools', which asks for mypyc only for a compiled build.
 
 ``MATTIS_COMPILE=1`` adds mypy (at the version the ``test`` extra pins, so the compiler is the
-type checker the sources pass) to the wheel's build requirements; a pure build needs nothing
+type checker the sources pass) and NumPy (at the ``rl`` extra's pin, for the encoder's types)
+to the wheel's build requirements; a pure build needs nothing
 more than setuptools. Editable installs always stay pure: compiled modules built in place
 would shadow the sources being edited.
 """
@@ -30,17 +31,24 @@ def _compiling() -> bool:
     return os.environ.get(COMPILE_VARIABLE, "").strip().lower() in ("1", "true", "yes")
 
 
-def _mypy_requirement() -> str:
+def _pin(extra: str, name: str) -> str:
+    """The ``name==version`` line that the ``extra`` of pyproject.toml pins."""
     project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
-    pins = [item for item in project["optional-dependencies"]["test"] if item.startswith("mypy==")]
+    pins = [item for item in project["optional-dependencies"][extra] if item.startswith(f"{name}==")]
     if len(pins) != 1:
-        raise RuntimeError("pyproject.toml: the test extra must pin mypy exactly once")
+        raise RuntimeError(f"pyproject.toml: the {extra} extra must pin {name} exactly once")
     return pins[0]
+
+
+def _compile_requirements() -> list[str]:
+    """mypy (the compiler is the type checker the sources pass) and NumPy, whose types the
+    compiled observation encoder is checked against."""
+    return [_pin("test", "mypy"), _pin("rl", "numpy")]
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     requires = list(build_meta.get_requires_for_build_wheel(config_settings))
-    return [*requires, _mypy_requirement()] if _compiling() else requires
+    return [*requires, *_compile_requirements()] if _compiling() else requires
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:

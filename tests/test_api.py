@@ -689,3 +689,34 @@ def test_view_of_bad_seat_raises() -> None:
     game = Game.new("pagat", players=3, deck=DECK)
     with pytest.raises(ValueError, match="seat"):
         game.view(3)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 2), ("app", 5)])
+def test_play_randomly_is_a_seeded_random_playout_that_stops_at_the_cap(preset: str, players: int) -> None:
+    """``Game.play_randomly`` plays exactly the moves of the loop it stands for, stops at the end
+    of the game or at ``max_actions`` actions, and says how many it played."""
+    for seed in range(6):
+        game, by_hand = Game.new(preset, players, seed=seed), Game.new(preset, players, seed=seed)
+        played = game.play_randomly(random.Random(seed), 2_000)
+        rng = random.Random(seed)
+        while not by_hand.is_over and by_hand.num_actions < 2_000:
+            options = by_hand.legal_actions()
+            by_hand.apply(options[int(rng.random() * len(options))])
+        assert game.actions == by_hand.actions and played == game.num_actions
+        assert Game.from_record(game.record()) == game
+
+    capped = Game.new(preset, players, seed=1)
+    assert capped.play_randomly(random.Random(1), 5) == 5
+    assert capped.play_randomly(random.Random(2), 12) == 7 and capped.num_actions == 12
+    assert capped.play_randomly(random.Random(3), 3) == 0 and capped.num_actions == 12
+    finished = Game.new(preset, players, seed=2)
+    finished.play_randomly(random.Random(4), 10_000)
+    assert finished.is_over and finished.play_randomly(random.Random(5), 10_000) == 0
+
+
+@pytest.mark.parametrize("cap", [-1, 2.5, "10", True, None])
+def test_play_randomly_refuses_a_cap_that_is_not_a_whole_number(cap: object) -> None:
+    game = Game.new("pagat", 3, seed=1)
+    with pytest.raises(ValueError, match="max_actions"):
+        game.play_randomly(random.Random(1), cap)
+    assert game.num_actions == 0

@@ -49,6 +49,38 @@ def test_random_sim_test_passes(spec: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=1, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize("spec", ["python_mattis(players=3,rules=pagat)",
+                                  "python_mattis(players=2,rules=kortregler)",
+                                  "python_mattis(players=4,rules=app)"])
+def test_legal_actions_answered_in_python_equal_openspiels_own(spec: str) -> None:
+    """``MattisState.legal_actions`` skips OpenSpiel's round trip through C++ for the player
+    to move; for every seat, with and without a player, at chance nodes, mid-game and at the
+    end, it gives what ``pyspiel.State.legal_actions`` gives (or the same error)."""
+    game = pyspiel.load_game(spec)
+
+    def answer(method: object, state: MattisState, player: int | None) -> list[int] | str:
+        try:
+            return method(state) if player is None else method(state, player)  # type: ignore[operator, no-any-return]
+        except pyspiel.SpielError as error:
+            return str(error)
+
+    rng = random.Random(3)
+    for _ in range(3):
+        state: MattisState = game.new_initial_state()
+        player_nodes = 0
+        while True:
+            for player in (None, *range(game.num_players()), game.num_players(), -1):
+                ours = answer(MattisState.legal_actions, state, player)
+                assert ours == answer(pyspiel.State.legal_actions, state, player), (player, str(state))
+            if state.is_terminal():
+                break
+            player_nodes += not state.is_chance_node()
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply_action(legal[rng.randrange(len(legal))])
+        assert player_nodes > 10
+
+
 def test_house_rules_are_parameters() -> None:
     game = pyspiel.load_game(f"{GAME_NAME}(players=4,rules=app,min_sequence=3,follow_suit=0,tie=replay)")
     state = random_state(game, seed=0, player_actions=0)

@@ -35,13 +35,15 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mattis.bots.ismcts",
     "mattis.bots.sampling",
     "mattis.bots.view",
+    "mattis.envs.encoding",
 )
-"""The modules a compiled build compiles (``setup.py`` reads this list): the rules core and
-the search's hot path (tree search, sampling, card memory). Not compiled: the package
-``__init__`` modules, the generator's declaration (``core/state.py``) and the rule options
-(``core/rules.py``), whose dataclass takes option text at run time (``dataclasses.replace``
-with strings), which a compiled class would refuse; the engine reads them through
-``core/options.py``, which is compiled."""
+"""The modules a compiled build compiles (``setup.py`` reads this list): the rules core,
+the search's hot path (tree search, sampling, card memory) and the learning environments'
+observation encoder (which needs the ``rl`` extra's NumPy, as it does in pure Python).
+Not compiled: the package ``__init__`` modules, the generator's declaration
+(``core/state.py``) and the rule options (``core/rules.py``), whose dataclass takes option
+text at run time (``dataclasses.replace`` with strings), which a compiled class would
+refuse; the engine reads them through ``core/options.py``, which is compiled."""
 
 PURE_VARIABLE = "MATTIS_PURE"
 """The environment variable that makes a compiled install run its Python sources."""

@@ -16,6 +16,7 @@ The game is a pure function of its rules, its deck order and its actions:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -544,6 +545,24 @@ class Game:
         """Apply a legal :class:`Action` without checking it: the fast path for search and
         simulations, which take actions from :meth:`legal_actions`."""
         self._do(action)
+
+    def play_randomly(self, rng: random.Random, max_actions: object) -> int:
+        """Play uniformly random legal actions until the game ends or :attr:`num_actions`
+        reaches ``max_actions``, and return how many were played: a random playout in one
+        call, so a compiled build runs the whole loop compiled (searches and benchmarks
+        play millions). Each move is ``legal[int(rng.random() * len(legal))]``, one call
+        into the generator's C code, so the games are reproducible from ``rng``'s seed."""
+        if not is_int(max_actions) or max_actions < 0:
+            raise ValueError(f"max_actions: must be a whole number from 0, got {max_actions!r}")
+        cap: int = max_actions
+        played = 0
+        while self._phase is not _OVER and self._num_actions < cap:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            self._do(legal[int(rng.random() * len(legal))])
+            played += 1
+        return played
 
     def __copy__(self) -> Game:
         return self.copy()

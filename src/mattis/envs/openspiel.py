@@ -279,6 +279,19 @@ class MattisState(pyspiel.State):
         assert self.box is not None
         return sorted([action.index for action in self.box.game.legal_actions()])
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's ``legal_actions``, answered here for Python callers with the same
+        result: OpenSpiel's own path goes through C++ and back into :meth:`_legal_actions`,
+        which costs more than the engine's move generation. (C++ callers still take it.) Only
+        the player to move is answered here; chance nodes, the end and other seats are left to
+        OpenSpiel, which has its own rules for them."""
+        current = self.current_player()
+        if current < 0 or (player is not None and player != current):
+            base: list[int] = super().legal_actions() if player is None else super().legal_actions(player)
+            return base
+        assert self.box is not None
+        return sorted([action.index for action in self.box.game.legal_actions()])
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every card not yet placed in the deck, equally likely."""
         placed = set(self.deck)
