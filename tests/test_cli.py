@@ -343,6 +343,8 @@ def test_help_on_every_command() -> None:
         assert "Usage" in result.stdout
     assert "--set" in run("simulate", "--help").stdout
     assert "--lang" in run("rules", "--help").stdout
+    # Help is plain text, not markup: an install line keeps its extra in brackets.
+    assert '"mattis[rl]"' in run("tournament", "--help").stdout
 
 
 # ---------------------------------------------------------------------------- bench
