@@ -145,13 +145,13 @@ def main() -> None:
         print(f"round {number + 1}/{arguments.rounds} done", file=sys.stderr, flush=True)
     names = [name for name in rounds["pure"][0] if name != "build"]
     table = {}
-    print(f"{'case':<42} {'pure':>12} {'compiled':>12} {'ratio':>7}")
+    print(f"{'case':<50} {'pure':>12} {'compiled':>12} {'ratio':>7}")
     for name in names:
         pure = statistics.median(figures[name] for figures in rounds["pure"])
         compiled = statistics.median(figures[name] for figures in rounds["compiled"])
         table[name] = {"pure": pure, "compiled": compiled, "ratio": compiled / pure}
         unit = "it/s" if name.startswith("hard") else "act/s"
-        print(f"{name + ' (' + unit + ')':<42} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.2f}x")
+        print(f"{name + ' (' + unit + ')':<50} {pure:>12,.0f} {compiled:>12,.0f} {compiled / pure:>6.2f}x")
     if arguments.json_path:
         report = {"rounds": arguments.rounds, "medians": table, "raw": rounds,
                   "python": sys.version.split()[0], "cpu_count": os.cpu_count()}
