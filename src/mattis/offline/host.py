@@ -165,7 +165,8 @@ class LocalTables:
             finally:
                 self.inbox.task_done()
 
-    def _send(self, envelope: dict[str, Any]) -> None:
+    def send(self, envelope: dict[str, Any]) -> None:
+        """Post one envelope to the page (``conn`` and ``message``, or ``closed``)."""
         self.post(json.dumps(envelope, ensure_ascii=False, separators=(",", ":")))
 
     async def _handle(self, text: str) -> None:
@@ -199,7 +200,7 @@ class LocalTables:
             failed = Refusal("server_error")
             reply |= {"ok": False, "status": failed.status,
                       "data": {"type": "error", "code": failed.code, "message": failed.message(lang)}}
-        self._send(reply)
+        self.send(reply)
 
     async def _answer(self, name: str, message: dict[str, Any]) -> tuple[int, Any]:
         if name == "createTable":
@@ -220,7 +221,7 @@ class LocalTables:
                 joined.append((seat, token))
                 return outcome
 
-            await self._change(table, join)
+            await self.change(table, join)
             return 200, {"seat": joined[0][0], "token": joined[0][1]}
         if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
             return 200, json.dumps(self.record(table, message.get("game")), separators=(",", ":"))
@@ -282,14 +283,14 @@ class LocalTables:
             table = await self._table(table_id)
         except Refusal as error:
             if error.code != "not_found":  # the table is there, but not for this worker now
-                self._send({"conn": conn, "message": {"type": "error", "code": error.code,
+                self.send({"conn": conn, "message": {"type": "error", "code": error.code,
                                                       "message": error.message(lang)}})
                 return
         seat = table.session.seat_of(token) if table is not None and token else None
         if table is None or seat is None:
-            self._send({"conn": conn, "message": {"type": "error", "code": "bad_token",
+            self.send({"conn": conn, "message": {"type": "error", "code": "bad_token",
                                                   "message": t("web.err.bad_token", lang)}})
-            self._send({"conn": conn, "closed": 1008})
+            self.send({"conn": conn, "closed": 1008})
             return
         reader = table.session.reader(seat, lang)
         table.connections[conn] = reader
@@ -298,7 +299,7 @@ class LocalTables:
         if outcome.changed:
             self.deliver(table.session)
         else:
-            self._send({"conn": conn, "message": table.session.state_message(reader)})
+            self.send({"conn": conn, "message": table.session.state_message(reader)})
 
     def _close(self, conn: str) -> None:
         table = self.connections.pop(conn, None)
@@ -316,7 +317,7 @@ class LocalTables:
         try:
             await dispatch(_SeatOfConnection(self, table, conn, reader), read_seat_message(text))
         except Refusal as error:
-            self._send({"conn": conn, "message": {"type": "error", "code": error.code,
+            self.send({"conn": conn, "message": {"type": "error", "code": error.code,
                                                   "message": error.message(reader.lang)}})
 
     # ---------------------------------------------------------------- tables in memory
@@ -349,7 +350,9 @@ class LocalTables:
     def _start(self, table: _Table) -> None:
         table.driver = asyncio.ensure_future(self._drive(table))
 
-    async def _change(self, table: _Table, make: Callable[[], Outcome]) -> Outcome:
+    async def change(self, table: _Table, make: Callable[[], Outcome]) -> Outcome:
+        """Carry out one change of ``table``'s session (the shared ``perform``: save, send)
+        and wake its bot driver; the seat adapter calls this for every seat request."""
         outcome = await perform(self, table.session, make)
         table.changed.set()
         return outcome
@@ -395,7 +398,7 @@ class LocalTables:
         """Send every open seat of the table its state."""
         table = self.tables[session.table_id]
         for conn, reader in list(table.connections.items()):
-            self._send({"conn": conn, "message": session.state_message(reader)})
+            self.send({"conn": conn, "message": session.state_message(reader)})
 
     def start_absence_clock(self, session: TableSession, seat: int) -> None:
         """Nothing: on the device nobody else is waiting for an absent person."""
@@ -437,7 +440,7 @@ class _SeatOfConnection:
 
     async def act(self, action: str) -> None:
         session, seat = self.table.session, self.reader.seat
-        await self.tables._change(self.table, lambda: session.act(seat, action))
+        await self.tables.change(self.table, lambda: session.act(seat, action))
 
     async def hint(self) -> None:
         session, seat = self.table.session, self.reader.seat
@@ -449,24 +452,24 @@ class _SeatOfConnection:
                 session.hint_failed(seat)
                 raise
             asked = session.hint_done(seat, asked, parts)
-        self.tables._send({"conn": self.conn, "message": session.hint_message(asked, self.reader.lang)})
+        self.tables.send({"conn": self.conn, "message": session.hint_message(asked, self.reader.lang)})
 
     async def play_again(self) -> None:
         session, seat = self.table.session, self.reader.seat
-        await self.tables._change(self.table, lambda: session.play_again(seat))
+        await self.tables.change(self.table, lambda: session.play_again(seat))
 
     async def fill_with_bot(self, seat: object, level: object) -> None:
         session = self.table.session
-        await self.tables._change(self.table, lambda: session.fill_with_bot(seat, level))
+        await self.tables.change(self.table, lambda: session.fill_with_bot(seat, level))
 
     def switch_language(self, lang: Lang) -> None:
         self.reader.switch_language(lang)
         self.resend()
 
     def resend(self) -> None:
-        self.tables._send({"conn": self.conn, "message": self.table.session.state_message(self.reader)})
+        self.tables.send({"conn": self.conn, "message": self.table.session.state_message(self.reader)})
 
     def react(self, reaction: object) -> None:
         message = self.table.session.react(self.reader.seat, reaction)
         for conn in list(self.table.connections):
-            self.tables._send({"conn": conn, "message": message})
+            self.tables.send({"conn": conn, "message": message})
