@@ -152,7 +152,8 @@ def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> No
     rules = Rules.preset("pagat")
     given = run_tournament(rules, 3, ["learned", "random", "random"], 6, seed=2, learned_checkpoint=str(path))
     shipped = run_tournament(rules, 3, ["learned", "random", "random"], 6, seed=2)
-    assert given.to_dict()["learned_checkpoint"] == str(path) and shipped.to_dict()["learned_checkpoint"] is None
+    assert given.to_dict()["learned_checkpoint"] == str(path)
+    assert shipped.to_dict()["learned_checkpoint"] is None
     assert [o.losers for o in given.outcomes] == [o.losers for o in shipped.outcomes]  # the same network
     with pytest.raises(ValueError, match="learned checkpoint: cannot read"):
         run_tournament(rules, 3, ["learned", "random", "random"], 3, seed=2,
