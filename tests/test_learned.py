@@ -244,7 +244,8 @@ except Refusal as error:
 def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path: Path) -> None:
     """A short training run writes a float32 checkpoint whose numpy logits and chosen moves
     are MaskablePPO's own (its deterministic predict with the legal-move mask) on observations
-    from real games, and the float16 one almost always picks the same moves."""
+    from real games, and the float16 one almost always picks the same moves; a run started
+    from the checkpoint (``start``) begins with its very policy."""
     import torch
 
     from mattis.envs.train import train
@@ -275,3 +276,7 @@ def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path
     same = [half.best(row, np.flatnonzero(mask).tolist()) == move
             for row, mask, move in zip(batch, allowed, ours, strict=True)]
     assert sum(same) >= 0.9 * len(same)
+    # --start: a new model begins from the checkpoint's policy, layer for layer
+    again = train(tmp_path / "again.npz", opponents=("random",), steps=16, envs=2, seed=5, start=policy,
+                  learning_rate=1e-9, dtype="float32")
+    assert np.allclose(again.policy.logits(batch), policy.logits(batch), atol=1e-4)

@@ -57,6 +57,13 @@ def train_command(
     float32: Annotated[bool, typer.Option(
         "--float32", help="Keep the weights in float32 (twice the size; float16 plays the same moves "
                           "almost always).")] = False,
+    start: Annotated[Path | None, typer.Option(
+        "--start", metavar="FILE",
+        help="Begin from this checkpoint's policy (a curriculum: train on against other opponents); "
+             "its layers set the network's size.", show_default=False)] = None,
+    learning_rate: Annotated[float, typer.Option(
+        "--learning-rate", min=1e-7, max=1.0,
+        help="PPO's learning rate at the start; it falls linearly to a tenth of it by the end.")] = 3e-4,
     save_every: Annotated[int | None, typer.Option(
         "--save-every", min=1, metavar="STEPS",
         help="Also write the checkpoint after every this many steps, so a stopped run leaves one.",
@@ -77,7 +84,15 @@ def train_command(
     if not out.parent.is_dir():
         fail(f"--out: the folder {out.parent} does not exist")
 
+    from ..envs.learned import CheckpointError, load_checkpoint
     from ..envs.train import Progress, train
+
+    begin = None
+    if start is not None:
+        try:
+            begin = load_checkpoint(start)
+        except CheckpointError as error:
+            fail(for_option("--start", error))
 
     interval = 10.0 if sys.stderr.isatty() else 60.0
 
@@ -94,7 +109,8 @@ def train_command(
     try:
         result = train(out, levels, steps=steps, seed=seed, rules=resolved, players=players, envs=envs,
                        shaping=shaping, dtype="float32" if float32 else "float16", report=report,
-                       report_every=interval, save_every=save_every)
+                       report_every=interval, save_every=save_every, start=begin,
+                       learning_rate=learning_rate)
     except OSError as error:
         fail(f"--out: cannot write {out}: {error.strerror or error}")
     size = out.stat().st_size

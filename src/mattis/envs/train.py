@@ -173,6 +173,21 @@ def export_policy(model: Any) -> tuple[list[npt.NDArray[np.float32]], list[npt.N
     return weights, biases, activation
 
 
+def import_policy(model: Any, policy: Policy) -> None:
+    """Copy a checkpoint's layers into the policy network of a fresh ``MaskablePPO`` of the
+    same shape (the inverse of :func:`export_policy`)."""
+    if policy.activation != "tanh":
+        raise ValueError(f"start: only a tanh policy can be trained on, got {policy.activation}")
+    net = model.policy.mlp_extractor.policy_net
+    layers = [*(module for module in net if isinstance(module, torch.nn.Linear)), model.policy.action_net]
+    if len(layers) != len(policy.weights):
+        raise ValueError(f"start: the checkpoint has {len(policy.weights)} layers, the model {len(layers)}")
+    with torch.no_grad():
+        for layer, weight, bias in zip(layers, policy.weights, policy.biases, strict=True):
+            layer.weight.copy_(torch.as_tensor(weight.T))
+            layer.bias.copy_(torch.as_tensor(bias))
+
+
 def new_model(vector: DummyVecEnv, seed: int, hidden: Sequence[int] = DEFAULT_HIDDEN,
               n_steps: int = 256, batch_size: int = 512, learning_rate: float = 3e-4,
               ent_coef: float = 0.01) -> Any:
@@ -206,19 +221,27 @@ def train(
     report_every: float = 10.0,
     save_every: int | None = None,
     model: Any = None,
+    start: Policy | None = None,
+    learning_rate: float = 3e-4,
 ) -> TrainResult:
     """Train for ``steps`` learner decisions and write the checkpoint to ``out``; ``report``
     gets a :class:`Progress` every ``report_every`` seconds and once at the end; with
     ``save_every``, the checkpoint is also written after every that many steps (a long run
     stopped early leaves its latest policy). ``model`` continues an earlier run's
-    ``MaskablePPO`` (a curriculum: easier opponents first)."""
+    ``MaskablePPO`` (a curriculum: easier opponents first); ``start`` begins a new one from a
+    checkpoint's policy (its layers decide ``hidden``; the value network starts afresh), for
+    a run that goes on from a checkpoint file against other opponents."""
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps: must be a positive whole number, got {steps!r}")
     torch.set_num_threads(1)
     vector = make_envs(opponents, envs, rules, players, seed, shaping)
     n_steps = max(8, min(256, steps // envs))
     if model is None:
-        model = new_model(vector, seed, hidden, n_steps=n_steps)
+        if start is not None:
+            hidden = [weight.shape[1] for weight in start.weights[:-1]]
+        model = new_model(vector, seed, hidden, n_steps=n_steps, learning_rate=learning_rate)
+        if start is not None:
+            import_policy(model, start)
     else:
         model.set_env(vector)
     names = [opponent if isinstance(opponent, str) else getattr(opponent, "__name__", "policy")
