@@ -35,6 +35,7 @@ from mattis.envs.learned import (
     shipped_policy,
 )
 from mattis.extras import installed
+from mattis.i18n import Lang
 from mattis.tools.tournament import run_tournament
 from tests.test_install import run_blocked
 
@@ -166,7 +167,8 @@ def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> No
 def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None:
     from mattis.web import pwa  # here, not above: CI's train venv runs the torch test without the web
     from mattis.web.app import options_payload
-    for lang, label in (("nb", "maskinlært"), ("en", "learned")):
+    labels: tuple[tuple[Lang, str], ...] = (("nb", "maskinlært"), ("en", "learned"))
+    for lang, label in labels:
         served = {item["level"]: item for item in options_payload(lang)["levels"]}
         assert list(served) == list(LEVELS)
         assert served["learned"]["label"] == label and served["learned"]["description"]
@@ -182,6 +184,7 @@ def test_the_offline_apps_python_does_not_offer_the_learned_level(tmp_path: Path
     """The worker's own package, on a Python with only the standard library (as Pyodide has):
     ``learned`` is not among the levels that can play, and a table refuses it."""
     from mattis.web import pwa
+
     archive = tmp_path / "mattis.zip"
     archive.write_bytes(pwa.package_zip())
     code = f"""
