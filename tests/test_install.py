@@ -71,7 +71,7 @@ NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium",
 
 IMPORTED_WHERE_USED = {
     "mattis.bots": {"mattis.envs.learned"},
-    "mattis.cli.train": {"mattis.envs.train"},
+    "mattis.cli.train": {"mattis.envs.train", "mattis.envs.learned"},
     "mattis.cli.serve": {"uvicorn", "sqlalchemy", "mattis.web"},
     "mattis.cli.offline": {"mattis.web"},
     "mattis.tools.lab_report": {"matplotlib"},
