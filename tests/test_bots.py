@@ -39,6 +39,7 @@ from mattis.bots import (
     PlayerView,
     RandomAgent,
     RuleBasedAgent,
+    available_levels,
     decide,
     hint,
     hint_for,
@@ -59,6 +60,11 @@ HARD_LIMIT = Limit(iterations=HARD_ITERATIONS)
 RULE_BASED = ("easy", "normal")
 EXPLANATION = re.compile(r"^search: (\d+)% of (\d+) simulations chose (\S+); "
                          r"it avoided Mattis in (\d+)% of them$")
+
+
+PLAYABLE = available_levels()
+"""Every level that can play here: all of :data:`LEVELS` where numpy is (the test venv), all
+but ``learned`` in the compiled build's venv, which installs no extra."""
 
 
 def agent_for(level: str) -> Any:
@@ -265,7 +271,7 @@ def _decisions_equal(a: Decision, b: Decision) -> None:
         b.action, b.explanation, b.reason, b.detail, b.iterations)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", PLAYABLE)
 def test_view_through_json_gives_the_same_decision(level: str) -> None:
     """A view that went through JSON text (as over a network) gives the same decision as
     ``game.view(seat)`` itself, for the same generator seed."""
@@ -361,7 +367,7 @@ def test_twin_games_really_differ_in_hidden_cards_only() -> None:
     assert phases == {"collect", "shed"}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", PLAYABLE)
 def test_decision_does_not_depend_on_hidden_cards(level: str) -> None:
     """Rules section 5: two games with the same view for the seat to move but different
     hidden cards get the same decision (same generator seed) from every level, the search
@@ -384,7 +390,7 @@ PUZZLE_B = [PUZZLE_SEAT0, ["2c", "7c", "Qd", "Js"], ["5c", "7s", "Ad", "Ts", "Kd
 same 2c and 5c (which they play face up), and otherwise different unseen cards."""
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", PLAYABLE)
 @pytest.mark.parametrize("variant", ["pagat", "kortregler", "app"])
 def test_decision_in_set_up_positions_does_not_depend_on_other_hands(level: str, variant: str) -> None:
     """Two Game.from_hands puzzles that differ only in the other players' unseen cards (and
@@ -600,7 +606,7 @@ def test_p2_4_forced_pick_up_when_nothing_beats() -> None:
     level (hard too, without searching) plays it."""
     game = phase2([["5h", "3d", "Qc"], ["5c", "7d", "Jc"], ["9h", "6c", "8d"]], 2, "9h")
     assert [str(a) for a in game.legal_actions()] == ["pickup"]
-    for level in LEVELS:
+    for level in PLAYABLE:
         decision = decide(make_agent(level, Limit(iterations=10_000)), game, random.Random(1))
         assert decision.action is PICKUP
         assert decision.iterations == 0
@@ -610,7 +616,7 @@ def test_forced_single_card_lead() -> None:
     """P2.3 with a one-card hand: the only legal move is played by every level."""
     game = phase2([["7h"], ["5c", "7d", "Jc"], ["9h", "6c", "8d"]], 0)
     assert [str(a) for a in game.legal_actions()] == ["7h"]
-    for level in LEVELS:
+    for level in PLAYABLE:
         decision = decide(make_agent(level, Limit(iterations=10_000)), game, random.Random(2))
         assert str(decision.action) == "7h"
         assert decision.iterations == 0
@@ -661,7 +667,8 @@ def test_rule_based_names() -> None:
         RuleBasedAgent("hard")
     with pytest.raises(ValueError, match="unknown level"):
         make_agent("expert")
-    assert [make_agent(level).name for level in LEVELS] == list(LEVELS)
+    assert [make_agent(level).name for level in PLAYABLE] == list(PLAYABLE)
+    assert set(LEVELS) - set(PLAYABLE) <= {"learned"}
 
 
 # ====================================================================== 4. the hard bot

@@ -23,7 +23,8 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
-COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab", "offline")
+COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab", "offline",
+                   "train")
 GROUPS = {"offline": "app"}
 """Command modules that register a group of commands (``mattis app build``), by the group's name."""
 OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")),
@@ -127,7 +128,7 @@ def test_player_counts_are_refused_in_the_same_words_by_every_command() -> None:
 
 
 def test_unknown_levels_are_refused_in_the_same_words_by_every_command() -> None:
-    expected = "error: --bots: unknown level 'genius'; choose one of random, easy, normal, hard"
+    expected = "error: --bots: unknown level 'genius'; choose one of random, easy, normal, hard, learned"
     assert run("play", "--bots", "normal,genius") == expected
     tournaments_also_seat = ", openspiel-ismcts"  # OpenSpiel's ISMCTS, a yardstick for tournaments only
     assert run("tournament", "--bots", "normal,genius,easy") == expected + tournaments_also_seat

@@ -14,20 +14,26 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from mattis import ALL_ACTIONS, NUM_ACTIONS
+from mattis.extras import installed
 
 RESEARCH_DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
 SHELL_BLOCKS = re.findall(r"```sh\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
 COMMANDS = [line.split("  #")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
             if line.startswith("mattis ")]
-SMALLER = {"--games": "2", "--hard-iterations": "5", "--openspiel-simulations": "5"}
-"""The guide's commands run as written but smaller: fewer games and a shorter search, so
-the options and values it shows are checked without an hour of play."""
+SMALLER = {"--games": "2", "--hard-iterations": "5", "--openspiel-simulations": "5", "--steps": "2000"}
+"""The guide's commands run as written but smaller: fewer games, a shorter search and a few
+thousand training steps, so the options and values it shows are checked without an hour of play."""
+TRAIN_MARK = "# needs the train extra"
+"""The first line of an example that trains (torch and sb3-contrib): it runs where the train
+extra is installed (the CI's train venv has it; its test venv does not)."""
+HAS_TRAIN = installed("torch") and installed("sb3_contrib")
 
 
 def run_example(number: int) -> str:
@@ -42,14 +48,18 @@ def run_example(number: int) -> str:
 
 
 def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
-    assert len(BLOCKS) == 9
+    assert len(BLOCKS) == 10
+    assert sum(block.startswith(TRAIN_MARK) for block in BLOCKS) == 1
     bokmal = RESEARCH_DOC.with_name("research.nb.md").read_text(encoding="utf-8")
     assert re.findall(r"```python\n(.*?)```", bokmal, re.S) == BLOCKS
     assert re.findall(r"```sh\n(.*?)```", bokmal, re.S) == SHELL_BLOCKS
 
 
-@pytest.mark.parametrize("number", range(1, len(BLOCKS)))
+@pytest.mark.parametrize("number", range(1, len(BLOCKS)),
+                         ids=lambda n: f"example{n}{'-train' if BLOCKS[n].startswith(TRAIN_MARK) else ''}")
 def test_research_examples_run(number: int) -> None:
+    if BLOCKS[number].startswith(TRAIN_MARK) and not HAS_TRAIN:
+        pytest.skip("a training example: the train extra (torch, sb3-contrib) is not installed")
     assert run_example(number).strip()  # every example prints its outcome
 
 
@@ -70,14 +80,17 @@ def test_the_sequence_index_formula_in_the_guide_holds() -> None:
 
 def test_the_guide_shows_the_commands_for_ray_openspiel_and_the_lab() -> None:
     for fragment in ("--bots hard,openspiel-ismcts,normal", "--backend ray --workers 2",
-                     "--backend ray --address HEAD_IP:6379", "--backend ray --address auto", "mattis lab "):
+                     "--backend ray --address HEAD_IP:6379", "--backend ray --address auto", "mattis lab ",
+                     "mattis train --opponents easy,normal", "--bots learned,easy,easy --games 300",
+                     "--learned-checkpoint learned.npz"):
         assert any(fragment in command for command in COMMANDS), fragment
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
     """Each ``mattis`` command of the guide, made smaller; ``--address`` ones run on a local
-    Ray instance instead of the cluster the guide talks about."""
+    Ray instance instead of the cluster the guide talks about; ``train`` ones where the train
+    extra is installed, and ``--learned-checkpoint`` plays the shipped checkpoint."""
     from typer.testing import CliRunner
 
     from mattis.cli.app import app
@@ -90,7 +103,11 @@ def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
             continue
         if before == "--out":
             word = str(tmp_path / word)
+        if before == "--learned-checkpoint":
+            word = str(resources.files("mattis").joinpath("data", "learned.npz"))
         shown.append(SMALLER.get(before, word))
+    if shown[0] == "train" and not HAS_TRAIN:
+        pytest.skip("mattis train: the train extra (torch, sb3-contrib) is not installed")
     if "--backend" in shown and "--workers" not in shown:
         shown += ["--workers", "2"]
     if shown[0] in ("tournament", "lab") and "--hard-iterations" not in shown:

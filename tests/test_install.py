@@ -42,7 +42,8 @@ SRC = ROOT / "src" / "mattis"
 
 OPTIONAL_LIBRARIES = frozenset({
     "starlette", "uvicorn", "websockets", "sqlalchemy", "numpy", "gymnasium", "pettingzoo", "pyspiel",
-    "open_spiel", "ray", "matplotlib", "psycopg", "segno", "prometheus_client",
+    "open_spiel", "ray", "matplotlib", "psycopg", "segno", "prometheus_client", "torch", "sb3_contrib",
+    "stable_baselines3",
 })
 """Every library an extra brings that code imports (spelled here, not taken from the code under
 test, so a library the code forgets is still blocked)."""
@@ -64,15 +65,18 @@ sys.meta_path.insert(0, RefuseOptionalLibraries())
 RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
-                  "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector")
+                  "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector", "mattis.envs.learned",
+                  "mattis.envs.train")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {
+    "mattis.bots": {"mattis.envs.learned"},
+    "mattis.cli.train": {"mattis.envs.train", "mattis.envs.learned"},
     "mattis.cli.serve": {"uvicorn", "sqlalchemy", "mattis.web"},
     "mattis.cli.offline": {"mattis.web"},
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
-    "mattis.tools.tournament": {"mattis.envs.openspiel"},
+    "mattis.tools.tournament": {"mattis.envs.openspiel", "mattis.envs.learned"},
 }
 """Base modules that import an extra inside the function that needs it, after checking it is
 there (the Ray backend imports ``ray`` by name, with :func:`importlib.import_module`)."""
@@ -181,6 +185,12 @@ def test_base_commands_run_without_any_extra(args: tuple[str, ...], tmp_path: Pa
      'error: --backend: the ray backend needs Ray: pip install "mattis[ray]"'),
     (("tournament", "--bots", "openspiel-ismcts,normal,easy", "--games", "3"),
      'error: --bots: openspiel-ismcts needs OpenSpiel: pip install "mattis[rl]"'),
+    (("tournament", "--bots", "learned,normal,easy", "--games", "3"),
+     'error: --bots: the learned bot needs the rl extra: pip install "mattis[rl]"'),
+    (("play", "--bots", "learned,easy"),
+     'error: --bots: the learned bot needs the rl extra: pip install "mattis[rl]"'),
+    (("train", "--out", "x.npz", "--steps", "10"),
+     'error: mattis train needs the train extra: pip install "mattis[train]"'),
 ], ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
 def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(args: tuple[str, ...], line: str,
                                                                      tmp_path: Path) -> None:
@@ -236,6 +246,11 @@ docstring."""
 
 ALLOWED_SIDEWAYS = {("tools", "envs"), ("web", "offline")}
 """Imports between two units of one level that are allowed, each for a reason given above."""
+ALLOWED_UPWARD = {("mattis.bots", "mattis.envs.learned")}
+"""The one import of a module from a higher layer, inside the function that needs it:
+``make_agent("learned")`` seats the trained network, which reads the seat's view through the
+environments' encoding (so every front end, the learning environments included, can seat the
+``learned`` level by name)."""
 
 
 @dataclass(frozen=True)
@@ -314,6 +329,8 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
                 continue
             source, target = unit(module), unit(imported.target)
             if source == target:
+                continue
+            if (module, imported.target) in ALLOWED_UPWARD and not imported.module_level:
                 continue
             level, target_level = LAYERS[source], LAYERS[target]
             if target_level > level or (target_level == level and (source, target) not in ALLOWED_SIDEWAYS):

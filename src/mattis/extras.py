@@ -20,6 +20,7 @@ EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "ray": ("ray",),
     "lab": ("matplotlib",),
+    "train": ("torch", "sb3_contrib", "stable_baselines3"),
 }
 """The top-level modules each extra of ``pyproject.toml`` installs (as they are imported,
 not as they are named on PyPI: ``open_spiel`` installs ``pyspiel``)."""

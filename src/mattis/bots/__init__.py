@@ -1,6 +1,8 @@
 """Bots: agents that play from one seat's view only.
 
-``make_agent(level)`` gives ``random``, ``easy``, ``normal`` or ``hard``; :func:`hint` asks
+``make_agent(level)`` gives ``random``, ``easy``, ``normal``, ``hard`` or ``learned`` (a trained
+network, :mod:`mattis.envs.learned`, which needs numpy: :func:`available_levels` says which
+levels can play here); :func:`hint` asks
 the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` (the
 seat's view, ``Game.seat_view(seat)``, and its memory of the public events), the legal
 actions, a seeded generator and an optional limit.
@@ -14,14 +16,27 @@ from collections.abc import Sequence
 
 from ..core.actions import Action
 from ..core.game import Game
+from ..extras import installed
 from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
 from .runner import DEFAULT_ACTION_CAP, PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
 from .view import CardMemory, CardTracker, PlayerView
 
-LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
-"""Bot levels from weakest to strongest."""
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "learned")
+"""Every bot level: the built-in ones from weakest to strongest, then the trained network."""
+BASE_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+"""The levels that need no optional library (all the offline app can run)."""
+LEARNED = "learned"
+"""The level that plays a trained network: its inference needs numpy (the rl or web extra)."""
+
+
+def available_levels() -> tuple[str, ...]:
+    """The levels that can play in this process: :data:`LEVELS` without ``learned`` when
+    numpy is not installed."""
+    if installed("numpy") and installed("mattis.envs.learned"):  # the offline app's zip has no envs
+        return LEVELS
+    return tuple(level for level in LEVELS if level != LEARNED)
 
 
 def parse_level(text: object) -> str:
@@ -39,8 +54,15 @@ def parse_level(text: object) -> str:
 
 
 def make_agent(level: str, limit: Limit | None = None) -> Agent:
-    """A new agent of ``level``; ``limit`` sets the ``hard`` bot's thinking budget."""
+    """A new agent of ``level``; ``limit`` sets the ``hard`` bot's thinking budget. ``learned``
+    without numpy raises :class:`mattis.extras.MissingExtra` (an ``ImportError``) naming it."""
     key = parse_level(level)
+    if key == LEARNED:
+        # The one import of this layer from above: the network reads the encoded view, which
+        # lives with the environments (tests/test_install.py lists this exception).
+        from ..envs.learned import LearnedAgent
+
+        return LearnedAgent()
     if key == "random":
         return RandomAgent()
     if key in ("easy", "normal"):
@@ -68,8 +90,8 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 
 __all__ = [
-    "DEFAULT_ACTION_CAP",
-    "DEFAULT_LIMIT", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision", "IsmctsAgent", "Limit",
-    "PlayedGame", "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "derived_rng", "hint",
-    "hint_for", "make_agent", "parse_level", "play_game", "seat_rng", "seat_view",
+    "BASE_LEVELS", "DEFAULT_ACTION_CAP", "DEFAULT_LIMIT", "LEARNED", "LEVELS", "Agent", "CardMemory",
+    "CardTracker", "Decision", "IsmctsAgent", "Limit", "PlayedGame", "PlayerView", "RandomAgent",
+    "RuleBasedAgent", "available_levels", "decide", "derived_rng", "hint", "hint_for", "make_agent",
+    "parse_level", "play_game", "seat_rng", "seat_view",
 ]

@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, lab, offline, play, replay, rules, serve, simulate, tournament
+from . import bench, lab, offline, play, replay, rules, serve, simulate, tournament, train
 from .common import one_line
 
 
@@ -100,6 +100,7 @@ app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)
 app.command("tournament")(tournament.tournament_command)
 app.command("lab")(lab.lab_command)
+app.command("train")(train.train_command)
 app.add_typer(offline.commands, name="app")
 
 

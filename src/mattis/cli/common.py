@@ -27,8 +27,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..bots import LEARNED, available_levels
 from ..bots import parse_level as bots_parse_level
 from ..core import Rules
+from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
 from ..i18n import Lang, detect_lang
 
@@ -253,8 +255,11 @@ def parse_level(text: str) -> str:
 
 def parse_levels(text: str) -> list[str]:
     """``"normal, Hard"`` as ``["normal", "hard"]``; an unknown level raises
-    :class:`UsageFailure` naming ``--bots``."""
+    :class:`UsageFailure` naming ``--bots`` (so does ``learned`` where numpy is missing)."""
     try:
-        return [parse_level(item) for item in text.split(",")]
+        levels = [parse_level(item) for item in text.split(",")]
     except ValueError as error:
         raise UsageFailure(for_option("--bots", error)) from None
+    if LEARNED in levels and LEARNED not in available_levels():
+        raise UsageFailure(f"--bots: {needs_extra('the learned bot', 'rl')}")
+    return levels

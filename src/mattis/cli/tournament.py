@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,7 +22,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import DEFAULT_ACTION_CAP, Limit
+from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
@@ -29,9 +30,11 @@ from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
     DEFAULT_OPENSPIEL_SIMULATIONS,
     ENTRANTS,
+    LEARNED_MISSING,
     OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
+    check_checkpoint,
     openspiel_available,
     parse_entrant,
     planned_games,
@@ -115,6 +118,8 @@ def parse_entrants(text: str) -> list[str]:
         raise UsageFailure(for_option("--bots", error)) from None
     if uses_openspiel(names) and not openspiel_available():
         raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
+    if LEARNED in names and LEARNED not in available_levels():
+        raise UsageFailure(f"--bots: {LEARNED_MISSING}")
     return names
 
 
@@ -154,6 +159,10 @@ def tournament_command(
         "--openspiel-simulations", min=1,
         help="Simulations per openspiel-ismcts move (reproducible on any machine).")
     ] = DEFAULT_OPENSPIEL_SIMULATIONS,
+    learned_checkpoint: Annotated[Path | None, typer.Option(
+        "--learned-checkpoint", metavar="FILE",
+        help="The checkpoint the learned entrants play (made by 'mattis train'). Default: the one "
+             "shipped with mattis.", show_default=False)] = None,
     backend: BackendOption = BackendChoice.LOCAL,
     address: AddressOption = None,
     action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
@@ -173,6 +182,14 @@ def tournament_command(
         fail(for_option("--players", error) if players is not None else str(error))
     if len(levels) != seats:
         fail(f"--bots: need one level per seat ({seats}), got {len(levels)} in {quote(bots)}")
+    checkpoint = None if learned_checkpoint is None else str(learned_checkpoint)
+    if checkpoint is not None:
+        if LEARNED not in levels:
+            fail("--learned-checkpoint: no learned entrant to play it; add learned to --bots")
+        try:
+            check_checkpoint(checkpoint)
+        except ValueError as error:
+            fail(for_option("--learned-checkpoint", error))
     if hard_seconds is not None and not hard_seconds > 0:  # `not >` also catches nan
         fail(f"--hard-seconds: must be positive, got {hard_seconds}")
     if hard_seconds is None and hard_iterations is None:
@@ -182,7 +199,7 @@ def tournament_command(
 
     with open_backend(backend, workers, address) as runner:
         result = _run(resolved, seats, levels, games, seed, limit, action_cap, openspiel_simulations,
-                      runner, chosen)
+                      runner, chosen, checkpoint)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -196,12 +213,14 @@ def tournament_command(
 
 
 def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, limit: Limit,
-         action_cap: int, openspiel_simulations: int, backend: Backend, lang: Lang) -> TournamentResult:
+         action_cap: int, openspiel_simulations: int, backend: Backend, lang: Lang,
+         learned_checkpoint: str | None = None) -> TournamentResult:
     """Play the tournament, with progress on stderr (its total known from the start)."""
     with progress_bar(t("tournament.progress", lang), total=planned_games(games, players)) as update:
         return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
                               progress=update, backend=backend,
-                              openspiel_simulations=openspiel_simulations)
+                              openspiel_simulations=openspiel_simulations,
+                              learned_checkpoint=learned_checkpoint)
 
 
 def _milliseconds(seconds: float, lang: Lang) -> str:

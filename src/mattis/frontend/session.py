@@ -252,8 +252,9 @@ def hint_reason(decision: Decision, lang: Lang) -> str:
 
 BOT_REASONS = ("forced", "random", "careless", "break_loop", "chance_forced", "chance_weak",
                "lead_low", "win_cheap", "sacrifice_low", "must_pick_up", "cheapest_beat",
-               "pickup_cheaper")
-"""The reason keys of the rule-based bots (:mod:`mattis.bots.rule_based`) with a text."""
+               "pickup_cheaper", "network")
+"""The reason keys of the rule-based bots (:mod:`mattis.bots.rule_based`) and of the
+``learned`` one (``network``) with a text."""
 
 
 def _target_text(detail: str) -> str:

@@ -18,6 +18,8 @@ APP_MESSAGES: dict[str, tuple[str, str]] = {
     "app.level_help.normal": ("spiller som et forsiktig menneske", "plays like a careful person"),
     "app.level_help.hard": ("søker gjennom mulige spill, opptil {seconds} s per trekk",
                             "searches possible games, up to {seconds} s a move"),
+    "app.level_help.learned": ("et lite nevralt nett som har lært seg spillet mot robotene",
+                               "a small neural network that learned the game against the bots"),
     "app.ui.offline": ("Ingen tjener svarer: du spiller mot roboter på denne enheten.",
                        "No server answers: you play against bots on this device."),
     "app.ui.on_device": ("På denne enheten", "On this device"),

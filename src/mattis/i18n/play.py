@@ -18,6 +18,7 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.level.easy": ("lett", "easy"),
     "play.level.normal": ("middels", "normal"),
     "play.level.hard": ("sterk", "hard"),
+    "play.level.learned": ("maskinlært", "learned"),
     # what happened (history events)
     "play.ev.play": ("{who} la {cards}", "{who} played {cards}"),
     "play.ev.chance": ("{who} sjanset og fikk {card}", "{who} chanced and turned up {card}"),
@@ -420,6 +421,10 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.bot.pickup_cheaper": (
         "bare trumf slår {target}, og det er billigere å ta opp {oldest}",
         "only a trump beats {target}, and picking up {oldest} is cheaper",
+    ),
+    "play.bot.network": (
+        "det trente nettet har mest tro på {move}",
+        "the trained network rates {move} best",
     ),
     "play.bot_why": ("  ({who}: {reason})", "  ({who}: {reason})"),
     # help

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEVELS, CardTracker, Decision, make_agent, seat_view
+from ..bots import CardTracker, Decision, available_levels, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -371,8 +371,9 @@ class TableSession:
         table is full."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.players:
             raise Refusal("bad_message", "bot needs a seat number")
-        if not isinstance(level, str) or level not in LEVELS:
-            raise Refusal("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        levels = available_levels()  # learned only where numpy is (never in the offline app)
+        if not isinstance(level, str) or level not in levels:
+            raise Refusal("bad_message", f"level must be one of {', '.join(levels)}")
         seat = self.seats[index]
         if seat.kind != "open" or self.game is not None:
             raise Refusal("bad_message", "that seat is not open")
@@ -750,8 +751,9 @@ def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]
             seats.append(Seat("human", clean_name(item.get("name")), None, hash_token(token)))
         elif kind == "bot":
             level = item.get("level", "normal")
-            if not isinstance(level, str) or level not in LEVELS:
-                raise Refusal("bad_request", f"level must be one of {', '.join(LEVELS)}")
+            levels = available_levels()  # learned only where numpy is (never in the offline app)
+            if not isinstance(level, str) or level not in levels:
+                raise Refusal("bad_request", f"level must be one of {', '.join(levels)}")
             name = clean_name(item.get("name")) or spare_bot_name(seats, index, taken)
             seats.append(Seat("bot", name, level))
         elif kind == "open":

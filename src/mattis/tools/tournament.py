@@ -35,21 +35,24 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..bots import (
     DEFAULT_ACTION_CAP,  # one cap for every tool
+    LEARNED,
     LEVELS,
     Agent,
     Limit,
     PlayedGame,
+    available_levels,
     make_agent,
     play_game,
 )
 from ..core import Game, Rules
-from ..extras import install_command, missing_modules
+from ..extras import install_command, missing_modules, needs_extra
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .simulate import finishing_places  # one place convention
 
@@ -191,6 +194,7 @@ class TournamentResult:
     openspiel_simulations: int | None
     """The ``openspiel-ismcts`` budget per decision; ``None`` when it was not seated (or
     only with budgets of its own, ``openspiel-ismcts:400``)."""
+    learned_checkpoint: str | None
     backend: str
     """``"local"`` or ``"ray"``: where the games ran (it never changes what they are)."""
     finished_games: int
@@ -236,6 +240,7 @@ class TournamentResult:
             "hard_limit": None if limit is None else {"seconds": limit.seconds,
                                                       "iterations": limit.iterations},
             "openspiel_simulations": self.openspiel_simulations,
+            "learned_checkpoint": self.learned_checkpoint,
             "reproducible": self.reproducible,
             "action_cap": self.action_cap,
             "finished_games": self.finished_games,
@@ -322,6 +327,8 @@ agent's own default; about 0.3 s a decision on a laptop core)."""
 SEARCHING: tuple[str, ...] = ("hard", OPENSPIEL_ISMCTS)
 """The entrants that search, and so take a budget of their own."""
 OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: {install_command('rl')}"
+LEARNED_MISSING = needs_extra("the learned bot", "rl")
+"""Without numpy the ``learned`` level cannot play: the one line that says so."""
 
 
 _BUDGET = re.compile(r"(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,5}(?:\.[0-9]{1,6})?)s)", re.ASCII)
@@ -404,11 +411,20 @@ def openspiel_available() -> bool:
 
 
 def make_entrant(name: str, hard_limit: Limit | None = None,
-                 openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS) -> Agent:
+                 openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
+                 learned_checkpoint: str | None = None) -> Agent:
     """A fresh agent for entrant ``name``: one of our levels, or OpenSpiel's ISMCTS at
     ``openspiel_simulations`` per decision (imported only when seated). A budget in the
-    name (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``."""
+    name (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``;
+    ``learned_checkpoint`` is the file the ``learned`` level plays (``None``: the shipped one)."""
     spec = entrant_spec(name)
+    if spec.kind == LEARNED:
+        if LEARNED not in available_levels():
+            raise ValueError(f"bots: {LEARNED_MISSING}")
+        if learned_checkpoint is not None:
+            from ..envs.learned import LearnedAgent
+
+            return LearnedAgent(_checkpoint(learned_checkpoint))
     if spec.kind == OPENSPIEL_ISMCTS:
         if not openspiel_available():
             raise ValueError(f"bots: {OPENSPIEL_MISSING}")
@@ -416,6 +432,26 @@ def make_entrant(name: str, hard_limit: Limit | None = None,
 
         return OpenSpielIsmctsAgent(simulations=spec.iterations or openspiel_simulations)
     return make_agent(spec.kind, spec.limit or hard_limit)
+
+
+@lru_cache(maxsize=4)
+def _checkpoint(path: str) -> Any:
+    """The policy of a checkpoint file, read once per process (every game seats a fresh agent)."""
+    from ..envs.learned import load_checkpoint
+
+    return load_checkpoint(path)
+
+
+def check_checkpoint(path: str) -> None:
+    """``ValueError`` ``"learned checkpoint: …"`` if the file at ``path`` cannot be played."""
+    if LEARNED not in available_levels():
+        raise ValueError(f"bots: {LEARNED_MISSING}")
+    from ..envs.learned import CheckpointError
+
+    try:
+        _checkpoint(path)
+    except CheckpointError as error:
+        raise ValueError(f"learned checkpoint: {error}") from None
 
 
 def uses_openspiel(levels: Sequence[str]) -> bool:
@@ -430,6 +466,8 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers:
     levels = tuple(parse_entrant(level) for level in bots)
     if uses_openspiel(levels) and not openspiel_available():
         raise ValueError(f"bots: {OPENSPIEL_MISSING}")
+    if LEARNED in levels and LEARNED not in available_levels():
+        raise ValueError(f"bots: {LEARNED_MISSING}")
     if len(levels) != players:
         raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
     if games < 1:
@@ -458,13 +496,15 @@ def play_tournament_game(
     hard_limit: Limit | None = None,
     action_cap: int = DEFAULT_ACTION_CAP,
     openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
+    learned_checkpoint: str | None = None,
 ) -> PlayedGame:
     """Play (or replay) game ``index`` of a tournament exactly: fresh agents, the deal's
     deck and the game's own generators, so nothing else in the run can influence it."""
     levels = _check(rules, players, bots, 1, 1, action_cap, openspiel_simulations)
     seats = seating(players, index, seed)
     game = Game.new(rules, players, seed=deck_seed(seed, index // players))
-    agents = [make_entrant(levels[entrant], hard_limit, openspiel_simulations) for entrant in seats]
+    agents = [make_entrant(levels[entrant], hard_limit, openspiel_simulations, learned_checkpoint)
+              for entrant in seats]
     return play_game(game, agents, seed=f"{seed}:{index}", action_cap=action_cap)
 
 
@@ -480,12 +520,14 @@ class _Batch:
     hard_limit: Limit | None
     action_cap: int
     openspiel_simulations: int
+    learned_checkpoint: str | None = None
 
 
 def _play_one(batch: _Batch, index: int) -> GameOutcome:
     """Play game ``index`` and boil it down to an outcome."""
     played = play_tournament_game(batch.rules, batch.players, batch.bots, batch.seed, index,
-                                  batch.hard_limit, batch.action_cap, batch.openspiel_simulations)
+                                  batch.hard_limit, batch.action_cap, batch.openspiel_simulations,
+                                  batch.learned_checkpoint)
     game = played.game
     result = game.result
     capped = played.capped or result is None
@@ -533,12 +575,14 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     backend: Backend | None = None,
     openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
+    learned_checkpoint: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` (rounded up to a multiple of ``players``) with rotated seats and
     gather the standings.
 
     ``hard_limit`` is the ``hard`` bot's budget (``None``: its interactive default, 1 s);
-    ``openspiel_simulations`` that of ``openspiel-ismcts``. Games run on ``backend``
+    ``openspiel_simulations`` that of ``openspiel-ismcts``; ``learned_checkpoint`` the file
+    the ``learned`` level plays (``None``: the shipped one). Games run on ``backend``
     (default: :class:`LocalBackend` with ``workers`` processes); the games are the same on
     any backend and worker count, and they are counted as they finish.
     ``progress(done, total)`` is called once before the first game (``done`` 0, the total
@@ -551,7 +595,10 @@ def run_tournament(
     deals = total // players
     runner: Backend = backend if backend is not None else LocalBackend(min(workers, total))
     searching = any(entrant_spec(level).kind in SEARCHING for level in levels)
-    tasks = [_Batch(rules, players, levels, seed, indices, hard_limit, action_cap, openspiel_simulations)
+    if learned_checkpoint is not None and LEARNED in levels:
+        check_checkpoint(learned_checkpoint)
+    tasks = [_Batch(rules, players, levels, seed, indices, hard_limit, action_cap, openspiel_simulations,
+                    learned_checkpoint)
              for indices in batches(total, runner.workers, SEARCH_BATCH if searching else RULE_BATCH)]
     tally = _Tally(levels, players)
     done = 0
@@ -588,6 +635,7 @@ def run_tournament(
         hard_limit=hard_limit,
         action_cap=action_cap,
         openspiel_simulations=openspiel_simulations if OPENSPIEL_ISMCTS in levels else None,
+        learned_checkpoint=learned_checkpoint if LEARNED in levels else None,
         backend=runner.name,
         finished_games=total - tally.capped,
         capped_games=tally.capped,

@@ -62,10 +62,11 @@ RUNTIME_FILES = (
 """What the worker loads of Pyodide: the loader, the interpreter and the standard library
 (no packages: the lock file only lists them, nothing fetches one)."""
 
-APP_UNITS = ("build", "core", "i18n", "bots", "frontend", "table", "offline")
+APP_UNITS = ("build", "extras", "core", "i18n", "bots", "frontend", "table", "offline")
 """The units of ``mattis`` that the worker imports (with ``mattis/__init__.py``): the table and
 everything below it, nothing that needs a library from outside the standard library (``build``
-is a module, ``mattis/build.py``, which ``mattis/__init__.py`` runs first; the others are
+is a module, ``mattis/build.py``, which ``mattis/__init__.py`` runs first, and so is ``extras``,
+which ``bots`` asks whether numpy is there for the ``learned`` level; the others are
 folders)."""
 
 PAGE_SCRIPT = '<script type="module" src="/static/pwa.js"></script>'
@@ -235,7 +236,7 @@ Answers = Callable[[str], bytes]
 
 def app_files(
     rules_page: Callable[[Lang], str],
-    options: Callable[[Lang, float], dict[str, Any]],
+    options: Callable[[Lang, float, bool], dict[str, Any]],
     texts: Callable[[Lang], dict[str, str]],
     exported: bool = False,
 ) -> list[AppFile]:
@@ -266,7 +267,7 @@ def app_files(
             AppFile(
                 f"/api/options?lang={lang}",
                 f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
-                _json(options(lang, LOCAL_HARD_SECONDS)),
+                _json(options(lang, LOCAL_HARD_SECONDS, True)),  # on the device: what Pyodide can run
                 "application/json",
             )
         )

@@ -1,0 +1,268 @@
+"""Training a ``learned`` policy with maskable PPO (the optional ``train`` extra: CPU torch and
+sb3-contrib).
+
+:func:`train` seats one learner in ``envs`` :class:`~mattis.envs.gymnasium.MattisEnv` games
+(learning seats spread over the table) against the given opponents, bot levels or policies
+``policy(view, legal) -> action``; with several, each game gets one of them in turn, so a mix
+such as ``("easy", "normal")`` trains against both at once. It runs sb3-contrib's
+``MaskablePPO``, whose action distribution gets the environment's legal-move mask, and writes
+the policy network as a numpy checkpoint (:func:`mattis.envs.learned.save_checkpoint`), which
+the ``learned`` level plays without torch. ``mattis train`` is the command for it.
+
+Training runs on one thread (``torch.set_num_threads(1)``): the games, not the matrix products,
+take the time, and other work shares the machine's cores.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..extras import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
+try:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv
+except ImportError as error:  # the train extra is missing: say what to install
+    raise MissingExtra(__name__, "train", error.name) from error
+
+from ..core.rules import Rules
+from .encoding import Observation
+from .gymnasium import MattisEnv, Opponent
+from .learned import Policy, load_checkpoint, save_checkpoint
+
+DEFAULT_HIDDEN = (128, 128)
+"""The hidden layers of the policy (and, separately, of the value network): small enough for a
+checkpoint of a few hundred kB, large enough to beat the ``easy`` bot."""
+DEFAULT_ENVS = 8
+"""Games stepped together: PPO's batch mixes their experience."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a training run is, for a progress line."""
+
+    steps: int
+    total: int
+    seconds: float
+    games: int
+    mattis_rate: float | None
+    """The learner's Mattis share over its last :attr:`window` finished games."""
+    window: int
+
+
+@dataclass(slots=True)
+class TrainResult:
+    """What a run made and how long it took."""
+
+    out: Path
+    steps: int
+    seconds: float
+    games: int
+    mattis_rate: float | None
+    policy: Policy
+    model: Any
+    """The ``MaskablePPO`` model, to go on training (pass it as ``model``)."""
+    meta: dict[str, str] = field(default_factory=dict)
+
+
+class _Learner(gymnasium.Wrapper[Observation, np.int64, Observation, np.int64]):
+    """A :class:`MattisEnv` that also says, at a game's end, whether the learner was Mattis."""
+
+    def step(self, action: Any) -> tuple[Observation, Any, bool, bool, dict[str, Any]]:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        env = self.env.unwrapped
+        assert isinstance(env, MattisEnv) and env.game is not None
+        if terminated and env.game.result is not None:
+            info["mattis"] = env.seat in env.game.result.losers
+        return observation, reward, terminated, truncated, info
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        env = self.env.unwrapped
+        assert isinstance(env, MattisEnv)
+        return env.action_masks()
+
+
+class _Reporter(BaseCallback):
+    """Counts finished games and the learner's Mattis share; calls ``report`` now and then."""
+
+    def __init__(self, total: int, report: Callable[[Progress], None] | None, every: float,
+                 save: Callable[[Any], object] | None = None, save_every: int | None = None,
+                 window: int = 500) -> None:
+        super().__init__()
+        self.total, self.report, self.every, self.window = total, report, every, window
+        self.save, self.save_every = save, save_every
+        self.next_save = save_every or 0
+        self.started = time.perf_counter()
+        self.first = -1
+        self.last = self.started
+        self.games = 0
+        self.outcomes: list[bool] = []
+
+    def _on_step(self) -> bool:
+        if self.first < 0:
+            self.first = self.num_timesteps - self.training_env.num_envs
+        for info in self.locals.get("infos", ()):
+            if "mattis" in info:
+                self.games += 1
+                self.outcomes.append(bool(info["mattis"]))
+        if len(self.outcomes) > 4 * self.window:
+            del self.outcomes[:-self.window]
+        if self.save is not None and self.save_every and self.num_timesteps - self.first >= self.next_save:
+            self.next_save += self.save_every
+            self.save(self.model)
+        now = time.perf_counter()
+        if self.report is not None and now - self.last >= self.every:
+            self.last = now
+            self.report(self.progress())
+        return True
+
+    def progress(self) -> Progress:
+        recent = self.outcomes[-self.window:]
+        rate = sum(recent) / len(recent) if recent else None
+        done = self.num_timesteps - max(self.first, 0)
+        return Progress(min(done, self.total), self.total, time.perf_counter() - self.started,
+                        self.games, rate, len(recent))
+
+
+def make_envs(opponents: Sequence[Opponent], envs: int, rules: str | Rules, players: int, seed: int,
+              shaping: float) -> DummyVecEnv:
+    """``envs`` games, game ``i`` against ``opponents[i % len]`` with the learner at seat
+    ``i % players``, each seeded from ``seed``."""
+    if not opponents:
+        raise ValueError("opponents: give at least one level or policy")
+    if not isinstance(envs, int) or envs < 1:
+        raise ValueError(f"envs: must be a positive whole number, got {envs!r}")
+
+    def factory(index: int) -> Callable[[], gymnasium.Env[Any, Any]]:
+        def build() -> gymnasium.Env[Any, Any]:
+            env = MattisEnv(rules=rules, players=players, opponents=opponents[index % len(opponents)],
+                            seat=index % players, shaping=shaping)
+            return _Learner(env)
+        return build
+
+    vector = DummyVecEnv([factory(index) for index in range(envs)])
+    vector.seed(seed)
+    return vector
+
+
+def export_policy(model: Any) -> tuple[list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]], str]:
+    """The policy network of a ``MaskablePPO`` MLP model as numpy layers (inputs x outputs)."""
+    policy = model.policy
+    layers = [module for module in policy.mlp_extractor.policy_net if isinstance(module, torch.nn.Linear)]
+    layers.append(policy.action_net)
+    activations = {type(module) for module in policy.mlp_extractor.policy_net
+                   if not isinstance(module, torch.nn.Linear)}
+    names = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}
+    if len(activations) > 1 or not activations <= set(names):
+        raise ValueError(f"only a tanh or relu MLP policy can be exported, got {activations}")
+    activation = names[activations.pop()] if activations else "tanh"
+    weights = [layer.weight.detach().cpu().numpy().T.astype(np.float32) for layer in layers]
+    biases = [layer.bias.detach().cpu().numpy().astype(np.float32) for layer in layers]
+    return weights, biases, activation
+
+
+def import_policy(model: Any, policy: Policy) -> None:
+    """Copy a checkpoint's layers into the policy network of a fresh ``MaskablePPO`` of the
+    same shape (the inverse of :func:`export_policy`)."""
+    if policy.activation != "tanh":
+        raise ValueError(f"start: only a tanh policy can be trained on, got {policy.activation}")
+    net = model.policy.mlp_extractor.policy_net
+    layers = [*(module for module in net if isinstance(module, torch.nn.Linear)), model.policy.action_net]
+    if len(layers) != len(policy.weights):
+        raise ValueError(f"start: the checkpoint has {len(policy.weights)} layers, the model {len(layers)}")
+    with torch.no_grad():
+        for layer, weight, bias in zip(layers, policy.weights, policy.biases, strict=True):
+            layer.weight.copy_(torch.as_tensor(weight.T))
+            layer.bias.copy_(torch.as_tensor(bias))
+
+
+def new_model(vector: DummyVecEnv, seed: int, hidden: Sequence[int] = DEFAULT_HIDDEN,
+              n_steps: int = 256, batch_size: int = 512, learning_rate: float = 3e-4,
+              ent_coef: float = 0.01) -> Any:
+    """A fresh ``MaskablePPO`` on ``vector`` (tanh MLP policy and value networks); the learning
+    rate falls linearly to a tenth of ``learning_rate`` over the run."""
+    torch.set_num_threads(1)
+
+    def schedule(remaining: float) -> float:
+        return learning_rate * (0.1 + 0.9 * remaining)
+
+    return MaskablePPO(
+        "MlpPolicy", vector, seed=seed, device="cpu", verbose=0, n_steps=n_steps,
+        batch_size=min(batch_size, n_steps * vector.num_envs), n_epochs=4, learning_rate=schedule,
+        gamma=0.995, gae_lambda=0.95, ent_coef=ent_coef, clip_range=0.2,
+        policy_kwargs={"net_arch": {"pi": list(hidden), "vf": list(hidden)}, "activation_fn": torch.nn.Tanh},
+    )
+
+
+def train(
+    out: str | Path,
+    opponents: Sequence[Opponent] = ("easy",),
+    steps: int = 100_000,
+    seed: int = 1,
+    rules: str | Rules = "pagat",
+    players: int = 3,
+    envs: int = DEFAULT_ENVS,
+    shaping: float = 0.3,
+    hidden: Sequence[int] = DEFAULT_HIDDEN,
+    dtype: str = "float16",
+    report: Callable[[Progress], None] | None = None,
+    report_every: float = 10.0,
+    save_every: int | None = None,
+    model: Any = None,
+    start: Policy | None = None,
+    learning_rate: float = 3e-4,
+) -> TrainResult:
+    """Train for ``steps`` learner decisions and write the checkpoint to ``out``; ``report``
+    gets a :class:`Progress` every ``report_every`` seconds and once at the end; with
+    ``save_every``, the checkpoint is also written after every that many steps (a long run
+    stopped early leaves its latest policy). ``model`` continues an earlier run's
+    ``MaskablePPO`` (a curriculum: easier opponents first); ``start`` begins a new one from a
+    checkpoint's policy (its layers decide ``hidden``; the value network starts afresh), for
+    a run that goes on from a checkpoint file against other opponents."""
+    if not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"steps: must be a positive whole number, got {steps!r}")
+    torch.set_num_threads(1)
+    vector = make_envs(opponents, envs, rules, players, seed, shaping)
+    n_steps = max(8, min(256, steps // envs))
+    if model is None:
+        if start is not None:
+            hidden = [weight.shape[1] for weight in start.weights[:-1]]
+        model = new_model(vector, seed, hidden, n_steps=n_steps, learning_rate=learning_rate)
+        if start is not None:
+            import_policy(model, start)
+    else:
+        model.set_env(vector)
+    names = [opponent if isinstance(opponent, str) else getattr(opponent, "__name__", "policy")
+             for opponent in opponents]
+    meta = {"opponents": ",".join(names), "seed": str(seed), "players": str(players),
+            "rules": rules if isinstance(rules, str) else rules.preset_name or "custom",
+            "hidden": ",".join(str(size) for size in hidden)}
+
+    def save(current: Any) -> Path:
+        weights, biases, activation = export_policy(current)
+        return save_checkpoint(out, weights, biases, activation, dtype=dtype,
+                               meta={**meta, "steps": str(current.num_timesteps)})
+
+    reporter = _Reporter(steps, report, report_every, save, save_every)
+    model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
+    progress = reporter.progress()
+    if report is not None:
+        report(progress)
+    meta["seconds"] = f"{progress.seconds:.0f}"
+    path = save(model)
+    meta["steps"] = str(model.num_timesteps)
+    vector.close()
+    return TrainResult(path, model.num_timesteps, progress.seconds, progress.games, progress.mattis_rate,
+                       load_checkpoint(path), model, meta)

@@ -1,0 +1,285 @@
+"""The ``learned`` level (issue 17, item 4): a trained network played with numpy alone.
+
+The shipped checkpoint loads and plays whole games legally in every preset and player count,
+always the same move for a view; the numpy inference is the torch policy's (when torch is
+installed); the web server offers the level and the offline app, which has no numpy, does not.
+Without numpy, choosing it is one line (tests/test_install.py runs the commands so).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mattis import Game, Rules
+from mattis.bots import BASE_LEVELS, LEARNED, LEVELS, PlayerView, available_levels, make_agent, play_game
+from mattis.bots.rule_based import RandomAgent
+from mattis.core.actions import NUM_ACTIONS
+from mattis.core.rules import PRESET_NAMES
+from mattis.envs.encoding import OBSERVATION_SIZE, SeatEncoder, encode_view
+from mattis.envs.learned import (
+    SHIPPED_CHECKPOINT,
+    CheckpointError,
+    LearnedAgent,
+    Policy,
+    load_checkpoint,
+    save_checkpoint,
+    shipped_policy,
+)
+from mattis.extras import installed
+from mattis.i18n import Lang
+from mattis.tools.tournament import run_tournament
+from tests.test_install import run_blocked
+
+HAS_TORCH = installed("torch") and installed("sb3_contrib")
+
+
+def shipped_path() -> Path:
+    return Path(str(resources.files("mattis").joinpath("data", SHIPPED_CHECKPOINT)))
+
+
+def positions(seed: int, players: int = 3, preset: str = "pagat") -> list[tuple[Game, int]]:
+    """Positions of one random game, each with the seat to move (at least two legal moves)."""
+    rng = random.Random(seed)
+    game = Game.new(preset, players, seed=seed)
+    found: list[tuple[Game, int]] = []
+    while not game.is_over and game.num_actions < 400:
+        legal = game.legal_actions()
+        if len(legal) > 1 and game.to_move is not None:
+            found.append((Game.from_record(game.record()), game.to_move))
+        game.apply(rng.choice(legal))
+    return found
+
+
+# ---------------------------------------------------------------------------- the shipped checkpoint
+
+
+def test_the_shipped_checkpoint_is_small_package_data_and_fits_the_encoding() -> None:
+    path = shipped_path()
+    assert path.is_file() and path.stat().st_size < 1_000_000
+    policy = shipped_policy()
+    assert policy.weights[0].shape[0] == OBSERVATION_SIZE and policy.weights[-1].shape[1] == NUM_ACTIONS
+    assert policy.activation in ("tanh", "relu") and policy.parameters > 10_000
+    assert load_checkpoint(None) is policy  # read once per process
+    assert "learned" in LEVELS and make_agent("learned").name == "learned"
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_learned_bot_plays_whole_games_legally_at_every_player_count(preset: str) -> None:
+    """Every preset and player count: the learned bot takes every seat of one game and sits
+    among random players in another; each game ends (no cap) and every move was legal (the
+    engine refuses an illegal one)."""
+    rules = Rules.preset(preset)
+    for players in range(rules.min_players, rules.max_players + 1):
+        alone = [make_agent("learned") for _ in range(players)]
+        mixed = [make_agent("learned"), *(RandomAgent() for _ in range(players - 1))]
+        for seed, agents in ((players, alone), (100 + players, mixed)):
+            played = play_game(Game.new(rules, players, seed=seed), agents, seed=seed)
+            if agents is mixed:  # the random seats break any loop of the deterministic ones
+                assert played.game.is_over and not played.capped, (preset, players)
+            assert played.capped or played.game.is_over
+            assert len(played.decisions) > 0
+
+
+def test_the_agent_is_deterministic_for_a_view_and_uses_only_the_view() -> None:
+    """The same view gives the same move whatever the generator; the move is the legal action
+    of highest logit for encode_view of that view (the lowest index on a tie)."""
+    agent = LearnedAgent()
+    checked = 0
+    for game, seat in positions(5)[::3]:
+        legal = game.legal_actions()
+        view = PlayerView.from_dict(game.view(seat))
+        moves = {agent.choose(view, legal, random.Random(seed)).action for seed in range(3)}
+        assert len(moves) == 1
+        logits = shipped_policy().logits(encode_view(view))
+        best = max(legal, key=lambda action: (logits[action.index], -action.index))
+        assert moves == {best}
+        assert agent.choose(PlayerView.from_dict(json.loads(json.dumps(game.view(seat)))), legal,
+                            random.Random(9)).action is best
+        checked += 1
+    assert checked > 10
+
+
+def test_ties_go_to_the_lowest_index() -> None:
+    weights = [np.zeros((OBSERVATION_SIZE, NUM_ACTIONS), dtype=np.float32)]
+    biases = [np.zeros(NUM_ACTIONS, dtype=np.float32)]
+    biases[0][[7, 40, 41]] = [1.0, 2.0, 2.0]
+    policy = Policy(weights, biases, "tanh")
+    observation = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    assert policy.best(observation, [41, 3, 40, 7]) == 40
+    assert policy.best(observation, [9, 3]) == 3
+
+
+def test_a_file_that_is_no_checkpoint_is_refused_saying_why(tmp_path: Path) -> None:
+    text = tmp_path / "notes.npz"
+    text.write_text("not a checkpoint", encoding="utf-8")
+    with pytest.raises(CheckpointError, match="cannot read"):
+        load_checkpoint(text)
+    other = tmp_path / "other.npz"
+    np.savez(other, w0=np.zeros((3, 3)))
+    with pytest.raises(CheckpointError, match="not a Mattis policy"):
+        load_checkpoint(other)
+    with pytest.raises(CheckpointError, match="does not follow"):
+        save_checkpoint(tmp_path / "bad.npz", [np.zeros((10, NUM_ACTIONS))], [np.zeros(NUM_ACTIONS)], "tanh")
+    with pytest.raises(CheckpointError, match="one per action"):
+        save_checkpoint(tmp_path / "bad.npz", [np.zeros((OBSERVATION_SIZE, 5))], [np.zeros(5)], "relu")
+
+
+def test_a_saved_checkpoint_loads_back_with_its_numbers(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    weights = [rng.normal(size=(OBSERVATION_SIZE, 16)), rng.normal(size=(16, NUM_ACTIONS))]
+    biases = [rng.normal(size=16), rng.normal(size=NUM_ACTIONS)]
+    exact = load_checkpoint(save_checkpoint(tmp_path / "a.npz", weights, biases, "relu", "float32",
+                                            {"note": "test"}))
+    assert np.array_equal(exact.weights[0], weights[0].astype(np.float32)) and exact.meta == {"note": "test"}
+    half = load_checkpoint(save_checkpoint(tmp_path / "b.npz", weights, biases, "relu"))
+    assert np.array_equal(half.weights[1], weights[1].astype(np.float16).astype(np.float32))
+    observation = rng.random(OBSERVATION_SIZE).astype(np.float32)
+    hidden = np.maximum(observation @ weights[0] + biases[0], 0) @ weights[1] + biases[1]
+    assert np.allclose(exact.logits(observation), hidden, rtol=1e-4, atol=1e-3)
+
+
+def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "copy.npz"
+    path.write_bytes(shipped_path().read_bytes())
+    rules = Rules.preset("pagat")
+    given = run_tournament(rules, 3, ["learned", "random", "random"], 6, seed=2, learned_checkpoint=str(path))
+    shipped = run_tournament(rules, 3, ["learned", "random", "random"], 6, seed=2)
+    assert given.to_dict()["learned_checkpoint"] == str(path)
+    assert shipped.to_dict()["learned_checkpoint"] is None
+    assert [o.losers for o in given.outcomes] == [o.losers for o in shipped.outcomes]  # the same network
+    with pytest.raises(ValueError, match="learned checkpoint: cannot read"):
+        run_tournament(rules, 3, ["learned", "random", "random"], 3, seed=2,
+                       learned_checkpoint=str(tmp_path / "missing.npz"))
+
+
+# ---------------------------------------------------------------------------- where it is offered
+
+
+def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None:
+    from mattis.web import pwa  # here, not above: CI's train venv runs the torch test without the web
+    from mattis.web.app import options_payload
+    labels: tuple[tuple[Lang, str], ...] = (("nb", "maskinlært"), ("en", "learned"))
+    for lang, label in labels:
+        served = {item["level"]: item for item in options_payload(lang)["levels"]}
+        assert list(served) == list(LEVELS)
+        assert served["learned"]["label"] == label and served["learned"]["description"]
+        device = [item["level"] for item in options_payload(lang, 1.0, on_device=True)["levels"]]
+        assert device == list(BASE_LEVELS)
+    kept = {item.url: item for item in pwa.app_files(lambda lang: "", options_payload, lambda lang: {})}
+    for lang in ("nb", "en"):
+        levels = [item["level"] for item in json.loads(kept[f"/api/options?lang={lang}"].data)["levels"]]
+        assert levels == list(BASE_LEVELS)
+
+
+def test_the_offline_apps_python_does_not_offer_the_learned_level(tmp_path: Path) -> None:
+    """The worker's own package, on a Python with only the standard library (as Pyodide has):
+    ``learned`` is not among the levels that can play, and a table refuses it."""
+    from mattis.web import pwa
+
+    archive = tmp_path / "mattis.zip"
+    archive.write_bytes(pwa.package_zip())
+    code = f"""
+import sys
+class OnlyTheStandardLibrary:
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if top not in sys.stdlib_module_names and top != "mattis":
+            raise ModuleNotFoundError(name, name=name)
+        return None
+sys.meta_path.insert(0, OnlyTheStandardLibrary())
+sys.path.insert(0, {str(archive)!r})
+from mattis.bots import available_levels
+from mattis.table.errors import Refusal
+from mattis.table import session
+print(",".join(available_levels()))
+try:
+    session._requested_seats([{{"kind": "human"}}, {{"kind": "bot", "level": "learned"}}], 2)
+except Refusal as error:
+    print("refused", error)
+"""
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=120,
+                          check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first.split(",") == list(BASE_LEVELS)
+    assert second.startswith("refused") and "learned" not in second
+
+
+def test_without_numpy_the_level_is_not_available_and_a_table_refuses_it() -> None:
+    code = """from tests.test_install import BLOCKER
+exec(BLOCKER)
+from mattis.bots import available_levels, make_agent
+from mattis.table.errors import Refusal
+from mattis.table import session
+print(",".join(available_levels()))
+try:
+    make_agent("learned")
+except ImportError as error:
+    print(type(error).__name__, error)
+try:
+    session._requested_seats([{"kind": "human"}, {"kind": "bot", "level": "learned"}], 2)
+except Refusal as error:
+    print("refused")
+"""
+    done = run_blocked(code, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        ",".join(BASE_LEVELS),
+        'MissingExtra mattis.envs.learned needs the rl extra: pip install "mattis[rl]"',
+        "refused",
+    ]
+    assert LEARNED in available_levels()  # here numpy is installed
+
+
+# ---------------------------------------------------------------------------- torch
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path: Path) -> None:
+    """A short training run writes a float32 checkpoint whose numpy logits and chosen moves
+    are MaskablePPO's own (its deterministic predict with the legal-move mask) on observations
+    from real games, and the float16 one almost always picks the same moves; a run started
+    from the checkpoint (``start``) begins with its very policy."""
+    import torch
+
+    from mattis.envs.train import train
+
+    result = train(tmp_path / "tiny.npz", opponents=("easy", "random"), steps=256, envs=2, seed=4,
+                   dtype="float32")
+    model: Any = result.model
+    assert result.steps >= 256 and result.policy.meta["opponents"] == "easy,random"
+    policy = load_checkpoint(result.out)
+    observations, masks = [], []
+    for game, seat in positions(8) + positions(9, 4):
+        encoder = SeatEncoder(seat, game.players, game.rules)
+        observations.append(encoder.update(game.seat_view(seat)).copy())
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask[[action.index for action in game.legal_actions()]] = True
+        masks.append(mask)
+    batch, allowed = np.stack(observations), np.stack(masks)
+    with torch.no_grad():
+        tensor = torch.as_tensor(batch)
+        features = model.policy.mlp_extractor.forward_actor(model.policy.extract_features(tensor))
+        torch_logits = model.policy.action_net(features).numpy()
+    assert np.allclose(policy.logits(batch), torch_logits, rtol=1e-5, atol=1e-5)
+    predicted, _ = model.predict(batch, deterministic=True, action_masks=allowed)
+    ours = [policy.best(row, np.flatnonzero(mask).tolist()) for row, mask in zip(batch, allowed, strict=True)]
+    assert ours == predicted.tolist()
+    half = load_checkpoint(save_checkpoint(tmp_path / "half.npz", policy.weights, policy.biases,
+                                           policy.activation))
+    same = [half.best(row, np.flatnonzero(mask).tolist()) == move
+            for row, mask, move in zip(batch, allowed, ours, strict=True)]
+    assert sum(same) >= 0.9 * len(same)
+    # --start: a new model begins from the checkpoint's policy, layer for layer
+    again = train(tmp_path / "again.npz", opponents=("random",), steps=16, envs=2, seed=5, start=policy,
+                  learning_rate=1e-9, dtype="float32")
+    assert np.allclose(again.policy.logits(batch), policy.logits(batch), atol=1e-4)
