@@ -65,18 +65,18 @@ sys.meta_path.insert(0, RefuseOptionalLibraries())
 RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
-                  "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector", "mattis.envs.learned",
-                  "mattis.envs.train")
+                  "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector",
+                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.envs.train")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {
-    "mattis.bots": {"mattis.envs.learned"},
-    "mattis.cli.train": {"mattis.envs.train", "mattis.envs.learned"},
+    "mattis.bots": {"mattis.bots.learned"},
+    "mattis.cli.train": {"mattis.envs.train", "mattis.bots.learned"},
     "mattis.cli.serve": {"uvicorn", "sqlalchemy", "mattis.web"},
     "mattis.cli.offline": {"mattis.web"},
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
-    "mattis.tools.tournament": {"mattis.envs.openspiel", "mattis.envs.learned"},
+    "mattis.tools.tournament": {"mattis.envs.openspiel", "mattis.bots.learned"},
 }
 """Base modules that import an extra inside the function that needs it, after checking it is
 there (the Ray backend imports ``ray`` by name, with :func:`importlib.import_module`)."""
@@ -246,13 +246,6 @@ docstring."""
 
 ALLOWED_SIDEWAYS = {("tools", "envs"), ("web", "offline")}
 """Imports between two units of one level that are allowed, each for a reason given above."""
-ALLOWED_UPWARD = {("mattis.bots", "mattis.envs.learned")}
-"""The one import of a module from a higher layer, inside the function that needs it:
-``make_agent("learned")`` seats the trained network, which reads the seat's view through the
-environments' encoding (so every front end, the learning environments included, can seat the
-``learned`` level by name)."""
-
-
 @dataclass(frozen=True)
 class Import:
     """One import in a module: the mattis module or library it names, and where it sits."""
@@ -329,8 +322,6 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
                 continue
             source, target = unit(module), unit(imported.target)
             if source == target:
-                continue
-            if (module, imported.target) in ALLOWED_UPWARD and not imported.module_level:
                 continue
             level, target_level = LAYERS[source], LAYERS[target]
             if target_level > level or (target_level == level and (source, target) not in ALLOWED_SIDEWAYS):

@@ -21,11 +21,7 @@ import pytest
 
 from mattis import Game, Rules
 from mattis.bots import BASE_LEVELS, LEARNED, LEVELS, PlayerView, available_levels, make_agent, play_game
-from mattis.bots.rule_based import RandomAgent
-from mattis.core.actions import NUM_ACTIONS
-from mattis.core.rules import PRESET_NAMES
-from mattis.envs.encoding import OBSERVATION_SIZE, SeatEncoder, encode_view
-from mattis.envs.learned import (
+from mattis.bots.learned import (
     SHIPPED_CHECKPOINT,
     CheckpointError,
     LearnedAgent,
@@ -34,6 +30,10 @@ from mattis.envs.learned import (
     save_checkpoint,
     shipped_policy,
 )
+from mattis.bots.rule_based import RandomAgent
+from mattis.core.actions import NUM_ACTIONS
+from mattis.core.rules import PRESET_NAMES
+from mattis.envs.encoding import OBSERVATION_SIZE, SeatEncoder, encode_view
 from mattis.extras import installed
 from mattis.i18n import Lang
 from mattis.tools.tournament import run_tournament
@@ -234,7 +234,7 @@ except Refusal as error:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         ",".join(BASE_LEVELS),
-        'MissingExtra mattis.envs.learned needs the rl extra: pip install "mattis[rl]"',
+        'MissingExtra mattis.bots.learned needs the rl extra: pip install "mattis[rl]"',
         "refused",
     ]
     assert LEARNED in available_levels()  # here numpy is installed

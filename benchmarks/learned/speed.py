@@ -15,8 +15,8 @@ import time
 
 from mattis import Game
 from mattis.bots import PlayerView, make_agent, play_game
+from mattis.bots.learned import LearnedAgent, load_checkpoint
 from mattis.envs.encoding import encode_view
-from mattis.envs.learned import LearnedAgent, load_checkpoint
 
 
 def main() -> None:

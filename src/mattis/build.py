@@ -35,7 +35,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mattis.bots.ismcts",
     "mattis.bots.sampling",
     "mattis.bots.view",
-    "mattis.envs.encoding",
+    "mattis.bots.encoding",
 )
 """The modules a compiled build compiles (``setup.py`` reads this list): the rules core,
 the search's hot path (tree search, sampling, card memory) and the learning environments'

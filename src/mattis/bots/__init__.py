@@ -1,7 +1,7 @@
 """Bots: agents that play from one seat's view only.
 
 ``make_agent(level)`` gives ``random``, ``easy``, ``normal``, ``hard`` or ``learned`` (a trained
-network, :mod:`mattis.envs.learned`, which needs numpy: :func:`available_levels` says which
+network, :mod:`mattis.bots.learned`, which needs numpy: :func:`available_levels` says which
 levels can play here); :func:`hint` asks
 the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` (the
 seat's view, ``Game.seat_view(seat)``, and its memory of the public events), the legal
@@ -34,7 +34,7 @@ LEARNED = "learned"
 def available_levels() -> tuple[str, ...]:
     """The levels that can play in this process: :data:`LEVELS` without ``learned`` when
     numpy is not installed."""
-    if installed("numpy") and installed("mattis.envs.learned"):  # the offline app's zip has no envs
+    if installed("numpy"):  # not on the offline app's Pyodide, which bundles no numpy
         return LEVELS
     return tuple(level for level in LEVELS if level != LEARNED)
 
@@ -58,9 +58,7 @@ def make_agent(level: str, limit: Limit | None = None) -> Agent:
     without numpy raises :class:`mattis.extras.MissingExtra` (an ``ImportError``) naming it."""
     key = parse_level(level)
     if key == LEARNED:
-        # The one import of this layer from above: the network reads the encoded view, which
-        # lives with the environments (tests/test_install.py lists this exception).
-        from ..envs.learned import LearnedAgent
+        from .learned import LearnedAgent  # here: it needs numpy, which the other levels don't
 
         return LearnedAgent()
     if key == "random":

@@ -84,7 +84,7 @@ def train_command(
     if not out.parent.is_dir():
         fail(f"--out: the folder {out.parent} does not exist")
 
-    from ..envs.learned import CheckpointError, load_checkpoint
+    from ..bots.learned import CheckpointError, load_checkpoint
     from ..envs.train import Progress, train
 
     begin = None

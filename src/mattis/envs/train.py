@@ -6,7 +6,7 @@ sb3-contrib).
 ``policy(view, legal) -> action``; with several, each game gets one of them in turn, so a mix
 such as ``("easy", "normal")`` trains against both at once. It runs sb3-contrib's
 ``MaskablePPO``, whose action distribution gets the environment's legal-move mask, and writes
-the policy network as a numpy checkpoint (:func:`mattis.envs.learned.save_checkpoint`), which
+the policy network as a numpy checkpoint (:func:`mattis.bots.learned.save_checkpoint`), which
 the ``learned`` level plays without torch. ``mattis train`` is the command for it.
 
 Training runs on one thread (``torch.set_num_threads(1)``): the games, not the matrix products,
@@ -37,10 +37,10 @@ try:
 except ImportError as error:  # the train extra is missing: say what to install
     raise MissingExtra(__name__, "train", error.name) from error
 
+from ..bots.learned import Policy, load_checkpoint, save_checkpoint
 from ..core.rules import Rules
 from .encoding import Observation
 from .gymnasium import MattisEnv, Opponent
-from .learned import Policy, load_checkpoint, save_checkpoint
 
 DEFAULT_HIDDEN = (128, 128)
 """The hidden layers of the policy (and, separately, of the value network): small enough for a

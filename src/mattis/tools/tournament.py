@@ -422,7 +422,7 @@ def make_entrant(name: str, hard_limit: Limit | None = None,
         if LEARNED not in available_levels():
             raise ValueError(f"bots: {LEARNED_MISSING}")
         if learned_checkpoint is not None:
-            from ..envs.learned import LearnedAgent
+            from ..bots.learned import LearnedAgent
 
             return LearnedAgent(_checkpoint(learned_checkpoint))
     if spec.kind == OPENSPIEL_ISMCTS:
@@ -437,7 +437,7 @@ def make_entrant(name: str, hard_limit: Limit | None = None,
 @lru_cache(maxsize=4)
 def _checkpoint(path: str) -> Any:
     """The policy of a checkpoint file, read once per process (every game seats a fresh agent)."""
-    from ..envs.learned import load_checkpoint
+    from ..bots.learned import load_checkpoint
 
     return load_checkpoint(path)
 
@@ -446,7 +446,7 @@ def check_checkpoint(path: str) -> None:
     """``ValueError`` ``"learned checkpoint: …"`` if the file at ``path`` cannot be played."""
     if LEARNED not in available_levels():
         raise ValueError(f"bots: {LEARNED_MISSING}")
-    from ..envs.learned import CheckpointError
+    from ..bots.learned import CheckpointError
 
     try:
         _checkpoint(path)

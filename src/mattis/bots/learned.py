@@ -29,10 +29,10 @@ try:
 except ImportError as error:  # numpy is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
-from ..bots.protocol import Decision, Limit
-from ..bots.view import PlayerView
 from ..core.actions import NUM_ACTIONS, Action
 from .encoding import OBSERVATION_SIZE, encode_view
+from .protocol import Decision, Limit
+from .view import PlayerView
 
 FORMAT: Final = "mattis-policy-1"
 """What the ``format`` entry of a checkpoint says; another value is refused."""

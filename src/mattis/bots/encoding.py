@@ -1,0 +1,455 @@
+"""One numeric encoding of a seat's view, shared by the PettingZoo, Gymnasium and OpenSpiel
+adapters, so an agent trained in one framework reads the same numbers in the others, and by
+the ``learned`` bot, which reads the numbers it was trained on. It lives with the bots, below
+the environments, so that both can use it; :mod:`mattis.envs.encoding` is its public name.
+
+The input is the seat's view (``Game.seat_view(seat)``, or its JSON dict) and nothing else:
+the view is the single place where hidden cards are cut away, so an observation cannot
+leak what the view does not hold. Memory of the public history (won piles, cards known to
+be in a hand, cards gone) is the seat's :class:`~mattis.bots.view.CardTracker`, fed from
+the same views. :func:`encode_view` works a vector out from a whole view;
+:class:`SeatEncoder` keeps one up to date from the events since its last update.
+
+Seats are *relative*: slot 0 is the observer, slot 1 the player on its left (the next to
+play clockwise), and so on. Every per-seat block has :data:`MAX_SEATS` slots so one layout
+fits 2-6 players; slots of absent seats stay 0. Cards are numbered 0-51, ``suit * 13 +
+rank`` (clubs, diamonds, hearts, spades; 2 … A), the numbering of :attr:`Action.index` for
+single cards. Every value lies in [0, 1]; counts are divided by 52 (or by 6 for the
+phase-2 trick size). ``docs/research.md`` lists every slot.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..extras import MissingExtra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as error:  # the rl extra is missing: say what to install
+    raise MissingExtra(__name__, "rl", error.name) from error
+
+from ..core.actions import NUM_ACTIONS
+from ..core.cards import FULL_DECK_MASK, NUM_CARDS
+from ..core.events import RawEvent
+from ..core.observation import SeatView
+from ..core.phase import Phase
+from ..core.rules import RULE_OPTIONS, Learned, Rules
+from .view import CardTracker, PlayerView
+
+MAX_SEATS = 6
+"""Per-seat blocks always have this many slots (the most players any rules allow)."""
+PHASES = tuple(Phase)
+"""The order of the ``phase`` block's one-hot slots."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One named block of the observation vector."""
+
+    name: str
+    size: int
+    meaning: str
+
+
+def _learned_options() -> tuple[tuple[str, Learned], ...]:
+    """The options the rules block holds, by their first slot (from each field's
+    :class:`~mattis.core.rules.RuleOption`)."""
+    learned = [(name, option.learned) for name, option in RULE_OPTIONS.items() if option.learned]
+    return tuple(sorted(learned, key=lambda item: item[1].slot))
+
+
+_LEARNED = _learned_options()
+RULES_SIZE: int = sum(learned.width for _, learned in _LEARNED)
+"""How many numbers the ``rules`` block holds."""
+
+
+def _rules_meaning() -> str:
+    """The ``rules`` block's slots in words: ``trick=pair, chance, …, removed_two_player / 10``."""
+    parts: list[str] = []
+    for name, learned in _LEARNED:
+        if learned.scale:
+            parts.append(f"{name} / {learned.scale}")
+        else:
+            parts += [name if mark is True else f"{name}={mark}" for mark in learned.marks]
+    return "the rule options: " + ", ".join(parts)
+
+
+LAYOUT: tuple[Slot, ...] = (
+    Slot("hand", NUM_CARDS, "1 for each card in the observer's hand"),
+    Slot("table_by_seat", MAX_SEATS * NUM_CARDS,
+         "cards face up on the table, by the relative seat that played them (phase 1: the "
+         "current trick with war cards; phase 2: every play on the table)"),
+    Slot("to_beat", NUM_CARDS, "phase 2: the cards of the newest play on the table, the one to beat"),
+    Slot("current_round", NUM_CARDS,
+         "phase 1: the cards of the current round (the first round of the trick or the current "
+         "round of a tie), which decide it"),
+    Slot("won_by_seat", MAX_SEATS * NUM_CARDS,
+         "phase 1: the cards in each relative seat's won pile (all were played face up)"),
+    Slot("known_by_seat", MAX_SEATS * NUM_CARDS,
+         "cards known to be in each relative seat's hand (slot 0: the whole own hand; others: "
+         "picked up, taken back, the revealed trump card, won piles that joined the hand)"),
+    Slot("gone", NUM_CARDS, "cards seen leaving the game (cleared phase-2 tricks)"),
+    Slot("unseen", NUM_CARDS,
+         "cards whose place the observer cannot know: hidden parts of other hands, the stock, "
+         "the reserved trump card, removed cards"),
+    Slot("trump_card", NUM_CARDS, "the trump card, once its face is public"),
+    Slot("trump_suit", 5, "the trump suit one-hot: clubs, diamonds, hearts, spades, unknown"),
+    Slot("phase", 3, "one-hot: collect (phase 1), shed (phase 2), over"),
+    Slot("to_move", MAX_SEATS, "one-hot relative seat to move (all 0 when the game is over)"),
+    Slot("leader", MAX_SEATS, "one-hot relative seat that led the current trick"),
+    Slot("dealer", MAX_SEATS, "one-hot relative seat of the dealer"),
+    Slot("trump_holder", MAX_SEATS,
+         "one-hot relative seat that put the hidden trump card aside (hidden_last), 0 if nobody"),
+    Slot("last_drawer", MAX_SEATS,
+         "one-hot relative seat that drew the face-up bottom card (bottom_up), 0 if nobody"),
+    Slot("present", MAX_SEATS, "1 for each relative seat in the game (the player count)"),
+    Slot("out", MAX_SEATS, "1 for each relative seat that has gone out in phase 2"),
+    Slot("losers", MAX_SEATS, "1 for each relative seat that lost (Mattis), once the game is over"),
+    Slot("tie", MAX_SEATS, "phase 1: 1 for each relative seat playing off a tie or war"),
+    Slot("due", MAX_SEATS, "phase 1: 1 for each relative seat still due to play in this round"),
+    Slot("hand_sizes", MAX_SEATS, "cards in each relative seat's hand / 52"),
+    Slot("won_sizes", MAX_SEATS, "cards in each relative seat's won pile / 52"),
+    Slot("stock_size", 1, "cards in the stock / 52 (the reserved trump card included until put aside)"),
+    Slot("removed_count", 1, "cards that left the game unseen / 52"),
+    Slot("trick_size", 1, "phase 2: how many plays complete the current trick / 6"),
+    Slot("rules", RULES_SIZE, _rules_meaning()),
+)
+"""The observation vector, block by block, in order."""
+
+
+def _offsets() -> dict[str, slice]:
+    result: dict[str, slice] = {}
+    start = 0
+    for slot in LAYOUT:
+        result[slot.name] = slice(start, start + slot.size)
+        start += slot.size
+    return result
+
+
+SLICES: Mapping[str, slice] = _offsets()
+"""Where each block of :data:`LAYOUT` lies in the vector."""
+OBSERVATION_SIZE: int = sum(slot.size for slot in LAYOUT)
+"""The length of every observation vector."""
+
+Observation = npt.NDArray[np.float32]
+
+
+def encode_view(view: Mapping[str, Any] | SeatView | PlayerView) -> Observation:
+    """The observation vector of one seat's view, float32 in [0, 1], worked out from scratch.
+
+    ``view`` is a ``Game.view(seat)`` dict, a ``Game.seat_view(seat)`` or a
+    :class:`PlayerView`; a dict or a :class:`SeatView` must hold the whole history. This
+    is the reference the environments' :class:`SeatEncoder` is tested against; it costs
+    time in proportion to the history, the encoder a constant time per step.
+    """
+    if isinstance(view, PlayerView):
+        known = view
+    elif isinstance(view, SeatView):
+        known = PlayerView.of(view)
+    else:
+        known = PlayerView.from_dict(dict(view))
+    public, memory = known.public, known.memory
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    players = public.players
+    me = public.seat
+
+    def rel(seat: int) -> int:
+        return (seat - me) % players
+
+    def cards(name: str, mask: int, row: int = 0) -> None:
+        base = SLICES[name].start + row * NUM_CARDS
+        while mask:
+            low = mask & -mask
+            out[base + low.bit_length() - 1] = 1.0
+            mask ^= low
+
+    def one_hot(name: str, seat: int | None) -> None:
+        if seat is not None and seat >= 0:
+            out[SLICES[name].start + rel(seat)] = 1.0
+
+    def flags(name: str, seats: Iterable[int]) -> None:
+        for seat in seats:
+            out[SLICES[name].start + rel(int(seat))] = 1.0
+
+    cards("hand", public.hand)
+    for seat, card in public.trick:
+        cards("table_by_seat", 1 << card, rel(seat))
+    for seat, play in public.plays:
+        cards("table_by_seat", play.mask, rel(seat))
+    if public.plays:
+        cards("to_beat", public.plays[-1][1].mask)
+    for _, card in public.current_round:
+        cards("current_round", 1 << card)
+    for seat in range(players):
+        cards("won_by_seat", memory.known_won[seat], rel(seat))
+        cards("known_by_seat", memory.known_hands[seat], rel(seat))
+    cards("gone", memory.gone)
+    cards("unseen", known.unseen)
+    if public.trump_card is not None:
+        cards("trump_card", 1 << public.trump_card)
+    out[SLICES["trump_suit"].start + (4 if public.trump_suit is None else public.trump_suit)] = 1.0
+    out[SLICES["phase"].start + PHASES.index(public.phase)] = 1.0
+    one_hot("to_move", public.to_move)
+    one_hot("leader", public.leader)
+    one_hot("dealer", public.dealer)
+    one_hot("trump_holder", public.trump_holder)
+    one_hot("last_drawer", public.last_drawer)
+    flags("present", range(players))
+    flags("out", public.out)
+    flags("losers", public.losers)
+    flags("tie", public.tie)
+    flags("due", public.due)
+    for seat in range(players):
+        out[SLICES["hand_sizes"].start + rel(seat)] = public.hand_sizes[seat] / NUM_CARDS
+        out[SLICES["won_sizes"].start + rel(seat)] = public.won_sizes[seat] / NUM_CARDS
+    out[SLICES["stock_size"].start] = public.stock_size / NUM_CARDS
+    out[SLICES["removed_count"].start] = public.removed_count / NUM_CARDS
+    out[SLICES["trick_size"].start] = (public.trick_size or 0) / MAX_SEATS
+    out[SLICES["rules"]] = rules_vector(public.rules)
+    return out
+
+
+class SeatEncoder:
+    """One seat's observation vector, kept up to date instead of rebuilt.
+
+    Each :meth:`update` takes the seat's view of the events since the last one
+    (``Game.seat_view(seat, since=encoder.count)``): its :class:`CardTracker` follows just
+    those, and only the numbers that changed are rewritten, so a step costs the same at
+    action 5 as at action 3,000. The vector equals :func:`encode_view` of the whole view
+    at every step (the tests compare them over whole games).
+
+    The same numbers are also kept as a list of Python floats (:attr:`values`), for
+    OpenSpiel, which hands tensors out as lists: copying the list costs a sixth of
+    converting 1,349 float32 numbers afresh, and keeping it costs a store per change.
+    """
+
+    def __init__(self, seat: int, players: int, rules: Rules, before: Sequence[RawEvent] = ()) -> None:
+        """``before``: public events the seat saw before the game its views come from (a
+        game resumed from a position, as OpenSpiel's resampled states are)."""
+        self.seat = seat
+        self.players = players
+        self.tracker = CardTracker(players, rules)
+        self.tracker.feed(before)
+        self._first = len(before)
+        self._buffer = array("f", bytes(4 * OBSERVATION_SIZE))
+        self.vector: Observation = np.frombuffer(self._buffer, dtype=np.float32)
+        """The observation as of the last :meth:`update`; the encoder writes into it, so
+        copy it to keep it."""
+        # A float object of its own in every slot: copying a list that holds one object many
+        # times waits on that object's reference count at every item, and costs 2.5 times more.
+        self.values: list[float] = self._buffer.tolist()
+        """:attr:`vector` as Python floats (equal to ``vector.tolist()``); copy it to keep it."""
+        self._rel = [(other - seat) % players for other in range(players)]
+        self._rows = [rel * NUM_CARDS for rel in self._rel]
+        for rel in self._rel:
+            self._buffer[_PRESENT + rel] = self.values[_PRESENT + rel] = 1.0
+        rules_slots = SLICES["rules"]
+        self.vector[rules_slots] = rules_vector(rules)
+        self.values[rules_slots] = self.vector[rules_slots].tolist()
+        # What the vector holds now: card blocks as masks, per-seat rows by absolute seat,
+        # one-hot blocks as the index set (-1: none), flag blocks as bits by relative seat.
+        self._cards: tuple[int, ...] = (0,) * len(_CARD_STARTS)
+        self._table = [0] * players
+        self._won = [0] * players
+        self._known = [0] * players
+        self._hot: tuple[int, ...] = (-1,) * len(_ONE_HOT_STARTS)
+        self._flags: tuple[int, ...] = (0,) * len(_FLAG_STARTS)
+        self._slot: dict[int | None, int] = {None: -1, **dict(enumerate(self._rel))}
+        self._bits_of: dict[Iterable[int], int] = {}
+        self._hand_sizes: tuple[int, ...] = (0,) * players
+        self._won_sizes: tuple[int, ...] = (0,) * players
+        self._scalars: tuple[int, ...] = (0, 0, 0)
+
+    @property
+    def count(self) -> int:
+        """Events of the game followed so far: ask for the next view with ``since=count``."""
+        return self.tracker.count - self._first
+
+    def update(self, public: SeatView) -> Observation:
+        """Follow ``public`` (the events since the last update) and return :attr:`vector`."""
+        tracker = self.tracker
+        tracker.follow(public, self._first)
+        buffer, values = self._buffer, self.values
+        rel = self._rel
+
+        # Per-seat card rows by absolute seat (the own known row is the whole hand, which
+        # private draws change), and everything the seat has seen (for ``unseen``).
+        table = [0] * self.players
+        in_play = 0
+        for owner, card in public.trick:
+            table[owner] |= 1 << card
+            in_play |= 1 << card
+        for owner, play in public.plays:
+            table[owner] |= play.mask
+            in_play |= play.mask
+        hand = public.hand
+        won, known = tracker.known_won, tracker.known_hands
+        seat = self.seat
+        old_table, old_won, old_known = self._table, self._won, self._known
+        seen = in_play | tracker.gone | hand
+        for other, row in enumerate(self._rows):
+            mask = table[other]
+            if mask != old_table[other]:
+                _write_cards(buffer, values, _TABLE + row, old_table[other], mask)
+            mask = won[other]
+            if mask != old_won[other]:
+                _write_cards(buffer, values, _WON + row, old_won[other], mask)
+                old_won[other] = mask
+            seen |= mask
+            mask = hand if other == seat else known[other]
+            if mask != old_known[other]:
+                _write_cards(buffer, values, _KNOWN + row, old_known[other], mask)
+                old_known[other] = mask
+            seen |= mask
+        self._table = table
+
+        # Single card blocks, in the order of _CARD_STARTS.
+        trump_card = 0 if public.trump_card is None else 1 << public.trump_card
+        if public.phase == Phase.COLLECT:
+            seen |= trump_card  # the face-up bottom card still in the stock
+        current_round = 0
+        for _, card in public.current_round:
+            current_round |= 1 << card
+        masks = (hand, public.plays[-1][1].mask if public.plays else 0, current_round,
+                 tracker.gone, FULL_DECK_MASK & ~seen, trump_card)
+        old_masks = self._cards
+        if masks != old_masks:
+            for index, mask in enumerate(masks):
+                if mask != old_masks[index]:
+                    _write_cards(buffer, values, _CARD_STARTS[index], old_masks[index], mask)
+            self._cards = masks
+
+        # One-hot blocks, in the order of _ONE_HOT_STARTS.
+        slot = self._slot  # a seat (or None) to its relative slot (or -1)
+        hot = (
+            _TRUMP_SLOT[public.trump_suit],
+            _PHASE_SLOT[public.phase],
+            slot[public.to_move],
+            slot[public.leader],
+            slot[public.dealer],
+            slot[public.trump_holder],
+            slot[public.last_drawer],
+        )
+        old_hot = self._hot
+        if hot != old_hot:
+            for index, new in enumerate(hot):
+                old = old_hot[index]
+                if old != new:
+                    start = _ONE_HOT_STARTS[index]
+                    if old >= 0:
+                        buffer[start + old] = values[start + old] = 0.0
+                    if new >= 0:
+                        buffer[start + new] = values[start + new] = 1.0
+            self._hot = hot
+
+        # Flag blocks, in the order of _FLAG_STARTS (seat groups as bits of relative seats,
+        # remembered: the same few groups come back all game).
+        bits_of = self._bits_of
+        try:
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        except KeyError:
+            for seats in (public.out, public.losers, public.tie, public.due):
+                bits_of[seats] = sum(1 << rel[other] for other in set(seats))
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        old_flags = self._flags
+        if flags != old_flags:
+            for index, bits in enumerate(flags):
+                if bits != old_flags[index]:
+                    _write_cards(buffer, values, _FLAG_STARTS[index], old_flags[index], bits)
+            self._flags = flags
+
+        # Counts.
+        if public.hand_sizes != self._hand_sizes:
+            for other, size in enumerate(public.hand_sizes):
+                if size != self._hand_sizes[other]:
+                    buffer[_HAND_SIZES + rel[other]] = values[_HAND_SIZES + rel[other]] = _PER_52[size]
+            self._hand_sizes = public.hand_sizes
+        if public.won_sizes != self._won_sizes:
+            for other, size in enumerate(public.won_sizes):
+                if size != self._won_sizes[other]:
+                    buffer[_WON_SIZES + rel[other]] = values[_WON_SIZES + rel[other]] = _PER_52[size]
+            self._won_sizes = public.won_sizes
+        scalars = (public.stock_size, public.removed_count, public.trick_size or 0)
+        if scalars != self._scalars:
+            buffer[_STOCK_SIZE] = values[_STOCK_SIZE] = _PER_52[scalars[0]]
+            buffer[_REMOVED_COUNT] = values[_REMOVED_COUNT] = _PER_52[scalars[1]]
+            buffer[_TRICK_SIZE] = values[_TRICK_SIZE] = _PER_SIX[scalars[2]]
+            self._scalars = scalars
+        return self.vector
+
+
+def _write_cards(buffer: array[float], values: list[float], start: int, old: int, new: int) -> None:
+    """Rewrite the slots of a card block (or a flag block) whose bit differs from ``old``."""
+    changed = old ^ new
+    while changed:
+        low = changed & -changed
+        index = start + low.bit_length() - 1
+        buffer[index] = values[index] = 1.0 if new & low else 0.0
+        changed ^= low
+
+
+def _float32(number: float) -> float:
+    """``number`` rounded to float32, as the vector stores it."""
+    return array("f", [number])[0]
+
+
+_PER_52 = [_float32(count / NUM_CARDS) for count in range(NUM_CARDS + 1)]
+"""Each count of cards / 52, as the vector holds it."""
+_PER_SIX = [_float32(count / MAX_SEATS) for count in range(MAX_SEATS + 1)]
+"""Each trick size / 6, as the vector holds it."""
+
+
+_TABLE = SLICES["table_by_seat"].start
+_WON = SLICES["won_by_seat"].start
+_KNOWN = SLICES["known_by_seat"].start
+_CARD_STARTS = tuple(SLICES[name].start for name in (
+    "hand", "to_beat", "current_round", "gone", "unseen", "trump_card"))
+_PRESENT = SLICES["present"].start
+_ONE_HOT_STARTS = tuple(SLICES[name].start for name in (
+    "trump_suit", "phase", "to_move", "leader", "dealer", "trump_holder", "last_drawer"))
+_FLAG_STARTS = tuple(SLICES[name].start for name in ("out", "losers", "tie", "due"))
+_TRUMP_SLOT: dict[int | None, int] = {None: 4, 0: 0, 1: 1, 2: 2, 3: 3}
+_PHASE_SLOT = {phase: index for index, phase in enumerate(PHASES)}
+_HAND_SIZES = SLICES["hand_sizes"].start
+_WON_SIZES = SLICES["won_sizes"].start
+_STOCK_SIZE = SLICES["stock_size"].start
+_REMOVED_COUNT = SLICES["removed_count"].start
+_TRICK_SIZE = SLICES["trick_size"].start
+
+
+def rules_vector(rules: Rules) -> Observation:
+    """The numbers of the ``rules`` block (see :data:`LAYOUT`), laid out by each option's
+    :class:`~mattis.core.rules.Learned`."""
+    numbers: list[float] = []
+    for name, learned in _LEARNED:
+        value = getattr(rules, name)
+        if learned.scale:
+            numbers.append(value / learned.scale)
+        else:
+            numbers += [float(value == mark) for mark in learned.marks]
+    return np.array(numbers, dtype=np.float32)
+
+
+def action_mask(legal_indices: list[int] | tuple[int, ...]) -> npt.NDArray[np.int8]:
+    """A 0/1 vector over every action index (``mattis.NUM_ACTIONS`` long)."""
+    mask = bytearray(NUM_ACTIONS)  # filled as bytes and viewed by NumPy: twice as fast as indexing
+    for index in legal_indices:
+        mask[index] = 1
+    return np.frombuffer(mask, dtype=np.int8)
+
+
+def terminal_rewards(losers: tuple[int, ...] | list[int], players: int) -> tuple[float, ...]:
+    """Rewards at the end of a game, summing to 0: the Mattis loser(s) share −1 and the other
+    players share +1. With one loser that is −1 for Mattis and +1/(players−1) for the rest.
+    If nobody or everybody lost (a capped game, or nobody could move), everyone gets 0."""
+    lost = set(losers)
+    if not lost or len(lost) == players:
+        return (0.0,) * players
+    loser_share = -1.0 / len(lost)
+    winner_share = 1.0 / (players - len(lost))
+    return tuple(loser_share if seat in lost else winner_share for seat in range(players))
