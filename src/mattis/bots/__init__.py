@@ -1,6 +1,6 @@
 """Bots: agents that play from one seat's view only.
 
-``make_agent(level)`` gives ``random``, ``easy``, ``normal`` or ``hard``; :func:`hint` asks
+``make_agent(level)`` gives ``random``, ``easy``, ``normal``, ``hard`` or ``expert``; :func:`hint` asks
 the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` (the
 seat's view, ``Game.seat_view(seat)``, and its memory of the public events), the legal
 actions, a seeded generator and an optional limit.
@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 from ..core.actions import Action
 from ..core.game import Game
+from .expert import EXPERT_ITERATIONS, EXPERT_LIMIT, EXPERT_SECONDS, ExpertAgent
 from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
 from .runner import DEFAULT_ACTION_CAP, PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
 from .view import CardMemory, CardTracker, PlayerView
 
-LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 """Bot levels from weakest to strongest."""
 
 
@@ -39,12 +40,15 @@ def parse_level(text: object) -> str:
 
 
 def make_agent(level: str, limit: Limit | None = None) -> Agent:
-    """A new agent of ``level``; ``limit`` sets the ``hard`` bot's thinking budget."""
+    """A new agent of ``level``; ``limit`` sets a searching bot's (``hard``, ``expert``)
+    thinking budget."""
     key = parse_level(level)
     if key == "random":
         return RandomAgent()
     if key in ("easy", "normal"):
         return RuleBasedAgent(key)
+    if key == "expert":
+        return ExpertAgent(limit or EXPERT_LIMIT)
     return IsmctsAgent(limit or DEFAULT_LIMIT)
 
 
@@ -69,7 +73,8 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 __all__ = [
     "DEFAULT_ACTION_CAP",
-    "DEFAULT_LIMIT", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision", "IsmctsAgent", "Limit",
+    "DEFAULT_LIMIT", "EXPERT_ITERATIONS", "EXPERT_LIMIT", "EXPERT_SECONDS", "LEVELS", "Agent",
+    "CardMemory", "CardTracker", "Decision", "ExpertAgent", "IsmctsAgent", "Limit",
     "PlayedGame", "PlayerView", "RandomAgent", "RuleBasedAgent", "decide", "derived_rng", "hint",
     "hint_for", "make_agent", "parse_level", "play_game", "seat_rng", "seat_view",
 ]

@@ -18,6 +18,7 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.level.easy": ("lett", "easy"),
     "play.level.normal": ("middels", "normal"),
     "play.level.hard": ("sterk", "hard"),
+    "play.level.expert": ("ekspert", "expert"),
     # what happened (history events)
     "play.ev.play": ("{who} la {cards}", "{who} played {cards}"),
     "play.ev.chance": ("{who} sjanset og fikk {card}", "{who} chanced and turned up {card}"),

@@ -39,7 +39,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import LEVELS
+from ..bots import EXPERT_SECONDS, LEVELS
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
     Lang,
@@ -50,7 +50,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
-from ..offline import LOCAL_HARD_SECONDS
+from ..offline import LOCAL_EXPERT_SECONDS, LOCAL_HARD_SECONDS
 from ..pool import worker_pool
 from ..table import Refusal
 from ..table.protocol import dispatch, parse_json, read_seat_message
@@ -176,9 +176,10 @@ def api(handler: Handler) -> Handler:
     return route
 
 
-def options_payload(lang: Lang, hard_seconds: float = 1.0) -> dict[str, Any]:
+def options_payload(lang: Lang, hard_seconds: float = 1.0,
+                    expert_seconds: float = EXPERT_SECONDS) -> dict[str, Any]:
     """Everything the start page needs to offer every rule option, in ``lang``; each bot
-    level says what it does, ``hard`` with its budget where it plays (``hard_seconds``)."""
+    level says what it does, ``hard`` and ``expert`` with their budgets where they play."""
     presets = [{"name": name, "summary": preset_summary(name, lang),
                 "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
     options = []
@@ -190,8 +191,10 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0) -> dict[str, Any]:
                         "rule": option.rule,
                         "values": [{"value": value, "label": option_value(option.text, value, lang)}
                                    for value in option.json_values]})
+    budgets = {"expert": expert_seconds}
     levels = [{"level": level, "label": t(f"play.level.{level}", lang),
-               "description": t(f"app.level_help.{level}", lang, seconds=format_seconds(hard_seconds, lang))}
+               "description": t(f"app.level_help.{level}", lang,
+                                seconds=format_seconds(budgets.get(level, hard_seconds), lang))}
               for level in LEVELS]
     return {"presets": presets, "options": options, "levels": levels}
 
@@ -287,7 +290,8 @@ def create_app(
     async def options(request: Request) -> Response:
         on_device = request.query_params.get("host") == "device"  # what the offline app keeps
         seconds = LOCAL_HARD_SECONDS if on_device else config.hard_seconds
-        return JSONResponse(options_payload(_request_lang(request), seconds))
+        expert = LOCAL_EXPERT_SECONDS if on_device else config.expert_seconds
+        return JSONResponse(options_payload(_request_lang(request), seconds, expert))
 
     async def texts(request: Request) -> Response:
         return JSONResponse(texts_payload(_request_lang(request)))
