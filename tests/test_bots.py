@@ -1,5 +1,5 @@
 """Tests of the bots (``mattis.bots``): the agent protocol, whole games, hand-built positions
-and the ``hard`` search bot.
+and the ``hard`` and ``expert`` search bots.
 
 1. The agent protocol (rules section 5): an agent gets only a :class:`PlayerView` and the
    legal actions. Nothing reachable from them is a game, a position or another seat's hidden
@@ -11,6 +11,8 @@ and the ``hard`` search bot.
 3. ``easy`` and ``normal`` make the obvious move in hand-built positions (P1.3, P2.2-P2.5).
 4. ``hard`` is reproducible for a seed with an iteration limit, explains itself, and
    answers forced moves at once; ``hint_for`` gives a legal hint.
+5. ``expert``: the same search with informed rollouts, whose policy makes the obvious move
+   in hand-built positions; it plays whole games legally from views only.
 
 Failures name the rules, player count and seed to replay them with.
 """
@@ -32,8 +34,11 @@ import pytest
 
 from mattis import CHANCE, PICKUP, Action, Event, Game, Rules, parse_card
 from mattis.bots import (
+    DEFAULT_LIMIT,
+    EXPERT_LIMIT,
     LEVELS,
     Decision,
+    ExpertAgent,
     IsmctsAgent,
     Limit,
     PlayerView,
@@ -47,6 +52,7 @@ from mattis.bots import (
     play_game,
     seat_rng,
 )
+from mattis.bots.ismcts import informed_rollout_action, rollout_action
 from mattis.bots.view import CardMemory
 from mattis.core.cards import CARD_CODES, FULL_DECK_MASK, NUM_CARDS, mask_of
 from mattis.core.observation import SeatView
@@ -58,6 +64,7 @@ HARD_ITERATIONS = 30
 """A small, fixed search budget: reproducible for a seed and quick enough for tests."""
 HARD_LIMIT = Limit(iterations=HARD_ITERATIONS)
 RULE_BASED = ("easy", "normal")
+SEARCHING = ("hard", "expert")
 EXPLANATION = re.compile(r"^search: (\d+)% of (\d+) simulations chose (\S+); "
                          r"it avoided Mattis in (\d+)% of them$")
 
@@ -68,7 +75,7 @@ but ``learned`` in the compiled build's venv, which installs no extra."""
 
 
 def agent_for(level: str) -> Any:
-    return make_agent(level, HARD_LIMIT if level == "hard" else None)
+    return make_agent(level, HARD_LIMIT if level in SEARCHING else None)
 
 
 def view_of(game: Game, seat: int | None = None) -> PlayerView:
@@ -275,7 +282,7 @@ def _decisions_equal(a: Decision, b: Decision) -> None:
 def test_view_through_json_gives_the_same_decision(level: str) -> None:
     """A view that went through JSON text (as over a network) gives the same decision as
     ``game.view(seat)`` itself, for the same generator seed."""
-    states = protocol_states()[::9] if level == "hard" else protocol_states()[::2]
+    states = protocol_states()[::9] if level in SEARCHING else protocol_states()[::2]
     agent = agent_for(level)
     compared = 0
     for where, game in states:
@@ -291,7 +298,7 @@ def test_view_through_json_gives_the_same_decision(level: str) -> None:
         assert a.action in legal, where
         _decisions_equal(a, b)
         compared += 1
-    assert compared >= (8 if level == "hard" else 40)
+    assert compared >= (8 if level in SEARCHING else 40)
 
 
 def same_view_other_hidden(game: Game, seat: int, rng: random.Random) -> Game | None:
@@ -373,7 +380,7 @@ def test_decision_does_not_depend_on_hidden_cards(level: str) -> None:
     hidden cards get the same decision (same generator seed) from every level, the search
     bot included. A bot that peeked at the game would tell them apart."""
     agent = agent_for(level)
-    states = twin_states()[::3] if level == "hard" else twin_states()
+    states = twin_states()[::3] if level in SEARCHING else twin_states()
     for where, game, twin in states:
         seat = game.to_move
         assert seat is not None
@@ -666,7 +673,7 @@ def test_rule_based_names() -> None:
     with pytest.raises(ValueError):
         RuleBasedAgent("hard")
     with pytest.raises(ValueError, match="unknown level"):
-        make_agent("expert")
+        make_agent("grandmaster")
     assert [make_agent(level).name for level in PLAYABLE] == list(PLAYABLE)
     assert set(LEVELS) - set(PLAYABLE) <= {"learned"}
 
@@ -760,3 +767,106 @@ def test_limit_needs_a_budget() -> None:
         Limit(iterations=0)
     with pytest.raises(ValueError):
         Limit(seconds=-1.0)
+
+
+# ====================================================================== 5. the expert bot
+
+
+def rollout_choice(game: Game) -> str:
+    """What the expert's informed rollout policy plays in ``game`` with no random moves."""
+    return str(informed_rollout_action(game, game.legal_actions(), random.Random(0), 0.0))
+
+
+def test_expert_rollout_p1_3_last_to_play_wins_with_the_cheapest_winning_card() -> None:
+    """P1.3 in a rollout: last to play against 9h, the ten is the cheapest card that wins."""
+    assert rollout_choice(phase1_last_to_play(["9c", "Td", "Ks"], "9h", "4c")) == "Td"
+
+
+def test_expert_rollout_p1_3_cannot_win_so_gives_the_lowest_card() -> None:
+    """P1.3 in a rollout: nothing beats the ten, so the lowest card goes."""
+    assert rollout_choice(phase1_last_to_play(["8s", "3c", "5d"], "9h", "Tc")) == "3c"
+
+
+def test_expert_rollout_p1_3_beats_a_king_only_with_an_ace() -> None:
+    """P1.3: seat 0 led the king; seat 2, last of the round, takes it with the ace, and
+    with no card above the king gives the lowest."""
+    game = phase1_last_to_play(["Ac", "4s", "6d"], "Kh", "2c")
+    assert rollout_choice(game) == "Ac"  # last to play: the ace is the one winner
+    game = phase1_last_to_play(["Qc", "4s", "6d"], "Kh", "2c")
+    assert rollout_choice(game) == "4s"
+
+
+def test_expert_rollout_p2_3_leads_low_and_long() -> None:
+    """P2.2/P2.3 in a rollout: on an empty table, the low heart sequence, not the trump
+    two (spades are trump) and not the king."""
+    game = phase2([["4h", "5h", "Kh", "2s"], ["5c", "7d", "Jc"], ["9h", "4c", "8d"]], 0)
+    assert rollout_choice(game) == "4h-5h"
+
+
+def test_expert_rollout_p2_4_picks_up_a_two_rather_than_spend_a_high_trump() -> None:
+    """P2.4/P2.5 in a rollout: 2h then 5h on the table, seat 0 holds no heart and only the
+    nine and jack of trumps beat: picking up the 2h is cheaper (the ``normal`` rule)."""
+    game = phase2([["9s", "Js", "4c"], ["2h", "7d", "Jc"], ["5h", "4d", "8d"]], 1, "2h", "5h")
+    assert game.to_move == 0
+    assert {str(a) for a in game.legal_actions()} == {"9s", "Js", "pickup"}
+    assert rollout_choice(game) == "pickup"
+    # With a low trump it beats instead: the four of spades is cheap to spend.
+    game = phase2([["4s", "Js", "4c"], ["2h", "7d", "Jc"], ["5h", "4d", "8d"]], 1, "2h", "5h")
+    assert rollout_choice(game) == "4s"
+
+
+def test_expert_rollouts_differ_from_hard_rollouts() -> None:
+    """The informed policy really is another policy: in phase 1, where ``hard``'s rollout
+    plays a random card, it wins the round with the cheapest winner every time."""
+    game = phase1_last_to_play(["9c", "Td", "Ks"], "9h", "4c")
+    legal = game.legal_actions()
+    hard_choices = {str(rollout_action(game, legal, random.Random(seed), 0.0)) for seed in range(30)}
+    assert len(hard_choices) > 1
+    assert {str(informed_rollout_action(game, legal, random.Random(seed), 0.0))
+            for seed in range(30)} == {"Td"}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_expert_finishes_games_legally(variant: str) -> None:
+    """``expert`` with a fixed small budget plays legal, finished games from its views:
+    everyone searching at the smallest table, and one expert among normal bots at the
+    largest."""
+    rules = VARIANTS[variant]
+    searched = 0
+    largest = rules.max_players
+    for players, levels in ((rules.min_players, ["expert"]),
+                            (largest, ["expert"] + ["normal"] * (largest - 1))):
+        agents = play(variant, players, 8, levels)
+        searched += sum(agent.reasons.count("search") for agent in agents)
+    assert searched > 10
+
+
+def test_expert_is_reproducible_and_respects_its_budget() -> None:
+    """With an iteration limit the expert gives the same decision for the same view and
+    seed, explains its search like ``hard``, and never runs more than allowed."""
+    checked = 0
+    for where, game in protocol_states()[7::23]:
+        legal = game.legal_actions()
+        if len(legal) < 2:
+            continue
+        first = ExpertAgent(Limit(iterations=40)).choose(view_of(game), legal, random.Random(where))
+        again = ExpertAgent(Limit(iterations=40)).choose(view_of(game), legal, random.Random(where))
+        _decisions_equal(first, again)
+        assert first.action in legal and 1 <= first.iterations <= 40
+        assert EXPLANATION.match(first.explanation), first.explanation
+        checked += 1
+    assert checked >= 5
+    game = Game.new("pagat", 3, seed=11)
+    decision = ExpertAgent(Limit(iterations=500)).choose(
+        view_of(game), game.legal_actions(), random.Random(0), Limit(iterations=15))
+    assert 1 <= decision.iterations <= 15
+
+
+def test_expert_is_a_level_above_hard() -> None:
+    """``expert`` is the strongest built-in level (only the trained ``learned`` network follows
+    it in the list), with a larger default budget than ``hard``."""
+    assert LEVELS[-3:] == ("hard", "expert", "learned")
+    agent = make_agent("expert")
+    assert isinstance(agent, ExpertAgent) and agent.limit == EXPERT_LIMIT
+    assert EXPERT_LIMIT.iterations is not None and EXPERT_LIMIT.seconds is not None
+    assert EXPERT_LIMIT.seconds > (DEFAULT_LIMIT.seconds or 0)

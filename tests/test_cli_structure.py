@@ -128,7 +128,8 @@ def test_player_counts_are_refused_in_the_same_words_by_every_command() -> None:
 
 
 def test_unknown_levels_are_refused_in_the_same_words_by_every_command() -> None:
-    expected = "error: --bots: unknown level 'genius'; choose one of random, easy, normal, hard, learned"
+    expected = ("error: --bots: unknown level 'genius'; choose one of random, easy, normal, hard, expert, "
+                "learned")
     assert run("play", "--bots", "normal,genius") == expected
     tournaments_also_seat = ", openspiel-ismcts"  # OpenSpiel's ISMCTS, a yardstick for tournaments only
     assert run("tournament", "--bots", "normal,genius,easy") == expected + tournaments_also_seat

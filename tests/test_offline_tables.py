@@ -20,7 +20,7 @@ from mattis.offline import LOCAL_PREFIX, LocalSettings, LocalTables
 
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
 
-QUICK = LocalSettings(bot_delay=0.0, hard_seconds=0.02, hint_seconds=0.02)
+QUICK = LocalSettings(bot_delay=0.0, hard_seconds=0.02, expert_seconds=0.02, hint_seconds=0.02)
 SEATS = [
     {"kind": "human", "name": "Kari"},
     {"kind": "bot", "level": "normal"},
@@ -252,7 +252,7 @@ def test_the_same_seed_gives_the_same_game_and_bot_moves_as_on_the_server(tmp_pa
     assert local_record == server_record
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
 def test_every_bot_level_plays_a_whole_game_on_the_device(level: str) -> None:
     async def scenario() -> None:
         page = Page(Dictionary())

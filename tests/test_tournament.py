@@ -3,6 +3,7 @@ capped games in plain sight, and the ``mattis tournament`` command's output and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from typing import Any
@@ -296,7 +297,7 @@ def test_tournament_messages_exist_in_both_languages() -> None:
 
 BAD_INPUT = [
     (["--bots", "hard,normal,clever"],
-     "'clever'; choose one of random, easy, normal, hard, learned, openspiel-"),
+     "'clever'; choose one of random, easy, normal, hard, expert, learned, openspiel-"),
     (["--bots", "hard,normal"], "players: pagat allows 3-6 players, got 2"),
     (["--bots", "hard,normal,easy", "--players", "4"], "need one level per seat (4), got 3"),
     (["--bots", "hard,normal,easy,easy,easy,easy,easy"], "players: pagat allows 3-6 players, got 7"),
@@ -378,6 +379,7 @@ def test_without_openspiel_the_entrant_is_one_error_line(monkeypatch: pytest.Mon
 @pytest.mark.parametrize(("text", "name"), [
     ("hard:4000", "hard:4000"), (" HARD : 250 ", "hard:250"), ("hard:0.5s", "hard:0.5s"),
     ("hard:2.50s", "hard:2.5s"), ("OpenSpiel-ISMCTS:400", "openspiel-ismcts:400"), ("normal", "normal"),
+    ("Expert:3000", "expert:3000"), ("expert:1.5s", "expert:1.5s"), ("expert", "expert"),
 ])
 def test_entrant_budgets_are_read_and_written_one_way(text: str, name: str) -> None:
     assert parse_entrant(text) == name
@@ -391,6 +393,8 @@ def test_entrant_budgets_are_read_and_written_one_way(text: str, name: str) -> N
     ("hard:1e3", "got '1e3'"),
     ("hard:" + "9" * 400, "whole number"),
     ("hard:0", "at least 1 iteration"),
+    ("expert:0", "at least 1 iteration"),
+    ("expert:fast", "(e.g. expert:4000 or expert:0.5s)"),
     ("hard:0s", "more than 0 and at most 3600 seconds"),
     ("hard:5000s", "more than 0 and at most 3600 seconds"),
     ("normal:5", "normal takes no budget"),
@@ -427,6 +431,21 @@ def test_an_entrant_with_seconds_makes_the_run_unreproducible() -> None:
                           hard_limit=iterations).reproducible
     assert not run_tournament(PAGAT, 3, ["hard:0.01s", "normal", "random"], games=3, seed=1,
                               hard_limit=iterations).reproducible
+
+
+def test_expert_thinks_at_its_own_budget_not_the_tournament_one() -> None:
+    """``expert:N`` searches at most N iterations a move; the tournament-wide budget is
+    ``hard``'s and leaves the expert's alone; an expert without an iteration-only budget
+    (its default stops at 2.5 s too) makes the run depend on the machine."""
+    bots = ["expert:12", "hard", "normal"]
+    result = run_tournament(PAGAT, 3, bots, games=3, seed=4, workers=1, hard_limit=Limit(iterations=2))
+    expert, hard, _ = (row.decisions for row in result.standings)
+    assert 0 < expert.iterations <= 12 * expert.decisions
+    assert expert.iterations > 2 * expert.decisions, "not the tournament-wide budget"
+    assert 0 < hard.iterations <= 2 * hard.decisions, "hard takes the tournament-wide budget"
+    assert result.reproducible
+    assert not run_tournament(PAGAT, 3, ["expert:0.01s", "normal", "random"], games=3, seed=1).reproducible
+    assert not dataclasses.replace(result, bots=("expert", "hard", "normal")).reproducible
 
 
 def test_cli_names_entrants_by_their_budgets() -> None:

@@ -311,6 +311,34 @@ def test_hard_bots_think_in_the_worker_not_on_the_event_loop(tmp_path: Path) -> 
     assert final["result"] and "choose_move" in submitted
 
 
+def test_expert_bots_think_in_the_worker_with_their_own_budget(tmp_path: Path) -> None:
+    """An ``expert`` seat is offered like ``hard`` (label and budget in both languages),
+    searches in the worker with the server's expert budget, and plays a game to the end."""
+    submitted: list[tuple[str, float]] = []
+
+    class CountingPool(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            job = args[0] if args else None
+            submitted.append((fn.__name__, getattr(job, "seconds", -1.0)))
+            return super().submit(fn, *args, **kwargs)
+
+    app = create_app(f"sqlite:///{tmp_path / 'expert.sqlite3'}", FAST,
+                     executor_factory=lambda: CountingPool(1))
+    with TestClient(app) as client:
+        for lang, label, budget in (("en", "expert", "up to 0.05 s a move"),
+                                    ("nb", "ekspert", "opptil 0,05 s per trekk")):
+            offered = client.get(f"/api/options?lang={lang}").json()["levels"]
+            levels = {item["level"]: item for item in offered}
+            assert list(levels)[3:5] == ["hard", "expert"]
+            assert levels["expert"]["label"] == label and budget in levels["expert"]["description"]
+        table = create_table(client, seed=6, seats=[{"kind": "human"}, {"kind": "bot", "level": "expert"},
+                                                    {"kind": "bot", "level": "easy"}])
+        with client.websocket_connect(socket_url(table)) as socket:
+            final = play_out(socket)
+    assert final["result"]
+    assert ("choose_move", FAST.expert_seconds) in submitted
+
+
 def test_idle_tables_leave_memory_and_come_back_when_opened(client: TestClient) -> None:
     lobby = client.app.state.lobby  # type: ignore[attr-defined]
     finished = create_table(client, seed=14)

@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 
 from mattis.web import Settings, create_app
 
-FAST = Settings(bot_delay=0.0, absence_timeout=30.0, hard_seconds=0.05, hint_seconds=0.05,
-                rate=10_000.0, burst=10_000.0)
+FAST = Settings(bot_delay=0.0, absence_timeout=30.0, hard_seconds=0.05, expert_seconds=0.05,
+                hint_seconds=0.05, rate=10_000.0, burst=10_000.0)
 
 
 def thread_pool() -> Executor:

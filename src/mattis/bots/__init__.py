@@ -1,8 +1,8 @@
 """Bots: agents that play from one seat's view only.
 
-``make_agent(level)`` gives ``random``, ``easy``, ``normal``, ``hard`` or ``learned`` (a trained
-network, :mod:`mattis.bots.learned`, which needs numpy: :func:`available_levels` says which
-levels can play here); :func:`hint` asks
+``make_agent(level)`` gives ``random``, ``easy``, ``normal``, ``hard``, ``expert`` or ``learned``
+(a trained network, :mod:`mattis.bots.learned`, which needs numpy: :func:`available_levels`
+says which levels can play here); :func:`hint` asks
 the ``hard`` bot what it would play and why. Agents receive a :class:`PlayerView` (the
 seat's view, ``Game.seat_view(seat)``, and its memory of the public events), the legal
 actions, a seeded generator and an optional limit.
@@ -17,15 +17,16 @@ from collections.abc import Sequence
 from ..core.actions import Action
 from ..core.game import Game
 from ..extras import installed
+from .expert import EXPERT_ITERATIONS, EXPERT_LIMIT, EXPERT_SECONDS, ExpertAgent
 from .ismcts import DEFAULT_LIMIT, IsmctsAgent
 from .protocol import Agent, Decision, Limit
 from .rule_based import RandomAgent, RuleBasedAgent
 from .runner import DEFAULT_ACTION_CAP, PlayedGame, decide, derived_rng, play_game, seat_rng, seat_view
 from .view import CardMemory, CardTracker, PlayerView
 
-LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "learned")
+LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert", "learned")
 """Every bot level: the built-in ones from weakest to strongest, then the trained network."""
-BASE_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+BASE_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 """The levels that need no optional library (all the offline app can run)."""
 LEARNED = "learned"
 """The level that plays a trained network: its inference needs numpy (the rl or web extra)."""
@@ -54,8 +55,9 @@ def parse_level(text: object) -> str:
 
 
 def make_agent(level: str, limit: Limit | None = None) -> Agent:
-    """A new agent of ``level``; ``limit`` sets the ``hard`` bot's thinking budget. ``learned``
-    without numpy raises :class:`mattis.extras.MissingExtra` (an ``ImportError``) naming it."""
+    """A new agent of ``level``; ``limit`` sets a searching bot's (``hard``, ``expert``)
+    thinking budget. ``learned`` without numpy raises :class:`mattis.extras.MissingExtra` (an
+    ``ImportError``) naming it."""
     key = parse_level(level)
     if key == LEARNED:
         from .learned import LearnedAgent  # here: it needs numpy, which the other levels don't
@@ -65,6 +67,8 @@ def make_agent(level: str, limit: Limit | None = None) -> Agent:
         return RandomAgent()
     if key in ("easy", "normal"):
         return RuleBasedAgent(key)
+    if key == "expert":
+        return ExpertAgent(limit or EXPERT_LIMIT)
     return IsmctsAgent(limit or DEFAULT_LIMIT)
 
 
@@ -88,8 +92,9 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 
 __all__ = [
-    "BASE_LEVELS", "DEFAULT_ACTION_CAP", "DEFAULT_LIMIT", "LEARNED", "LEVELS", "Agent", "CardMemory",
-    "CardTracker", "Decision", "IsmctsAgent", "Limit", "PlayedGame", "PlayerView", "RandomAgent",
+    "BASE_LEVELS", "DEFAULT_ACTION_CAP", "DEFAULT_LIMIT", "EXPERT_ITERATIONS", "EXPERT_LIMIT",
+    "EXPERT_SECONDS", "LEARNED", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision",
+    "ExpertAgent", "IsmctsAgent", "Limit", "PlayedGame", "PlayerView", "RandomAgent",
     "RuleBasedAgent", "available_levels", "decide", "derived_rng", "hint", "hint_for", "make_agent",
     "parse_level", "play_game", "seat_rng", "seat_view",
 ]

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 
 from ..core.actions import CHANCE, PICKUP, Action
-from ..core.cards import rank_of
+from ..core.cards import CARD_CODES, SUITS, rank_of
 from ..core.game import Game
 from ..core.phase import Phase
 from .protocol import Decision, Limit
@@ -24,6 +24,12 @@ from .view import PlayerView
 
 DEFAULT_LIMIT = Limit(seconds=1.0)
 ROLLOUT_ACTION_CAP = 3000
+_RANK_OF_CODE: dict[str, int] = {code: rank_of(card) for card, code in enumerate(CARD_CODES)}
+"""A card code's rank (0 = two … 12 = ace), for reading the phase-1 round in rollouts."""
+PICKUP_MAX_RANK = 1
+"""Informed rollouts pick up a single card this low (2 or 3) …"""
+PICKUP_MIN_TRUMP = 6
+"""… rather than spend a trump of 8 or higher (the ``normal`` bot's rule)."""
 
 
 class _Node:
@@ -58,10 +64,103 @@ def rollout_action(game: Game, legal: Sequence[Action], rng: random.Random, nois
     return best
 
 
+def informed_rollout_action(game: Game, legal: Sequence[Action], rng: random.Random,
+                            noise: float) -> Action:
+    """The ``expert`` rollout policy: the ``normal`` bot's card sense applied to the sampled
+    game, which is fully known inside a rollout. Phase 1: win a round cheaply when last to
+    play or with a high card, otherwise give the lowest card, chance with a weak hand.
+    Phase 2: the cheapest play (low, long, non-trump), and pick up a 2 or 3 rather than
+    spend a high trump. ``noise`` is the chance of a random move."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < noise:
+        return legal[rng.randrange(len(legal))]
+    if game.phase is Phase.COLLECT:
+        return _collect_choice(game, legal)
+    return _shed_choice(game, legal)
+
+
+def _collect_choice(game: Game, legal: Sequence[Action]) -> Action:
+    """A phase-1 play for the seat to move (see :func:`informed_rollout_action`)."""
+    me = game.to_move
+    tie = game.tie
+    others_best = -1
+    mine_best = -1
+    for seat, code in game.current_round:
+        rank = _RANK_OF_CODE[code]
+        if seat == me:
+            mine_best = max(mine_best, rank)
+        elif (not tie or seat in tie) and rank > others_best:
+            others_best = rank
+    lowest: Action | None = None
+    lowest_rank = 99
+    highest_rank = -1
+    winner: Action | None = None
+    winner_rank = 99
+    may_chance = False
+    for action in legal:
+        if action is CHANCE:
+            may_chance = True
+            continue
+        rank = rank_of(action.low)
+        if rank < lowest_rank:
+            lowest, lowest_rank = action, rank
+        highest_rank = max(highest_rank, rank)
+        if others_best < rank < winner_rank:
+            winner, winner_rank = action, rank
+    if lowest is None:
+        return CHANCE
+    if others_best < 0:  # leading
+        return CHANCE if may_chance and highest_rank < 7 else lowest
+    if mine_best > others_best:
+        return lowest
+    if winner is not None and (len(game.due) == 1 or winner_rank >= 10):
+        return winner
+    if winner is None and may_chance and highest_rank < 8 and others_best >= 9:
+        return CHANCE
+    return lowest
+
+
+def _shed_choice(game: Game, legal: Sequence[Action]) -> Action:
+    """A phase-2 play for the seat to move (see :func:`informed_rollout_action`)."""
+    trump = game.trump_suit_index
+    best: Action | None = None
+    best_cost = 1e9
+    all_trumps = True
+    lowest_trump = 99
+    for action in legal:
+        if action is PICKUP:
+            continue
+        total = 0
+        for card in action.cards:
+            total += rank_of(card)
+        size = len(action.cards)
+        if action.suit == trump:
+            total += 14 * size
+            lowest_trump = min(lowest_trump, rank_of(action.low))
+        else:
+            all_trumps = False
+        cost = total / size - 1.5 * (size - 1)
+        if cost < best_cost:
+            best, best_cost = action, cost
+    if best is None:
+        return PICKUP
+    if all_trumps and lowest_trump >= PICKUP_MIN_TRUMP and PICKUP in legal:
+        table = game.table
+        if table:
+            target = table[-1][1]
+            oldest = table[0][1]
+            if (target[0][1] != SUITS[trump] and len(oldest) == 1
+                    and _RANK_OF_CODE[oldest[0]] <= PICKUP_MAX_RANK):
+                return PICKUP
+    return best
+
+
 class IsmctsAgent:
     """Searches sampled positions for the move least likely to end as Mattis."""
 
-    name = "hard"
+    name: str
+    """The level's name: ``hard``, or ``expert`` for the stronger settings."""
 
     def __init__(
         self,
@@ -70,7 +169,11 @@ class IsmctsAgent:
         rollout_noise: float = 0.1,
         early_stop: bool = True,
         confident_after: int = 1500,
+        informed_rollouts: bool = False,
+        name: str = "hard",
     ) -> None:
+        self.name = name
+        self.informed_rollouts = informed_rollouts
         self.limit = limit
         self.early_stop = early_stop
         self.confident_after = confident_after
@@ -162,9 +265,13 @@ class IsmctsAgent:
         # Rollout.
         noise = self.rollout_noise
         steps = 0
+        informed = self.informed_rollouts
         while not game.is_over and steps < ROLLOUT_ACTION_CAP:
             legal = game.legal_actions()
-            game.apply_unchecked(rollout_action(game, legal, rng, noise))
+            if informed:
+                game.apply_unchecked(informed_rollout_action(game, legal, rng, noise))
+            else:
+                game.apply_unchecked(rollout_action(game, legal, rng, noise))
             steps += 1
         losers = set(game.losers) if game.is_over else set()
         # Backpropagation: each node is scored for the player who chose it.

@@ -66,7 +66,8 @@ def play_command(
         "the --bots given.", show_default=False)] = None,
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="LEVEL,LEVEL",
-        help="Bot levels for the other seats, clockwise from yours (random, easy, normal, hard). "
+        help="Bot levels for the other seats, clockwise from yours (random, easy, normal, hard, "
+        "expert). "
         "Default: normal for every other seat.", show_default=False)] = None,
     seat: Annotated[int, typer.Option(
         "--seat", help="Your seat (0 leads the first game; the last seat deals).")] = 0,

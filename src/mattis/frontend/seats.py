@@ -29,7 +29,7 @@ class Participant:
     """A bot's first name; empty for the human (called "Du"/"You") and for unknown seats
     in an old record (called "Plass 2"/"Seat 2")."""
     level: str | None = None
-    """The bot level (``random``, ``easy``, ``normal``, ``hard``); ``None`` for a person."""
+    """The bot level (``random``, ``easy``, ``normal``, ``hard``, ``expert``); ``None`` for a person."""
     human: bool = False
     """Whether this is the person at the keyboard."""
 

@@ -1,7 +1,7 @@
 """The offline app's texts (keys ``app.…``), in bokmål and English.
 
-``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard`` bot's budget
-where it plays: the server's ``--hard-seconds``, or the phone budget on the device);
+``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard`` or ``expert``
+bot's budget where it plays: the server's ``--hard-seconds``, or the phone budget on the device);
 ``app.ui.…`` are the labels of installing, updating and playing with no server, served to
 the pages by ``GET /api/texts`` with the ``web.ui.…`` labels; ``web.err.open_elsewhere`` is the
 worker's one refusal the server never gives.
@@ -20,6 +20,10 @@ APP_MESSAGES: dict[str, tuple[str, str]] = {
                             "searches possible games, up to {seconds} s a move"),
     "app.level_help.learned": ("et lite nevralt nett som har lært seg spillet mot robotene",
                                "a small neural network that learned the game against the bots"),
+    "app.level_help.expert": ("søker lenger og spiller de mulige spillene ut med kortsans, "
+                              "opptil {seconds} s per trekk",
+                              "searches longer and plays the possible games out with card sense, "
+                              "up to {seconds} s a move"),
     "app.ui.offline": ("Ingen tjener svarer: du spiller mot roboter på denne enheten.",
                        "No server answers: you play against bots on this device."),
     "app.ui.on_device": ("På denne enheten", "On this device"),

@@ -18,6 +18,7 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.level.easy": ("lett", "easy"),
     "play.level.normal": ("middels", "normal"),
     "play.level.hard": ("sterk", "hard"),
+    "play.level.expert": ("ekspert", "expert"),
     "play.level.learned": ("maskinlært", "learned"),
     # what happened (history events)
     "play.ev.play": ("{who} la {cards}", "{who} played {cards}"),

@@ -9,6 +9,7 @@ all the browser loads.
 """
 
 from .host import (
+    LOCAL_EXPERT_SECONDS,
     LOCAL_HARD_SECONDS,
     LOCAL_PREFIX,
     Device,
@@ -17,4 +18,5 @@ from .host import (
     is_local,
 )
 
-__all__ = ["LOCAL_HARD_SECONDS", "LOCAL_PREFIX", "Device", "LocalSettings", "LocalTables", "is_local"]
+__all__ = ["LOCAL_EXPERT_SECONDS", "LOCAL_HARD_SECONDS", "LOCAL_PREFIX", "Device", "LocalSettings",
+           "LocalTables", "is_local"]

@@ -61,6 +61,12 @@ LOCAL_HARD_SECONDS = 1.0
 """Thinking time of a ``hard`` bot on a phone: a move a second keeps the game moving, and
 the search finds most of its strength in the first few hundred iterations."""
 
+LOCAL_EXPERT_SECONDS = 2.0
+"""Longest thinking time of an ``expert`` bot on a phone: Pyodide searches about five times
+slower than a computer's Python, so the expert stops at this time, well before its
+iteration budget; it keeps its informed rollouts and still thinks twice as long as ``hard``."""
+
+
 def is_local(table_id: str) -> bool:
     """Whether a table lives on the device (its id says so)."""
     return table_id.startswith(LOCAL_PREFIX)
@@ -97,13 +103,16 @@ class LocalSettings:
     """Seconds before each bot move, so the person can follow the play."""
     hard_seconds: float = LOCAL_HARD_SECONDS
     """Thinking time of a ``hard`` bot per move."""
+    expert_seconds: float = LOCAL_EXPERT_SECONDS
+    """Longest thinking time of an ``expert`` bot per move."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
 
     @property
     def table(self) -> TableConfig:
         """What the tables themselves need to know (no invite: nobody else can reach them)."""
-        return TableConfig(hard_seconds=self.hard_seconds, hint_seconds=self.hint_seconds,
+        return TableConfig(hard_seconds=self.hard_seconds, expert_seconds=self.expert_seconds,
+                           hint_seconds=self.hint_seconds,
                            invite_prefix=None)
 
 

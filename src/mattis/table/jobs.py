@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import Decision, Limit, hint, make_agent
+from ..bots import EXPERT_LIMIT, Decision, Limit, hint, make_agent
 from ..bots.view import PlayerView
 from ..core.actions import Action
 
@@ -68,7 +68,12 @@ def decision_from_parts(parts: DecisionParts) -> Decision:
 
 def choose_move(job: BotJob) -> DecisionParts:
     """What the bot of ``job.level`` plays from its view (in a worker process, or in line)."""
-    agent = make_agent(job.level, Limit(seconds=job.seconds) if job.level == "hard" else None)
+    limit = None
+    if job.level == "hard":
+        limit = Limit(seconds=job.seconds)
+    elif job.level == "expert":  # the table's time, and never more than its iteration budget
+        limit = Limit(seconds=job.seconds, iterations=EXPERT_LIMIT.iterations)
+    agent = make_agent(job.level, limit)
     actions = [Action.parse(text) for text in job.legal]
     return decision_parts(agent.choose(PlayerView.from_dict(job.view), actions, random.Random(job.rng_seed)))
 

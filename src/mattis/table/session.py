@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import CardTracker, Decision, available_levels, make_agent, seat_view
+from ..bots import EXPERT_SECONDS, CardTracker, Decision, available_levels, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -87,6 +87,9 @@ class TableConfig:
     """Seconds a person may be away before a bot plays their seat."""
     hard_seconds: float = 1.0
     """Thinking time of a ``hard`` bot per move."""
+    expert_seconds: float = EXPERT_SECONDS
+    """Longest thinking time of an ``expert`` bot per move (it stops sooner at its
+    iteration budget, :data:`mattis.bots.EXPERT_LIMIT`)."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
     hint_cooldown: float = 2.0
@@ -483,7 +486,7 @@ class TableSession:
 
     def bot_move_due(self) -> BotTurn | None:
         """The bot move the table waits for, or ``None`` if it waits for a person (or for
-        nothing). Rule-based bots and forced moves are chosen here; a ``hard`` bot's move
+        nothing). Rule-based bots and forced moves are chosen here; a searching bot's move
         comes with the job to run. Hand the move back with :meth:`bot_act`."""
         game = self.game
         if not self.bot_to_move or game is None or game.to_move is None:
@@ -493,9 +496,10 @@ class TableSession:
         level = self.seats[seat].bot_level
         if len(legal) == 1:
             return BotTurn(seat, self.game_number, game.num_actions, legal[0], None)
-        if level == "hard":
-            job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), "hard",
-                         self._rng_seed("bot", seat), self.config.hard_seconds)
+        if level in ("hard", "expert"):
+            seconds = self.config.hard_seconds if level == "hard" else self.config.expert_seconds
+            job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), level,
+                         self._rng_seed("bot", seat), seconds)
             return BotTurn(seat, self.game_number, game.num_actions, None, job)
         return BotTurn(seat, self.game_number, game.num_actions, self._rule_based(level, seat), None)
 

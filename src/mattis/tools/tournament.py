@@ -42,6 +42,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..bots import (
     DEFAULT_ACTION_CAP,  # one cap for every tool
+    EXPERT_LIMIT,
     LEARNED,
     LEVELS,
     Agent,
@@ -218,6 +219,8 @@ class TournamentResult:
                 limit = spec.limit or self.hard_limit
                 if limit is None or limit.seconds is not None:
                     return False
+            if spec.kind == "expert" and (spec.limit or EXPERT_LIMIT).seconds is not None:
+                return False
         return True
 
     def to_dict(self) -> dict[str, Any]:
@@ -324,7 +327,7 @@ for ``hard``. The extra name lives here, not in :data:`mattis.bots.LEVELS`: it n
 DEFAULT_OPENSPIEL_SIMULATIONS = 200
 """The ``openspiel-ismcts`` budget unless told otherwise: simulations per decision (the
 agent's own default; about 0.3 s a decision on a laptop core)."""
-SEARCHING: tuple[str, ...] = ("hard", OPENSPIEL_ISMCTS)
+SEARCHING: tuple[str, ...] = ("hard", "expert", OPENSPIEL_ISMCTS)
 """The entrants that search, and so take a budget of their own."""
 OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: {install_command('rl')}"
 LEARNED_MISSING = needs_extra("the learned bot", "rl")
@@ -386,7 +389,7 @@ def parse_entrant(text: str) -> str:
                          f"got {shown_budget}")
     match = _BUDGET.fullmatch(budget)
     if match is None:
-        example = "hard:4000 or hard:0.5s" if kind == "hard" else f"{kind}:400"
+        example = f"{kind}:4000 or {kind}:0.5s" if kind != OPENSPIEL_ISMCTS else f"{kind}:400"
         raise ValueError(f"bots: the budget after '{kind}:' must be a whole number of iterations or "
                          f"seconds ending in s (e.g. {example}), got {shown_budget}")
     if match["iterations"] is not None:
@@ -431,6 +434,8 @@ def make_entrant(name: str, hard_limit: Limit | None = None,
         from ..envs.openspiel import OpenSpielIsmctsAgent
 
         return OpenSpielIsmctsAgent(simulations=spec.iterations or openspiel_simulations)
+    if spec.kind == "expert":  # the tournament-wide budget is hard's; expert keeps its own
+        return make_agent(spec.kind, spec.limit)
     return make_agent(spec.kind, spec.limit or hard_limit)
 
 

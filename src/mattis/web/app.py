@@ -39,7 +39,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BASE_LEVELS, available_levels
+from ..bots import BASE_LEVELS, EXPERT_SECONDS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
     Lang,
@@ -50,7 +50,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
-from ..offline import LOCAL_HARD_SECONDS
+from ..offline import LOCAL_EXPERT_SECONDS, LOCAL_HARD_SECONDS
 from ..pool import worker_pool
 from ..table import Refusal
 from ..table.protocol import dispatch, parse_json, read_seat_message
@@ -176,9 +176,10 @@ def api(handler: Handler) -> Handler:
     return route
 
 
-def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = False) -> dict[str, Any]:
+def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = False,
+                    expert_seconds: float = EXPERT_SECONDS) -> dict[str, Any]:
     """Everything the start page needs to offer every rule option, in ``lang``; each bot
-    level says what it does, ``hard`` with its budget where it plays (``hard_seconds``).
+    level says what it does, ``hard`` and ``expert`` with their budgets where they play.
     Only the levels that can play there are offered: ``learned`` needs numpy, which this
     process may lack and the offline app (``on_device``, Pyodide without numpy) always does."""
     presets = [{"name": name, "summary": preset_summary(name, lang),
@@ -192,8 +193,10 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = Fal
                         "rule": option.rule,
                         "values": [{"value": value, "label": option_value(option.text, value, lang)}
                                    for value in option.json_values]})
+    budgets = {"expert": expert_seconds}
     levels = [{"level": level, "label": t(f"play.level.{level}", lang),
-               "description": t(f"app.level_help.{level}", lang, seconds=format_seconds(hard_seconds, lang))}
+               "description": t(f"app.level_help.{level}", lang,
+                                seconds=format_seconds(budgets.get(level, hard_seconds), lang))}
               for level in (BASE_LEVELS if on_device else available_levels())]
     return {"presets": presets, "options": options, "levels": levels}
 
@@ -289,7 +292,8 @@ def create_app(
     async def options(request: Request) -> Response:
         on_device = request.query_params.get("host") == "device"  # what the offline app keeps
         seconds = LOCAL_HARD_SECONDS if on_device else config.hard_seconds
-        return JSONResponse(options_payload(_request_lang(request), seconds, on_device))
+        expert = LOCAL_EXPERT_SECONDS if on_device else config.expert_seconds
+        return JSONResponse(options_payload(_request_lang(request), seconds, on_device, expert))
 
     async def texts(request: Request) -> Response:
         return JSONResponse(texts_payload(_request_lang(request)))

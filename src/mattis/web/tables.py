@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..bots import EXPERT_SECONDS
 from ..i18n import Lang
 from ..table import (
     DecisionParts,
@@ -61,6 +62,8 @@ class Settings:
     """Seconds a person may be away before a bot plays their seat."""
     hard_seconds: float = 1.0
     """Thinking time of a ``hard`` bot per move."""
+    expert_seconds: float = EXPERT_SECONDS
+    """Longest thinking time of an ``expert`` bot per move."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
     hint_cooldown: float = 2.0
@@ -113,8 +116,8 @@ class Settings:
     def table(self) -> TableConfig:
         """What the tables themselves need to know."""
         return TableConfig(absence_timeout=self.absence_timeout, hard_seconds=self.hard_seconds,
-                           hint_seconds=self.hint_seconds, hint_cooldown=self.hint_cooldown,
-                           hint_burst=self.hint_burst)
+                           expert_seconds=self.expert_seconds, hint_seconds=self.hint_seconds,
+                           hint_cooldown=self.hint_cooldown, hint_burst=self.hint_burst)
 
 
 def http_status(error: Refusal) -> int:
