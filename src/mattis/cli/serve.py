@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 import typer
 
+from ..bots import EXPERT_ITERATIONS, EXPERT_SECONDS
 from ..extras import missing_modules, needs_extra
 from .common import fail as _fail
 
@@ -52,6 +53,10 @@ def serve_command(
         "--absence", min=0.0, help="Seconds a player may be away before a bot plays for them.")] = 60.0,
     hard_seconds: Annotated[float, typer.Option(
         "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = 1.0,
+    expert_seconds: Annotated[float, typer.Option(
+        "--expert-seconds", min=0.01,
+        help="Longest thinking time of expert bots per move (they stop sooner at "
+             f"{EXPERT_ITERATIONS:,} iterations).")] = EXPERT_SECONDS,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
         help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
@@ -105,7 +110,7 @@ def serve_command(
         _fail(cannot_open(error))
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
     settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds,
-                        allowed_origins=origins)
+                        expert_seconds=expert_seconds, allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     public_url = f"http://{url_host(lan_address())}:{port}/" if lan else None
