@@ -195,9 +195,10 @@ def test_a_database_with_the_wrong_tables_is_one_error_line(tmp_path: Path, sche
 def test_serve_takes_the_bots_thinking_times_from_its_options(tmp_path: Path) -> None:
     """``--hard-seconds`` and ``--expert-seconds`` reach the levels the start page offers."""
     port = free_port()
-    with server(port, f"sqlite:///{tmp_path / 'budgets.sqlite3'}", "--hard-seconds", "0.7",
-                "--expert-seconds", "1.5"):
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options?lang=en", timeout=10) as response:
-            levels = {item["level"]: item["description"] for item in json.loads(response.read())["levels"]}
+    options = f"http://127.0.0.1:{port}/api/options?lang=en"
+    with (server(port, f"sqlite:///{tmp_path / 'budgets.sqlite3'}", "--hard-seconds", "0.7",
+                 "--expert-seconds", "1.5"),
+          urllib.request.urlopen(options, timeout=10) as response):
+        levels = {item["level"]: item["description"] for item in json.loads(response.read())["levels"]}
     assert "up to 0.7 s a move" in levels["hard"]
     assert "up to 1.5 s a move" in levels["expert"]
