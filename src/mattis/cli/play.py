@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from ..bots import Limit
+from ..bots import LEARNED, LEVELS, Limit
 from ..frontend.match import ConsecutiveSeeds, Match
 from ..frontend.record import (
     SavedGameExists,
@@ -66,9 +66,8 @@ def play_command(
         "the --bots given.", show_default=False)] = None,
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="LEVEL,LEVEL",
-        help="Bot levels for the other seats, clockwise from yours (random, easy, normal, hard, "
-        "expert). "
-        "Default: normal for every other seat.", show_default=False)] = None,
+        help=f"Bot levels for the other seats, clockwise from yours ({', '.join(LEVELS)}; "
+        f"{LEARNED} needs numpy). Default: normal for every other seat.", show_default=False)] = None,
     seat: Annotated[int, typer.Option(
         "--seat", help="Your seat (0 leads the first game; the last seat deals).")] = 0,
     seed: Annotated[int | None, typer.Option(
