@@ -734,7 +734,7 @@ def test_parse_level_is_the_one_level_parser() -> None:
     from mattis.bots import parse_level
 
     assert parse_level(" Hard ") == "hard"
-    for bad in ("expert", "", 5):
+    for bad in ("grandmaster", "", 5):
         with pytest.raises(ValueError, match="bot: unknown level"):
             parse_level(bad)
 

@@ -100,8 +100,8 @@ def test_the_action_cap_truncates_with_zero_reward() -> None:
 
 
 def test_bad_arguments_fail_with_one_clear_error() -> None:
-    with pytest.raises(ValueError, match="unknown level 'expert'"):
-        MattisEnv(opponents="expert")
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
+        MattisEnv(opponents="grandmaster")
     with pytest.raises(ValueError, match="give one level or 2 levels, got 3"):
         MattisEnv(players=3, opponents=["easy", "easy", "easy"])
     with pytest.raises(ValueError, match="seat: must be from 0 to 2"):

@@ -87,7 +87,6 @@ app = typer.Typer(
     "read the rules, and measure the bots (simulate, bench, tournament).",
     invoke_without_command=True,
     add_completion=False,
-    rich_markup_mode=None,  # help quotes install lines such as "mattis[rl]": no markup
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -18,7 +18,7 @@ from ..extras import missing_modules, needs_extra
 from .common import fail
 
 commands = typer.Typer(help="Build the installable offline app, or export it as static files.",
-                       add_completion=False, no_args_is_help=True, rich_markup_mode=None)
+                       add_completion=False, no_args_is_help=True)
 
 
 def _say(line: str) -> None:

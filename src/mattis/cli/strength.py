@@ -93,7 +93,7 @@ def strength_command(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    app = typer.Typer(add_completion=False, rich_markup_mode=None)
+    app = typer.Typer(add_completion=False)
     app.command()(strength_command)
     app(args=list(argv) if argv is not None else None, prog_name="python -m mattis.cli.strength")
 

@@ -67,7 +67,7 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
-             "ISMCTS, needs pip install \"mattis[rl]\"). A level may repeat (normal#1, normal#2). "
+             "ISMCTS, needs pip install \"mattis\\[rl]\"). A level may repeat (normal#1, normal#2). "
              "A searching entrant may have a budget of its own, overriding --hard-iterations, "
              "--hard-seconds and --openspiel-simulations: hard:4000 (iterations), hard:0.5s "
              "(seconds a move), openspiel-ismcts:400 (simulations).")
@@ -83,7 +83,7 @@ class BackendChoice(StrEnum):
 BackendOption = Annotated[BackendChoice, typer.Option(
     "--backend", case_sensitive=False,
     help="Where the games run: local (this machine's processes) or ray (a Ray cluster; needs "
-         "pip install \"mattis[ray]\"). The results are the same.")]
+         "pip install \"mattis\\[ray]\"). The results are the same.")]
 AddressOption = Annotated[str | None, typer.Option(
     "--address", metavar="HOST:PORT",
     help="With --backend ray: the cluster to join ('auto' for the one 'ray start' started here). "
