@@ -32,6 +32,7 @@ from sqlalchemy.exc import OperationalError
 
 from ..core.game import Game
 from ..table import Refusal, Row, TableSession
+from ..table.page import TABLE_PAGE
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
@@ -135,7 +136,7 @@ class Lobby:
     @staticmethod
     def invite_path(table_id: str) -> str:
         """The page a friend opens to take a seat (the table id is the unguessable token)."""
-        return f"/t/{table_id}"
+        return f"{TABLE_PAGE}{table_id}"
 
     def _start(self, table: LiveTable) -> None:
         self.tables[table.table_id] = table

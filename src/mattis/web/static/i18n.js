@@ -1,18 +1,31 @@
 // Language: ?lang=, then the saved choice, then the browser's languages. Texts come from the
-// server (/api/texts), which holds every word in bokmål and English (mattis.i18n).
+// server (/api/texts), which holds every word in every language (mattis.i18n).
 const KEY = "mattis.lang";
+
+/** The languages of the pages, in the order the switch shows them: the code the server
+ * knows, the name on the switch, and the browser language tags that choose it. A language is
+ * one more entry here (and its words in mattis.i18n). */
+const LANGUAGES = [
+  { code: "nb", name: "Norsk", tags: ["nb", "no", "nn"] },
+  { code: "en", name: "English", tags: ["en"] },
+];
+const FALLBACK = "en";
+
+function known(code) {
+  return LANGUAGES.some((language) => language.code === code);
+}
 
 export function currentLang() {
   const asked = new URLSearchParams(location.search).get("lang");
-  if (asked === "nb" || asked === "en") { saveLang(asked); return asked; }
+  if (known(asked)) { saveLang(asked); return asked; }
   const saved = localStorage.getItem(KEY);
-  if (saved === "nb" || saved === "en") return saved;
-  for (const tag of navigator.languages || [navigator.language || "en"]) {
+  if (known(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || FALLBACK]) {
     const low = tag.toLowerCase();
-    if (low.startsWith("nb") || low.startsWith("no") || low.startsWith("nn")) return "nb";
-    if (low.startsWith("en")) return "en";
+    const match = LANGUAGES.find((language) => language.tags.some((prefix) => low.startsWith(prefix)));
+    if (match) return match.code;
   }
-  return "en";
+  return FALLBACK;
 }
 
 export function saveLang(lang) {
@@ -29,13 +42,13 @@ export function fmt(template, params = {}) {
   return String(template).replace(/\{(\w+)\}/g, (_, key) => (key in params ? params[key] : `{${key}}`));
 }
 
-/** A language switch: two buttons, the current one pressed. */
+/** A language switch: a button per language, the current one pressed. */
 export function langSwitch(container, lang, onChange) {
   container.replaceChildren();
-  for (const [code, label] of [["nb", "Norsk"], ["en", "English"]]) {
+  for (const { code, name } of LANGUAGES) {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = label;
+    button.textContent = name;
     button.lang = code;
     button.setAttribute("aria-pressed", String(code === lang));
     button.addEventListener("click", () => { saveLang(code); onChange(code); });
