@@ -88,7 +88,8 @@ function showWords() {
   fillTexts(texts, lang, { back: location.pathname, onLang: switchLang });
   for (const image of document.querySelectorAll("img[data-qr]")) {
     image.alt = texts["table.qr_alt"] ?? "";
-    image.src = `/api/tables/${encodeURIComponent(tableId)}/qr.svg`;
+    // a table on this device has nobody to invite, and no server that knows it
+    if (!isLocal(tableId)) image.src = `/api/tables/${encodeURIComponent(tableId)}/qr.svg`;
   }
   $("area").setAttribute("aria-label", texts["table.felt"] ?? "");
   $("reactions").setAttribute("aria-label", texts["table.reactions"] ?? "");
