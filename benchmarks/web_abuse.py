@@ -60,7 +60,13 @@ def serve(port: int, db: str, options: dict[str, Any]) -> None:
     from mattis.web import Settings, create_app
 
     known = {item.name for item in dataclasses.fields(Settings)}
-    settings = Settings(**{name: value for name, value in options.items() if name in known})
+    chosen = {name: value for name, value in options.items() if name in known}
+    if "table" in known:  # since issue 23 the tables' own settings are a profile inside Settings
+        table = Settings().table
+        table_known = {item.name for item in dataclasses.fields(table)}
+        chosen["table"] = dataclasses.replace(table, **{name: value for name, value in options.items()
+                                                        if name in table_known})
+    settings = Settings(**chosen)
     app = create_app(db, settings)
     try:
         from mattis.web.server import uvicorn_config

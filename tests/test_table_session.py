@@ -8,7 +8,7 @@ documented in ``docs/web.md`` and ``docs/architecture.md``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import functools
 import itertools
 import json
@@ -20,23 +20,25 @@ import pytest
 from mattis import Game, next_dealer
 from mattis.frontend.match import MatchSecret
 from mattis.table import (
+    Connection,
     DecisionParts,
     HintJob,
     Job,
     MemoryStore,
+    MessageCursor,
     Outcome,
-    Reader,
     Refusal,
     Row,
     TableConfig,
+    TableMaster,
     TableSession,
-    carry_out,
-    perform,
-    play_bot_turn,
+    Timer,
     run_job,
 )
 
-QUICK = TableConfig(absence_timeout=30.0, hard_seconds=0.02, hint_seconds=0.02, hint_cooldown=2.0)
+ABSENCE = 30.0
+QUICK = TableConfig(bot_delay=0.0, absence_timeout=ABSENCE, hard_seconds=0.02, hint_seconds=0.02,
+                    hint_cooldown=2.0)
 
 
 class Clock:
@@ -49,61 +51,80 @@ class Clock:
         return self.now
 
 
+class Stopped:
+    """A clock the test runs by hand (:attr:`ListHost.clocks`); cancelling it does nothing."""
+
+    def cancel(self) -> None:
+        pass
+
+
 class ListHost:
-    """A host made of lists: rows go to a :class:`MemoryStore`, messages to each reader's
-    inbox, jobs run in line, absence clocks are remembered."""
+    """A host made of lists: rows go to a :class:`MemoryStore`, messages to each connection's
+    inbox, jobs run in line, clocks are kept to be run by hand. One table at a time: its
+    master is :attr:`table` (:func:`new_table` makes it)."""
 
     def __init__(self) -> None:
         self.store_rows = MemoryStore()
-        self.readers: list[Reader] = []
         self.inbox: dict[int, list[dict[str, Any]]] = {}
-        self.clocks: list[int] = []
+        self.clocks: list[tuple[float, Callable[[], None]]] = []
         self.jobs: list[Job] = []
         self.failing = False
-        self.lock = asyncio.Lock()
+        self.table: TableMaster[None] | None = None
+        self.reported: list[BaseException] = []
 
     async def store(self, rows: Sequence[Row]) -> None:
         if self.failing:
             raise OSError("disk full")
         self.store_rows.write(rows)
 
-    def deliver(self, session: TableSession) -> None:
-        for reader in self.readers:
-            self.send(session, reader)
+    def send(self, connection: Connection[None], message: dict[str, Any]) -> None:
+        self.inbox.setdefault(id(connection), []).append(message)
 
-    def send(self, session: TableSession, reader: Reader) -> None:
-        self.inbox.setdefault(id(reader), []).append(session.state_message(reader))
-
-    def start_absence_clock(self, session: TableSession, seat: int) -> None:
-        self.clocks.append(seat)
+    def hang_up(self, connection: Connection[None], code: int) -> None:
+        self.inbox.setdefault(id(connection), []).append({"closed": code})
 
     async def think(self, job: Job) -> DecisionParts:
         self.jobs.append(job)
         return run_job(job)
 
-    def exclusive(self, session: TableSession) -> contextlib.AbstractAsyncContextManager[object]:
-        return self.lock
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
+        self.clocks.append((seconds, callback))
+        return Stopped()
 
-    def open(self, session: TableSession, seat: int, lang: str = "en") -> Reader:
-        reader = session.reader(seat, "nb" if lang == "nb" else "en")
-        self.readers.append(reader)
-        asyncio.run(carry_out(self, session, session.connect(seat)))
-        self.send(session, reader)
-        return reader
+    def report(self, table_id: str, error: BaseException) -> None:
+        self.reported.append(error)
 
-    def last(self, reader: Reader) -> dict[str, Any]:
-        return self.inbox[id(reader)][-1]
+    @property
+    def master(self) -> TableMaster[None]:
+        assert self.table is not None
+        return self.table
+
+    def open(self, session: TableSession, seat: int, lang: str = "en") -> Connection[None]:
+        connection = Connection(None, session.cursor(seat, "nb" if lang == "nb" else "en"))
+        self.master.connect(connection)
+        return connection
+
+    def last(self, connection: Connection[None]) -> dict[str, Any]:
+        return self.inbox[id(connection)][-1]
+
+    def clock_seats(self) -> list[int]:
+        """The seats whose absence clocks were started, in order."""
+        return [callback.args[0] for _, callback in self.clocks if isinstance(callback, functools.partial)]
 
 
 def run(host: ListHost, session: TableSession, change: Callable[[], Outcome]) -> Outcome:
-    return asyncio.run(perform(host, session, change))
+    return asyncio.run(host.master.transact(change))
+
+
+def commit(host: ListHost, outcome: Outcome) -> None:
+    asyncio.run(host.master.commit(outcome))
 
 
 def bots_move(host: ListHost, session: TableSession) -> int:
     """Let bots (and stand-ins) move until a person must; how many moves they made."""
     moves = 0
-    while (turn := session.bot_move_due()) is not None:
-        assert asyncio.run(play_bot_turn(host, session, turn))
+    while session.bot_to_move:
+        assert asyncio.run(host.master.play_bot_turn())
         moves += 1
     return moves
 
@@ -111,18 +132,19 @@ def bots_move(host: ListHost, session: TableSession) -> int:
 def new_table(host: ListHost, request: dict[str, Any],
               clock: Clock | None = None) -> tuple[TableSession, int, str]:
     session, seat, token, outcome = TableSession.create("T1", request, QUICK, clock or Clock())
-    asyncio.run(carry_out(host, session, outcome))
+    host.table = TableMaster(host, session)
+    commit(host, outcome)
     return session, seat, token
 
 
-def play_out(host: ListHost, session: TableSession, reader: Reader) -> dict[str, Any]:
+def play_out(host: ListHost, session: TableSession, connection: Connection[None]) -> dict[str, Any]:
     """Bots move, the person plays the first legal move, until the game is over."""
     while True:
         bots_move(host, session)
-        state = session.state_message(reader)
+        state = session.state_message(MessageCursor(connection.seat, "en"))
         if state["view"]["phase"] == "over":
             return state
-        run(host, session, functools.partial(session.act, reader.seat, state["legal"][0]))
+        run(host, session, functools.partial(session.act, connection.seat, state["legal"][0]))
 
 
 def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> None:
@@ -131,8 +153,8 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
         {"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
         {"kind": "bot", "level": "easy"}]})
     assert session.seat_of(token) == seat == 0 and session.seat_of("wrong") is None
-    reader = host.open(session, 0)
-    first = play_out(host, session, reader)
+    connection = host.open(session, 0)
+    first = play_out(host, session, connection)
     game = session.game
     assert game is not None and game.is_over
     assert first["result"]["losers"] == game.losers and first["result"]["headline"]
@@ -141,7 +163,7 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
     second = session.game
     assert second is not None and session.game_number == 2
     assert second.dealer == next_dealer(game.dealer, game.losers, 3)  # C2
-    final = play_out(host, session, reader)
+    final = play_out(host, session, connection)
     assert sum(final["table"]["scores"]) == len(game.losers) + len(second.losers)
     stored = host.store_rows.stored("T1")
     assert stored is not None and stored.game is not None and stored.game.over
@@ -152,12 +174,12 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
 def test_state_messages_carry_only_what_is_new_to_each_connection() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 3})
-    reader = host.open(session, 0, "nb")
-    assert host.last(reader)["legal"]  # seat 0, left of the dealer, leads (P1.1)
+    connection = host.open(session, 0, "nb")
+    assert host.last(connection)["legal"]  # seat 0, left of the dealer, leads (P1.1)
     for _ in range(4):
-        run(host, session, lambda: session.act(0, session.state_message(Reader(0, "en"))["legal"][0]))
+        run(host, session, lambda: session.act(0, session.state_message(MessageCursor(0, "en"))["legal"][0]))
         bots_move(host, session)
-    messages = host.inbox[id(reader)]
+    messages = host.inbox[id(connection)]
     assert len(messages) > 4
     for before, after in itertools.pairwise(messages):
         assert after["history_start"] == before["view"]["event_count"]
@@ -182,7 +204,7 @@ def test_refusals_are_domain_errors_with_stable_codes() -> None:
         session.fill_with_bot(2, "easy")
     assert not_open.value.code == "bad_message"
     seat, _, outcome = session.join("Ola\u0000 Nordmann")
-    asyncio.run(carry_out(host, session, outcome))
+    commit(host, outcome)
     assert seat == 1 and session.seats[1].name == "Ola Nordmann" and session.status == "playing"
     with pytest.raises(Refusal) as full:
         session.join("Per")
@@ -215,14 +237,14 @@ def test_a_bad_table_request_is_refused_naming_the_field(request_body: dict[str,
 def test_a_change_that_cannot_be_stored_is_undone_and_refused() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 13})
-    reader = host.open(session, 0)
+    connection = host.open(session, 0)
     bots_move(host, session)
-    state = session.state_message(reader)
+    state = session.state_message(connection.cursor)
     host.failing = True
     with pytest.raises(Refusal) as refused:
         run(host, session, lambda: session.act(0, state["legal"][0]))
     assert refused.value.code == "storage"
-    again = session.state_message(Reader(0, "en"))
+    again = session.state_message(MessageCursor(0, "en"))
     assert again["legal"] == state["legal"] and again["view"]["hand"] == state["view"]["hand"]
     host.failing = False
     run(host, session, lambda: session.act(0, state["legal"][0]))
@@ -234,23 +256,24 @@ def test_an_absent_person_gets_a_stand_in_and_takes_the_seat_back() -> None:
     session, _, _ = new_table(host, {"players": 3, "seed": 21, "seats": [
         {"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]}, clock)
     _, _, outcome = session.join("Ola")
-    asyncio.run(carry_out(host, session, outcome))
-    assert sorted(host.clocks) == [0, 1]  # nobody has connected yet: both clocks run
+    commit(host, outcome)
+    assert sorted(host.clock_seats()) == [0, 1]  # nobody has connected yet: both clocks run
+    assert {seconds for seconds, _ in host.clocks} == {ABSENCE}
     kari = host.open(session, 0)
-    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    asyncio.run(host.master.commit(session.set_absent(1)))
     assert not session.seats[1].stand_in  # not away long enough
-    clock.now += QUICK.absence_timeout
-    asyncio.run(carry_out(host, session, session.set_absent(0)))
-    assert not session.seats[0].stand_in  # Kari is connected
-    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    clock.now += ABSENCE
+    host.clocks[0][1]()  # Kari's clock runs out: she is connected
+    assert not session.seats[0].stand_in
+    host.clocks[1][1]()  # Ola's: a bot stands in, and everyone sees it
     assert session.seats[1].stand_in and host.last(kari)["table"]["seats"][1]["stand_in"]
     bots_move(host, session)  # Ola's stand-in plays until it is Kari's turn
     game = session.game
     assert game is not None and (game.is_over or game.to_move == 0)
     ola = host.open(session, 1)
     assert not session.seats[1].stand_in and host.last(ola)["table"]["seats"][1]["connected"]
-    asyncio.run(carry_out(host, session, session.disconnect(1)))
-    assert host.clocks[-1] == 1 and not host.last(kari)["table"]["seats"][1]["connected"]
+    host.master.disconnect(ola)
+    assert host.clock_seats()[-1] == 1 and not host.last(kari)["table"]["seats"][1]["connected"]
 
 
 def test_only_a_seats_first_connection_changes_what_others_see() -> None:
@@ -281,8 +304,8 @@ def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 6, "seats": [
         {"kind": "human"}, {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]})
-    reader = host.open(session, 0)
-    final = play_out(host, session, reader)
+    connection = host.open(session, 0)
+    final = play_out(host, session, connection)
     assert final["result"] and any(job.level == "hard" for job in host.jobs if not isinstance(job, HintJob))
     run(host, session, lambda: session.play_again(0))
     bots_move(host, session)
@@ -300,9 +323,9 @@ def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
 def test_a_restored_table_plays_on_from_its_last_action() -> None:
     host = ListHost()
     session, _, token = new_table(host, {"players": 3, "seed": 8})
-    reader = host.open(session, 0)
+    connection = host.open(session, 0)
     bots_move(host, session)
-    state = session.state_message(reader)
+    state = session.state_message(connection.cursor)
     run(host, session, lambda: session.act(0, state["legal"][0]))
     bots_move(host, session)
     stored = host.store_rows.stored("T1")
@@ -313,6 +336,7 @@ def test_a_restored_table_plays_on_from_its_last_action() -> None:
     assert restored.match.scores == session.match.scores and restored.secret == session.secret
     fresh = ListHost()
     fresh.store_rows = host.store_rows  # the restarted host writes on where the first stopped
+    fresh.table = TableMaster(fresh, restored)
     later = play_out(fresh, restored, fresh.open(restored, 0))
     assert later["result"]
     again = fresh.store_rows.stored("T1")
@@ -327,18 +351,16 @@ def test_a_damaged_stored_table_raises_for_the_host_to_set_aside() -> None:
     assert stored is not None and stored.game is not None
     damaged = stored.game.__class__(stored.game.number, stored.game.start, ("zz",), False)
     with pytest.raises(ValueError):
-        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
-                                              stored.seats, stored.match, damaged), QUICK)
+        TableSession.restore(dataclasses.replace(stored, game=damaged), QUICK)
     with pytest.raises(ValueError):
-        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
-                                              [{"kind": "alien"}] * 3, stored.match, None), QUICK)
+        TableSession.restore(dataclasses.replace(stored, seats=[{"kind": "alien"}] * 3, game=None), QUICK)
 
 
 def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 5})
-    reader = host.open(session, 0)
-    play_out(host, session, reader)
+    connection = host.open(session, 0)
+    play_out(host, session, connection)
     run(host, session, lambda: session.play_again(0))
     first = host.store_rows.game("T1", 1)
     second = host.store_rows.game("T1", 2)
@@ -346,7 +368,7 @@ def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     seed_one, seed_two = first.start["seed"], second.start["seed"]
     assert seed_one != 5 and seed_two not in (seed_one + 1, seed_one - 1, 5, 6)
     assert seed_two == MatchSecret.from_seed(5).game_seed(2)  # the creator, who knows the seed, can replay
-    assert session.summary()["seeded"] and host.last(reader)["table"]["seeded"]
+    assert session.summary()["seeded"] and host.last(connection)["table"]["seeded"]
     everything = json.dumps(host.inbox) + json.dumps(session.summary())
     assert session.secret.hex not in everything
 
@@ -357,13 +379,13 @@ def test_unseeded_tables_keep_their_secret_and_bots_do_not_follow_the_table_id()
     other, _, _, _ = TableSession.create("T1", {"players": 3}, QUICK)
     assert one.secret != other.secret and len(one.secret.hex) == 64 and not one.seeded
     assert one.match.game_seed(1) != other.match.game_seed(1)
-    reader = host.open(one, 0)
+    connection = host.open(one, 0)
     bots_move(host, one)
     job = one.request_hint(0)
     assert isinstance(job, HintJob)
     assert job.rng_seed == one.secret.move_seed("hint", 1, 0, job.moves)
     assert job.rng_seed != other.secret.move_seed("hint", 1, 0, job.moves)  # same id, other secret
-    assert one.secret.hex not in json.dumps(host.last(reader)) + json.dumps(one.summary())
+    assert one.secret.hex not in json.dumps(host.last(connection)) + json.dumps(one.summary())
 
 
 def test_a_seat_may_ask_for_a_few_hints_in_a_row_then_waits() -> None:

@@ -16,7 +16,16 @@ from mattis import Game, next_dealer
 from mattis.frontend import card_label
 from mattis.web import Settings, create_app
 
-from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, socket_url, web_client
+from .web_helpers import (
+    FAST,
+    create_table,
+    next_state,
+    play_to_my_turn,
+    receive,
+    socket_url,
+    web_client,
+    with_tables,
+)
 
 
 @pytest.fixture
@@ -48,7 +57,7 @@ def test_create_table_answers_with_seat_token_and_invite(client: TestClient) -> 
     ({"players": 9}, "players"),
     ({"players": "3"}, "players"),
     ({"set": {"min_sequence": 5}}, "min_sequence"),
-    ({"set": {"colour": "red"}}, "colour"),
+    ({"set": {"colour": "red"}}, "set"),  # an unknown name is not repeated (tested in test_web_echo.py)
     ({"set": ["x"]}, "set"),
     ({"seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}, "creator"),
     ({"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]}, "open"),
@@ -173,7 +182,7 @@ def test_acting_out_of_turn_is_refused(client: TestClient) -> None:
 
 
 def test_flood_is_rate_limited_then_closed(tmp_path: Path) -> None:
-    settings = Settings(bot_delay=0.0, rate=1.0, burst=3.0, flood_close=30)
+    settings = with_tables(Settings(rate=1.0, burst=3.0, flood_close=30), bot_delay=0.0)
     with web_client(tmp_path / "flood.sqlite3", settings) as client:
         table = create_table(client)
         with client.websocket_connect(socket_url(table)) as socket:
@@ -229,7 +238,7 @@ def test_reconnect_with_token_continues_the_seat(client: TestClient) -> None:
 
 
 def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(tmp_path: Path) -> None:
-    settings = Settings(bot_delay=0.0, absence_timeout=0.2)
+    settings = with_tables(Settings(), bot_delay=0.0, absence_timeout=0.2)
     with web_client(tmp_path / "away.sqlite3", settings) as client:
         table = create_table(client, seed=4)
         deadline = time.monotonic() + 30
@@ -336,7 +345,7 @@ def test_expert_bots_think_in_the_worker_with_their_own_budget(tmp_path: Path) -
         with client.websocket_connect(socket_url(table)) as socket:
             final = play_out(socket)
     assert final["result"]
-    assert ("choose_move", FAST.expert_seconds) in submitted
+    assert ("choose_move", FAST.table.expert_seconds) in submitted
 
 
 def test_idle_tables_leave_memory_and_come_back_when_opened(client: TestClient) -> None:
@@ -365,7 +374,8 @@ def test_pages_forbid_outside_content_and_referrers(client: TestClient) -> None:
 
 
 def test_one_address_cannot_create_tables_without_end(tmp_path: Path) -> None:
-    with web_client(tmp_path / "posts.sqlite3", Settings(bot_delay=0.0, posts_per_minute=1.0)) as client:
+    settings = with_tables(Settings(posts_per_minute=1.0), bot_delay=0.0)
+    with web_client(tmp_path / "posts.sqlite3", settings) as client:
         codes = [client.post("/api/tables", json={}).status_code for _ in range(25)]
     assert codes[:20] == [201] * 20 and set(codes[20:]) == {429}
 
@@ -389,7 +399,7 @@ def test_a_score_lost_in_a_crash_is_recounted_from_the_stored_game(client: TestC
     with client.websocket_connect(socket_url(table)) as socket:
         final = play_out(socket)
     live = lobby.tables[table["table"]]
-    seats = [seat.to_stored() for seat in live.seats]
+    seats = [seat.to_stored() for seat in live.session.seats]
     lobby.store.update_table(table["table"], seats, {"scores": [0, 0, 0], "dealer": 2, "games": 1,
                                                      "seed": 15, "results": []})
     assert lobby.unload_older_than(0) == 1

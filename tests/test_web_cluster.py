@@ -389,9 +389,11 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
             presences.append(presence)
         table_id = f"fence-{first.owner}"
         seats = [{"kind": "bot", "level": "easy"}] * 3
-        assert first.add_actions([NewTable(table_id, {}, 3, seats, {"scores": [0, 0, 0]}),
+        assert first.add_actions([NewTable(table_id=table_id, rules={}, players=3, seats=seats,
+                                           match={"scores": [0, 0, 0]}),
                                   NewGame(table_id, 1, {"deck": []}),
-                                  ActionRow(table_id, 1, 0, 0, "7h", True)]) == set()
+                                  ActionRow(table_id=table_id, game_number=1, index=0, seat=0,
+                                            action="7h", over=True)]) == set()
         # finished, so the servers' sweeps leave it alone (they take over unfinished tables)
         second_owner = second.owner
         assert second_owner is not None
@@ -409,7 +411,8 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
         stored = second.load_table(table_id)
         assert stored is not None and stored.match == {"scores": [0, 0, 0]} and len(stored.seats) == 3
         with pytest.raises(IntegrityError):
-            second.add_actions([ActionRow(table_id, 1, 0, 0, "8h", True)])
+            second.add_actions([ActionRow(table_id=table_id, game_number=1, index=0, seat=0,
+                                          action="8h", over=True)])
         game = second.game(table_id, 1)
         assert game is not None and game.actions == ("7h",)
         second.release_lease(table_id, second_owner)

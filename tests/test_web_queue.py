@@ -7,7 +7,6 @@ The queue is driven here by a fake executor whose jobs end when the test says so
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -20,7 +19,7 @@ from starlette.testclient import TestClient
 from mattis.web import create_app
 from mattis.web.workqueue import FairQueue, default_workers
 
-from .web_helpers import FAST, create_table, play_to_my_turn, receive, socket_url
+from .web_helpers import FAST, create_table, play_to_my_turn, receive, socket_url, with_tables
 
 
 class HeldExecutor(Executor):
@@ -160,7 +159,7 @@ def counting_app(tmp_path: Path, submitted: list[str], **changes: Any) -> TestCl
             submitted.append(fn.__name__)
             return super().submit(fn, *args, **kwargs)
 
-    settings = dataclasses.replace(FAST, **changes)
+    settings = with_tables(FAST, **changes)
     return TestClient(create_app(f"sqlite:///{tmp_path / 'hints.sqlite3'}", settings,
                                  executor_factory=lambda: CountingPool(1), workers=1))
 

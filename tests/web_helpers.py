@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import subprocess
@@ -16,10 +17,18 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from mattis.table import table_profile
 from mattis.web import Settings, create_app
 
-FAST = Settings(bot_delay=0.0, absence_timeout=30.0, hard_seconds=0.05, expert_seconds=0.05,
-                hint_seconds=0.05, rate=10_000.0, burst=10_000.0)
+QUICK_TABLES = dataclasses.replace(table_profile("server"), bot_delay=0.0, absence_timeout=30.0,
+                                   hard_seconds=0.05, expert_seconds=0.05, hint_seconds=0.05)
+"""The server's tables with the waits shortened."""
+FAST = Settings(table=QUICK_TABLES, rate=10_000.0, burst=10_000.0)
+
+
+def with_tables(settings: Settings = FAST, **changes: Any) -> Settings:
+    """``settings`` with some of its tables' settings changed."""
+    return dataclasses.replace(settings, table=dataclasses.replace(settings.table, **changes))
 
 
 def thread_pool() -> Executor:

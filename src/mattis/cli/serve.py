@@ -14,6 +14,7 @@ code, so the phones around the table open the game by scanning instead of typing
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import logging
 import socket
@@ -24,8 +25,9 @@ from urllib.parse import urlsplit
 
 import typer
 
-from ..bots import EXPERT_ITERATIONS, EXPERT_SECONDS
+from ..bots import EXPERT_ITERATIONS
 from ..extras import missing_modules, needs_extra
+from ..table.config import TableConfig, table_profile
 from .common import fail as _fail
 
 DEFAULT_HOST = "127.0.0.1"
@@ -33,9 +35,14 @@ ALL_INTERFACES = "0.0.0.0"
 ROUTE_PROBE = ("10.255.255.255", 1)
 """A private address to "connect" a UDP socket to: that sends nothing, but makes the system
 choose the interface it would route through, whose address is the one to print."""
+SERVED: TableConfig = table_profile("server")
+"""The tables' profile, whose values the table options change (their defaults are its own)."""
+SERVED_ABSENCE = 60.0 if SERVED.absence_timeout is None else SERVED.absence_timeout
+"""``--absence``'s default (the ``server`` profile always has one)."""
 
 
 def serve_command(
+    *,
     host: Annotated[str | None, typer.Option(
         "--host", help=f"Address to listen on (default {DEFAULT_HOST}; {ALL_INTERFACES} with --lan).",
         show_default=False)] = None,
@@ -48,15 +55,17 @@ def serve_command(
         help="SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/mattis. "
              "Default: an SQLite file in the user data folder.", show_default=False)] = None,
     bot_delay: Annotated[float, typer.Option(
-        "--bot-delay", min=0.0, help="Seconds before each bot move, so people can follow.")] = 0.8,
+        "--bot-delay", min=0.0, help="Seconds before each bot move, on top of its thinking time, "
+                                     "so people can follow.")] = SERVED.bot_delay,
     absence: Annotated[float, typer.Option(
-        "--absence", min=0.0, help="Seconds a player may be away before a bot plays for them.")] = 60.0,
+        "--absence", min=0.0,
+        help="Seconds a player may be away before a bot plays for them.")] = SERVED_ABSENCE,
     hard_seconds: Annotated[float, typer.Option(
-        "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = 1.0,
+        "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = SERVED.hard_seconds,
     expert_seconds: Annotated[float, typer.Option(
         "--expert-seconds", min=0.01,
         help="Longest thinking time of expert bots per move (they stop sooner at "
-             f"{EXPERT_ITERATIONS:,} iterations).")] = EXPERT_SECONDS,
+             f"{EXPERT_ITERATIONS:,} iterations).")] = SERVED.expert_seconds,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
         help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
@@ -109,8 +118,9 @@ def serve_command(
         lock.release()
         _fail(cannot_open(error))
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
-    settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds,
-                        expert_seconds=expert_seconds, allowed_origins=origins)
+    table = dataclasses.replace(SERVED, bot_delay=bot_delay, absence_timeout=absence,
+                                hard_seconds=hard_seconds, expert_seconds=expert_seconds)
+    settings = Settings(table=table, allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     public_url = f"http://{url_host(lan_address())}:{port}/" if lan else None

@@ -56,6 +56,10 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
         "Noe gikk galt på tjeneren; ingenting ble endret.",
         "Something went wrong on the server; nothing was changed."),
     "web.err.hint_busy": ("Et tips er allerede på vei.", "A hint is already on its way."),
+    "web.err.malformed": ("Ikke lov: det er ikke et trekk.", "Not allowed: that is not a move."),
+    "web.err.busy": (
+        "Tjeneren har for mange bord akkurat nå. Prøv igjen om litt.",
+        "The server has too many tables just now. Try again in a moment."),
     # the pages
     "web.ui.title": ("Mattis", "Mattis"),
     "web.ui.tagline": (

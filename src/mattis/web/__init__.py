@@ -6,6 +6,6 @@ The protocol is described in ``docs/web.md``.
 """
 
 from .app import create_app
-from .tables import Settings
+from .settings import Settings
 
 __all__ = ["Settings", "create_app"]

@@ -1,8 +1,9 @@
 """All tables of a running server: creating, joining, finding, restoring and unloading them.
 
-A :class:`Lobby` holds the live tables (:mod:`.tables`), the :class:`~.store.Store` with its
-group-committing :class:`ActionLog`, the fair queue of worker jobs for ``hard`` bots and
-hints (:mod:`.workqueue`), and the limits that keep one client from flooding the server.
+A :class:`Lobby` holds the tables in memory (each a :class:`~mattis.table.TableMaster` run by
+the server's :class:`~.tables.ServerHost`), the :class:`~.store.Store` with its
+:class:`GroupCommit`, the fair queue of worker jobs for ``hard`` bots and hints
+(:mod:`.workqueue`), and the limits that keep one client from flooding the server.
 
 A stored table that cannot be brought back (a damaged row, a record the engine now refuses,
 a bug) is set aside with one log line and answers ``damaged``; every other table loads and
@@ -26,26 +27,36 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
-from ..core.game import Game
-from ..table import Refusal, Row, TableSession
+from ..table import Refusal, Row, TableMaster, TableSession, finished_record
+from ..table.limits import RateLimiter
+from ..table.protocol import CLOSE_TRY_LATER
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
+from .settings import Settings
 from .store import LeaseAnswer, LeaseLost, Store
-from .tables import CLOSE_TRY_LATER, ApiError, LiveTable, RateLimiter, Settings, first_line
+from .tables import ServerHost, first_line
 from .workqueue import FairQueue
+
+if TYPE_CHECKING:
+    from .app import Outbox
 
 log = logging.getLogger("mattis.web")
 HANDOVER_POLL = 0.05
 """Seconds between looks at a lease whose owner was asked to hand the table over."""
 
 
-class ActionLog:
-    """Group commit: the rows of every change waiting while the previous transaction runs
+LiveTable: TypeAlias = TableMaster["Outbox"]
+"""A table in this server's memory: the table layer's master, its connections' links the
+sockets' outboxes."""
+
+
+class GroupCommit:
+    """The rows of every change waiting while the previous transaction runs
     (mostly moves, of any tables) are stored in one transaction, in a thread, and each
     change's sender waits for it, so no one hears of a change before it is stored. Under load
     this turns hundreds of small commits a second into a few, and the event loop never waits
@@ -105,7 +116,9 @@ class Lobby:
                  workers: int = 1) -> None:
         self.store = store
         self.metrics = Metrics(self)
-        self.action_log = ActionLog(store, self.metrics.stored)
+        self.group_commit = GroupCommit(store, self.metrics.stored)
+        self.host = ServerHost(self)
+        """What the server gives every table (rows, sockets, workers, clocks)."""
         self.bot_gate = asyncio.Lock()
         """Bots of all tables take turns, one move per turn of the event loop, so a person's
         move never waits behind a crowd of bot moves."""
@@ -113,6 +126,8 @@ class Lobby:
         self.work = FairQueue(executor, workers)
         """Worker jobs of all tables, in fair turns (a thread when there is no executor)."""
         self.tables: dict[str, LiveTable] = {}
+        self.taken_for_request: dict[str, float] = {}
+        """When this server took a table's lease for a request routed to it."""
         self.damaged: dict[str, str] = {}
         """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
@@ -139,7 +154,7 @@ class Lobby:
 
     def _start(self, table: LiveTable) -> None:
         self.tables[table.table_id] = table
-        table.driver = asyncio.get_running_loop().create_task(table.drive())
+        table.start()
 
     def check_address(self, address: str) -> None:
         """Refuse an address (an IPv6 /64) that creates tables or joins seats too fast (429)."""
@@ -150,7 +165,7 @@ class Lobby:
                 self.address_limits.clear()
             limiter = self.address_limits[key] = RateLimiter(self.settings.posts_per_minute / 60, 20)
         if not limiter.allow():
-            raise ApiError(429, "rate_limited")
+            raise Refusal("rate_limited")
 
     def open_socket(self, address: str) -> bool:
         """Count a socket of ``address``; ``False`` (and not counted) beyond the cap."""
@@ -176,9 +191,9 @@ class Lobby:
         if table is not None or not 0 < len(table_id) <= 40:
             return table
         if table_id in self.damaged:
-            raise ApiError(410, "damaged")
+            raise Refusal("damaged")
         if self.draining:
-            raise ApiError(503, "moved")
+            raise Refusal("moved")
         loading = self.loading.get(table_id)
         if loading is None:
             loading = self.loading[table_id] = asyncio.get_running_loop().create_task(
@@ -199,22 +214,19 @@ class Lobby:
             session, outcome = await asyncio.to_thread(TableSession.restore, stored, self.settings.table)
         except OperationalError as error:  # the database, not the table: try again later
             log.warning("table %r could not be read: %s", table_id, first_line(error))
-            raise ApiError(503, "storage") from None
+            raise Refusal("storage") from None
         except Refusal:
             raise
         except Exception as error:
             self._set_aside(table_id, error)
-            raise ApiError(410, "damaged") from None
-        table = LiveTable(self, session)
+            raise Refusal("damaged") from None
+        table = LiveTable(self.host, session, self.bot_gate)
         if taken is not None and taken.previous not in (None, taken.owner):
             self.metrics.takeovers.inc()
         if routed and self.presence is not None:
-            table.taken_for_request = time.monotonic()
-        self._start(table)
-        try:
-            await table.carry(outcome)
-        except Refusal:  # a recounted score that cannot be stored now: kept, stored with the next change
-            log.warning("table %s: its restored state could not be stored yet", table_id)
+            self.taken_for_request[table_id] = time.monotonic()
+        self.tables[table_id] = table
+        await table.resume(outcome)  # a recount that cannot be stored now: stored with the next change
         return table
 
     async def _take(self, table_id: str, routed: bool) -> LeaseAnswer | None:
@@ -223,7 +235,7 @@ class Lobby:
         assert self.presence is not None
         owner = self.presence.owner
         if owner is None:  # between a lost presence and the new one
-            raise ApiError(503, "moved")
+            raise Refusal("moved")
         answer = await asyncio.to_thread(self.store.take_lease, table_id, owner)
         if answer.outcome == "busy" and routed and answer.owner is not None:
             # ask the owner to let it go, and wait a moment for it: mostly the request is
@@ -236,7 +248,7 @@ class Lobby:
         if answer.outcome == "missing":
             return None
         if answer.outcome == "busy":
-            raise ApiError(503, "moved")
+            raise Refusal("moved")
         return answer
 
     def _in_background(self, work: Any) -> None:
@@ -252,9 +264,8 @@ class Lobby:
         """Another server was asked for one of our tables (nginx now routes it there): park
         it so that server's retry takes it, unless we took it for a request of our own
         moments ago (two servers receiving one table's traffic must not pass it to and fro)."""
-        table = self.tables.get(table_id)
         grace = self.settings.handover_grace
-        recent = table is not None and time.monotonic() - table.taken_for_request < grace
+        recent = time.monotonic() - self.taken_for_request.get(table_id, float("-inf")) < grace
         if recent or table_id in self.loading:
             return
         self._in_background(self.hand_over(table_id))
@@ -276,16 +287,19 @@ class Lobby:
 
     def _drop(self, table: LiveTable) -> None:
         """Take a table out of memory, its sockets told to reconnect (``moved``)."""
+        self._forget(table)
+        table.close(CLOSE_TRY_LATER, Refusal("moved"))
+
+    def _forget(self, table: LiveTable) -> None:
         if self.tables.get(table.table_id) is table:
             del self.tables[table.table_id]
-        if table.driver is not None:
-            table.driver.cancel()
-        table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+            self.taken_for_request.pop(table.table_id, None)
 
-    def lease_lost(self, table: LiveTable) -> None:
-        """A write of ``table`` was refused: another server owns it now."""
-        if self.tables.get(table.table_id) is table:
-            log.warning("table %s: its lease is another server's now; it leaves this one", table.table_id)
+    def lease_lost(self, table_id: str) -> None:
+        """A write of a table was refused: another server owns it now."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            log.warning("table %s: its lease is another server's now; it leaves this one", table_id)
             self._drop(table)
 
     def _presence_lost(self) -> None:
@@ -317,7 +331,7 @@ class Lobby:
         """A table by id, or a 404 refusal."""
         table = await self.find(table_id)
         if table is None:
-            raise ApiError(404, "not_found")
+            raise Refusal("not_found")
         return table
 
     async def unload_idle(self, period: float = 60.0) -> None:
@@ -332,10 +346,8 @@ class Lobby:
         idle = [table for table in self.tables.values()
                 if (idle_time := table.idle_for(now)) is not None and idle_time >= seconds]
         for table in idle:
-            if table.driver is not None:
-                table.driver.cancel()
             table.close()
-            del self.tables[table.table_id]
+            self._forget(table)
             if self.presence is not None and self.presence.owner is not None:
                 self._in_background(asyncio.to_thread(self.store.release_lease, table.table_id,
                                                       self.presence.owner))
@@ -346,13 +358,13 @@ class Lobby:
     async def create(self, body: object) -> tuple[LiveTable, int, str]:
         """A new table from a ``POST /api/tables`` body; returns it, the creator's seat and token."""
         if len(self.tables) >= self.settings.max_tables:
-            raise ApiError(503, "bad_request", "the server has too many tables")
+            raise Refusal("busy")
         if self.draining or (self.presence is not None and self.presence.owner is None):
-            raise ApiError(503, "moved")
+            raise Refusal("moved")
         session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
                                                                self.settings.table)
-        table = LiveTable(self, session)
-        await table.carry(outcome)  # stored before anyone hears of it (refused if it cannot be)
+        table = LiveTable(self.host, session, self.bot_gate)
+        await table.commit(outcome)  # stored before anyone hears of it (refused if it cannot be)
         self._start(table)
         return table, creator, token
 
@@ -364,24 +376,20 @@ class Lobby:
         return await table.join(body.get("name"))
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
-        """A finished game's engine record; refused while the game is on (it holds the deck),
-        and answered ``damaged`` for a table set aside or a stored game that cannot be replayed.
-        Read from the store, so any server answers it, owner or not."""
+        """A finished game's engine record (:func:`~mattis.table.finished_record`), answered
+        ``damaged`` for a table set aside or a stored game that cannot be replayed. Read from
+        the store, so any server answers it, owner or not."""
         if table_id in self.damaged:
-            raise ApiError(410, "damaged")
+            raise Refusal("damaged")
         try:
             stored = await asyncio.to_thread(self.store.game, table_id, number)
-            if stored is None:
-                raise ApiError(404, "not_found")
-            if not stored.over:
-                raise Refusal("game_not_over")
-            return await asyncio.to_thread(lambda: Game.from_record(stored.record()).record())
+            return await asyncio.to_thread(finished_record, stored)
         except (Refusal, OperationalError):
             raise
         except Exception as error:
             log.error("table %s: a stored game cannot be replayed (%s: %s)", table_id,
                       type(error).__name__, first_line(error))
-            raise ApiError(410, "damaged") from None
+            raise Refusal("damaged") from None
 
     # ---------------------------------------------------------------- restart
 
@@ -416,17 +424,13 @@ class Lobby:
         for task in (self.janitor, self.sweeper):
             if task is not None:
                 task.cancel()
-        drivers = [table.driver for table in self.tables.values() if table.driver is not None]
-        for driver in drivers:
-            driver.cancel()
-        for driver in drivers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await driver
+        for table in list(self.tables.values()):
+            await table.stop()
         with contextlib.suppress(Exception):
-            await self.action_log.idle()
+            await self.group_commit.idle()
         for table in self.tables.values():
             if self.presence is not None:  # the page reconnects, through nginx, to another server
-                table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
+                table.close(CLOSE_TRY_LATER, Refusal("moved"))
             else:
                 table.close()
         if self.presence is not None:
@@ -458,8 +462,7 @@ class Lobby:
     @property
     def connection_count(self) -> int:
         """Open table sockets."""
-        return sum(len(connections) for table in self.tables.values()
-                   for connections in table.connections.values())
+        return sum(len(table.connections) for table in self.tables.values())
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import LANGS, Lang
-from ..offline import LOCAL_HARD_SECONDS
+from ..table import TableConfig, table_profile
 from .icons import ICONS, THEME_COLOUR, draw_icons
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -236,11 +236,12 @@ Answers = Callable[[str], bytes]
 
 def app_files(
     rules_page: Callable[[Lang], str],
-    options: Callable[[Lang, float, bool], dict[str, Any]],
+    options: Callable[[Lang, TableConfig, bool], dict[str, Any]],
     texts: Callable[[Lang], dict[str, str]],
     exported: bool = False,
 ) -> list[AppFile]:
-    """Every file of the app, as the service worker keeps it. ``exported``: for the static
+    """Every file of the app, as the service worker keeps it (its ``/api/options`` answers
+    from the ``device`` profile, which the offline app plays). ``exported``: for the static
     export, where an address with a query (``/api/texts?lang=nb``) is a file of its own."""
     files: list[AppFile] = []
     html = "text/html; charset=utf-8"
@@ -267,7 +268,7 @@ def app_files(
             AppFile(
                 f"/api/options?lang={lang}",
                 f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
-                _json(options(lang, LOCAL_HARD_SECONDS, True)),  # on the device: what Pyodide can run
+                _json(options(lang, table_profile("device"), True)),  # what the device plays
                 "application/json",
             )
         )

@@ -24,7 +24,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .tables import Settings
+from .settings import Settings
 
 MAX_HEADERS = 16 * 1024
 """Bytes of request line and headers a request may have."""

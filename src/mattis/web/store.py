@@ -402,8 +402,8 @@ class Store:
             select(_games).where(_games.c.table_id == row.id)
             .order_by(_games.c.number.desc()).limit(1)).first()
         game = None if game_row is None else self._stored_game(connection, game_row)
-        return StoredTable(row.id, _as_dict(row.rules), int(row.players), _as_list(row.seats),
-                           _as_dict(row.match), game)
+        return StoredTable(table_id=row.id, rules=_as_dict(row.rules), players=int(row.players),
+                           seats=_as_list(row.seats), match=_as_dict(row.match), game=game)
 
     def game(self, table_id: str, number: int | None = None) -> StoredGame | None:
         """Game ``number`` of a table (default: the latest), or ``None``."""
