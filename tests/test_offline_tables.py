@@ -343,3 +343,65 @@ def test_a_bug_answers_the_page_instead_of_leaving_it_waiting(monkeypatch: pytes
         assert page.tables.failures == ["RuntimeError: a bug"]
 
     run(scenario)
+
+
+def infinite_score(data: dict[str, Any]) -> str:
+    data["tables"][next(iter(data["tables"]))]["match"]["scores"] = [float("inf")] * 3
+    return json.dumps(data)
+
+
+def deep_nesting(data: dict[str, Any]) -> str:
+    table_id = next(iter(data["tables"]))
+    text = json.dumps(data)
+    rules = json.dumps(data["tables"][table_id]["rules"])
+    return text.replace(rules, "[" * 100_000 + "]" * 100_000, 1)
+
+
+def wrong_types(data: dict[str, Any]) -> str:
+    table = data["tables"][next(iter(data["tables"]))]
+    table["players"], table["seats"][1]["kind"] = "three", 7
+    return json.dumps(data)
+
+
+def missing_fields(data: dict[str, Any]) -> str:
+    del data["tables"][next(iter(data["tables"]))]["match"]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("tamper", [infinite_score, deep_nesting, wrong_types, missing_fields])
+def test_a_damaged_save_is_set_aside_and_harms_nothing_else(tamper: Callable[[dict[str, Any]], str]) -> None:
+    """Any error while loading a saved table sets it aside as ``damaged`` (its lock let go);
+    every other saved table is listed and plays on (issue 29.6)."""
+
+    async def scenario() -> None:
+        device = Dictionary()
+        first = Page(device)
+        good = (await first.call("createTable", body={"players": 3, "seats": SEATS, "seed": 3}))["data"]
+        bad = (await first.call("createTable", body={"players": 3, "seats": SEATS, "seed": 4}))["data"]
+        await first.tables.close()
+        device.release_all()
+        device.tables[bad["table"]] = tamper(json.loads(device.tables[bad["table"]]))
+        page = Page(device)
+        listed = await page.call("list")
+        assert listed["ok"] and [item["table"] for item in listed["data"]] == [good["table"]]
+        info = await page.call("tableInfo", tableId=bad["table"])
+        assert info["status"] == 410 and info["data"]["code"] == "damaged" and info["data"]["message"]
+        for call in ("joinTable", "record"):
+            assert (await page.call(call, tableId=bad["table"]))["data"]["code"] == "damaged"
+        await page.open("c1", bad["table"], bad["token"])
+        assert [message["code"] for message in page.messages("c1")] == ["damaged"]
+        assert {"conn": "c1", "closed": 4410} in page.posted
+        assert bad["table"] not in device.claimed  # another tab may look at it: no open_elsewhere
+        assert any("damaged" in failure for failure in page.tables.failures)
+        await page.open("c2", good["table"], good["token"])
+        state = await page.until("c2", my_turn_or_over)
+        await page.send("c2", {"type": "act", "action": state["legal"][0]})
+        assert page.messages("c2")[-1]["type"] == "state"
+        assert (await page.call("list"))["data"][0]["table"] == good["table"]
+        await page.tables.close()
+        device.release_all()
+        other_tab = Page(device)  # a fresh worker tries the damaged table again, and is told the same
+        assert (await other_tab.call("tableInfo", tableId=bad["table"]))["data"]["code"] == "damaged"
+        assert bad["table"] not in device.claimed
+
+    run(scenario)
