@@ -52,7 +52,8 @@ def assert_no_echo(text: str, where: object) -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
-    with web_client(tmp_path / "echo.sqlite3", dataclasses.replace(FAST, posts_per_minute=1e6)) as test_client:
+    settings = dataclasses.replace(FAST, posts_per_minute=1e6)
+    with web_client(tmp_path / "echo.sqlite3", settings) as test_client:
         yield test_client
 
 
