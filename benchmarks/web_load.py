@@ -65,7 +65,8 @@ def serve(port: int, db: str, bot_delay: float) -> None:
     table = dataclasses.replace(Settings().table, bot_delay=bot_delay)
     settings = Settings(table=table, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0,
                         max_sockets_per_address=100_000)
-    uvicorn.Server(uvicorn_config(create_app(db, settings), "127.0.0.1", port, settings, "127.0.0.1")).run()
+    app = create_app(db, settings)
+    uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings, forwarded_allow_ips="127.0.0.1")).run()
 
 
 @dataclass

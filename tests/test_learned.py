@@ -137,8 +137,8 @@ def test_a_saved_checkpoint_loads_back_with_its_numbers(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     weights = [rng.normal(size=(OBSERVATION_SIZE, 16)), rng.normal(size=(16, NUM_ACTIONS))]
     biases = [rng.normal(size=16), rng.normal(size=NUM_ACTIONS)]
-    exact = load_checkpoint(save_checkpoint(tmp_path / "a.npz", weights, biases, "relu", "float32",
-                                            {"note": "test"}))
+    exact = load_checkpoint(save_checkpoint(tmp_path / "a.npz", weights, biases, "relu", dtype="float32",
+                                            meta={"note": "test"}))
     assert np.array_equal(exact.weights[0], weights[0].astype(np.float32)) and exact.meta == {"note": "test"}
     half = load_checkpoint(save_checkpoint(tmp_path / "b.npz", weights, biases, "relu"))
     assert np.array_equal(half.weights[1], weights[1].astype(np.float16).astype(np.float32))

@@ -132,7 +132,7 @@ def serve_command(
     sys.stdout.flush()
     _log_to_stderr()
     app = create_app(url, settings, workers=workers, public_url=public_url)
-    config = uvicorn_config(app, host, port, settings, forwarded_allow_ips)
+    config = uvicorn_config(app, host, port, settings, forwarded_allow_ips=forwarded_allow_ips)
     try:
         uvicorn.Server(config).run(sockets=[listener])
     finally:

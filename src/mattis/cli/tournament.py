@@ -125,6 +125,7 @@ def parse_entrants(text: str) -> list[str]:
 
 
 def tournament_command(
+    *,
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to start from: pagat, kortregler or app.")] = "pagat",
     players: Annotated[int | None, typer.Option(
@@ -198,8 +199,9 @@ def tournament_command(
         limit = Limit(seconds=hard_seconds, iterations=hard_iterations)
 
     with open_backend(backend, workers, address) as runner:
-        result = _run(resolved, seats, levels, games, seed, limit, action_cap, openspiel_simulations,
-                      runner, chosen, checkpoint)
+        result = _run(resolved, seats, levels, games=games, seed=seed, limit=limit, action_cap=action_cap,
+                      openspiel_simulations=openspiel_simulations, backend=runner, lang=chosen,
+                      learned_checkpoint=checkpoint)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -212,13 +214,13 @@ def tournament_command(
         out.print(part)
 
 
-def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, limit: Limit,
+def _run(rules: Rules, players: int, levels: list[str], *, games: int, seed: int, limit: Limit,
          action_cap: int, openspiel_simulations: int, backend: Backend, lang: Lang,
          learned_checkpoint: str | None = None) -> TournamentResult:
     """Play the tournament, with progress on stderr (its total known from the start)."""
     with progress_bar(t("tournament.progress", lang), total=planned_games(games, players)) as update:
-        return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
-                              progress=update, backend=backend,
+        return run_tournament(rules, players, levels, games, seed=seed, hard_limit=limit,
+                              action_cap=action_cap, progress=update, backend=backend,
                               openspiel_simulations=openspiel_simulations,
                               learned_checkpoint=learned_checkpoint)
 

@@ -100,6 +100,7 @@ class GameSession:
         game: Game,
         participants: Sequence[Participant],
         lang: Lang,
+        *,
         seed: int | str,
         hint_limit: Limit = DEFAULT_HINT_LIMIT,
     ) -> None:

@@ -165,7 +165,7 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
     return Group(*parts)
 
 
-def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int | None, lang: Lang,
+def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int | None, *, lang: Lang,
                  width: int) -> Text:
     """The numbered legal moves, wrapped to ``width``: ``1) 4♣  2) 7♥  3) sjanse``."""
     text = Text(t("play.moves", lang) + " ", style="bold")

@@ -1,7 +1,8 @@
 """Mattis in the browser: a Starlette server with tables, seats, bots and a WebSocket per seat.
 
 Install the ``web`` extra and run ``mattis serve``. :func:`create_app` builds the ASGI app;
-:mod:`.tables` holds the live tables, :mod:`.store` the database, ``static/`` the pages.
+:mod:`.lobby` holds the tables in memory (each run by the table layer's master, with
+:mod:`.tables`' host), :mod:`.store` the database, ``static/`` the pages.
 The protocol is described in ``docs/web.md``.
 """
 

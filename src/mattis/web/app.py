@@ -14,8 +14,10 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 
 No input can cost more than a refusal: bodies and messages are read within limits and
 parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
-"message"}`` with a 4xx (5xx only for ``storage`` and a bug), and a socket opens only from
-the server's own pages (or allowed origins), within caps per seat and per address.
+"message"}`` with its code's status (:data:`mattis.table.errors.STATUS`: a 4xx, 5xx only for
+``storage``, ``moved``, ``busy`` and a bug), and a socket opens only from the server's own
+pages (or allowed origins), within caps per seat and per address. Everything a socket asks
+of its table is done by the table layer's master (:meth:`~mattis.table.TableMaster.receive`).
 """
 
 from __future__ import annotations
@@ -219,6 +221,7 @@ def texts_payload(lang: Lang) -> dict[str, str]:
 def create_app(
     db_url: str | None = None,
     settings: Settings | None = None,
+    *,
     executor_factory: Callable[[], Executor] | None = None,
     workers: int | None = None,
     public_url: str | None = None,
@@ -416,7 +419,6 @@ class Outbox:
             self.close_code = code
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
-
 
 
 def _socket_lang(websocket: WebSocket) -> Lang:

@@ -141,7 +141,7 @@ class Lobby:
         server owns every table of its database."""
         if store.shared:
             self.presence = Presence(store, self._handover_asked, self._presence_lost,
-                                     settings.lease_interval, settings.lease_seconds)
+                                     interval=settings.lease_interval, lease_seconds=settings.lease_seconds)
         self.sweeper: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
         self.draining = False

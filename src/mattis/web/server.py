@@ -75,7 +75,7 @@ def header_deadline_protocol(seconds: float) -> type[H11Protocol]:
 
 
 def uvicorn_config(app: Any, host: str, port: int, settings: Settings,
-                   forwarded_allow_ips: str | None = None) -> uvicorn.Config:
+                   *, forwarded_allow_ips: str | None = None) -> uvicorn.Config:
     """The uvicorn configuration of ``mattis serve`` (see the module docstring);
     ``forwarded_allow_ips`` lists the proxies whose ``X-Forwarded-For`` is believed."""
     return uvicorn.Config(
