@@ -51,8 +51,8 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
         "For mange forbindelser fra samme adresse (mer enn {limit}); vent litt.",
         "Too many connections from one address (more than {limit}); wait a little."),
     "web.err.headers_too_large": (
-        "Forespørselens hoder var for store (mer enn {limit} byte).",
-        "The request's headers were too large (more than {limit} bytes)."),
+        "Forespørselen hadde for store eller for mange hoder.",
+        "The request's headers were too large or too many."),
     "web.err.hint_cooldown": (
         "Vent {seconds} sekunder før neste tips.", "Wait {seconds} seconds before the next hint."),
     "web.err.not_found": ("Fant ikke bordet.", "No such table."),

@@ -12,7 +12,9 @@ server by :func:`guarded_protocols`:
   deadline, or the connection is cut. So no handshake, however malformed or slow, holds a
   connection longer (uvicorn has no such deadline, and its sans-I/O WebSocket protocol never
   sent the refusal websockets queued for an upgrade with over 128 headers or a line over
-  8 KiB, nor closed the connection: :class:`GuardedSocket` sends it and closes).
+  8 KiB, nor closed the connection: :class:`GuardedSocket` sends it and closes; an upgrade
+  with too many headers is refused before websockets reads them again, which costs more
+  than anything else a hostile handshake can make the server do).
 * **Heads** of more than :attr:`Settings.max_header_bytes` are answered 431 however they
   arrive: h11 counts only a head that is still incomplete, so a large one arriving whole in
   one read passed (:class:`HeadLimit` counts them all).
@@ -56,6 +58,7 @@ from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.http11 import MAX_NUM_HEADERS
 
 from ..i18n import Lang
 from ..table import Refusal
@@ -219,6 +222,9 @@ class GuardedHttp(H11Protocol):
             self.deadline_timer.cancel()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        if len(event.headers) > MAX_NUM_HEADERS:  # websockets would refuse it, after costly parsing
+            self._answer(ApiError(431, "headers_too_large"), _request_lang(event))
+            return
         super().handle_websocket_upgrade(event)
         hold, self.hold = self.hold, None
         socket = self.transport.get_protocol()
@@ -239,7 +245,7 @@ class GuardedHttp(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """A head h11 could not read, or too large: the refusal in the app's words, then close."""
         if self.conn.refusal_status == 431:
-            error = ApiError(431, "headers_too_large", limit=self.guard.settings.max_header_bytes)
+            error = ApiError(431, "headers_too_large")
         else:
             error = ApiError(400, "bad_request", "not an HTTP/1.1 request")
         self._answer(error, "en")
