@@ -391,8 +391,16 @@ def port_of(base: str) -> int:
     return int(base.rsplit(":", 1)[1])
 
 
-async def raw_open(port: int, source: str, data: bytes = b"", receive_buffer: int | None = None
-                   ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+@dataclass
+class Raw:
+    """A client's TCP connection, and when it was opened (``time.perf_counter``)."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    opened: float
+
+
+async def raw_open(port: int, source: str, data: bytes = b"", receive_buffer: int | None = None) -> Raw:
     """A TCP connection to the server from ``source`` that sends ``data`` at once."""
     raw = socket.socket()
     if receive_buffer is not None:
@@ -403,7 +411,7 @@ async def raw_open(port: int, source: str, data: bytes = b"", receive_buffer: in
     reader, writer = await asyncio.open_connection(sock=raw, limit=2**20)
     if data:
         writer.write(data)
-    return reader, writer
+    return Raw(reader, writer, time.perf_counter())
 
 
 @dataclass
@@ -416,12 +424,14 @@ class Outcome:
     closed: float | None = None
 
 
-async def watch_connection(reader: asyncio.StreamReader, since: float, limit: float) -> Outcome:
-    """Read what the server sends until it closes, or ``limit`` seconds after ``since``."""
+async def watch_connection(connection: Raw, deadline: float) -> Outcome:
+    """Read what the server sends until it closes it, or until ``deadline``; the times are
+    counted from the connection's opening."""
     outcome = Outcome()
+    since = connection.opened
     try:
-        async with asyncio.timeout(max(0.0, since + limit - time.perf_counter())):
-            while chunk := await reader.read(65536):
+        async with asyncio.timeout(max(0.0, deadline - time.perf_counter())):
+            while chunk := await connection.reader.read(65536):
                 if outcome.answered is None:
                     outcome.answered = time.perf_counter() - since
                     outcome.status = chunk.split(b" ", 2)[1].decode("latin-1") if chunk.startswith(b"HTTP/") \
@@ -523,9 +533,9 @@ def server_figures(pid: int, start: dict[str, float], samples: list[dict[str, fl
             "every_5_s": [{key: sample[key] for key in ("t", "rss_mib", "fds")} for sample in samples[::5]]}
 
 
-async def close_all(connections: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) -> None:
-    for _, writer in connections:
-        writer.transport.abort()
+async def close_all(connections: list[Raw]) -> None:
+    for connection in connections:
+        connection.writer.transport.abort()
     await asyncio.sleep(0)
 
 
@@ -542,8 +552,8 @@ async def handshake_flood_scenario(args: argparse.Namespace) -> dict[str, Any]:
         connections = [await raw_open(port, attacker(index), HOSTILE_HANDSHAKES[kinds[index % 2]])
                        for index in range(args.flood_handshakes)]
         opened = time.perf_counter() - began
-        watches = asyncio.gather(*(watch_connection(reader, began, args.hold_seconds)
-                                   for reader, _ in connections))
+        watches = asyncio.gather(*(watch_connection(connection, began + args.hold_seconds)
+                                   for connection in connections))
         samples = await sample_server(pid, args.hold_seconds, began)
         outcomes = await watches
         await close_all(connections)
@@ -571,16 +581,16 @@ async def slow_bodies_scenario(args: argparse.Namespace) -> dict[str, Any]:
         connections = [await raw_open(port, attacker(index), SLOW_BODY_HEAD)
                        for index in range(args.slow_clients)]
 
-        async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Outcome:
-            watch = asyncio.create_task(watch_connection(reader, began, args.slow_seconds))
+        async def trickle(connection: Raw) -> Outcome:
+            watch = asyncio.create_task(watch_connection(connection, began + args.slow_seconds))
             while not watch.done():
-                if not writer.transport.is_closing():
-                    writer.write(b"1\r\na\r\n")
+                if not connection.writer.transport.is_closing():
+                    connection.writer.write(b"1\r\na\r\n")
                 await asyncio.wait([watch], timeout=2.0)
             return await watch
 
         sampling = asyncio.create_task(sample_server(pid, args.slow_seconds, began))
-        outcomes = await asyncio.gather(*(trickle(reader, writer) for reader, writer in connections))
+        outcomes = await asyncio.gather(*(trickle(connection) for connection in connections))
         samples = await sampling
         await close_all(connections)
     return {"clients": args.slow_clients, "seconds": args.slow_seconds, **outcomes_summary(outcomes),
@@ -624,16 +634,16 @@ async def one_address_scenario(args: argparse.Namespace) -> dict[str, Any]:
         connections = [await raw_open(port, "127.0.9.1", SLOW_HEAD) for _ in range(args.address_connections)]
         opened = time.perf_counter() - began
 
-        async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Outcome:
-            watch = asyncio.create_task(watch_connection(reader, began, args.address_seconds))
+        async def trickle(connection: Raw) -> Outcome:
+            watch = asyncio.create_task(watch_connection(connection, began + args.address_seconds))
             while not watch.done():
-                if not writer.transport.is_closing():
-                    writer.write(b"X-Slow: 1\r\n")
+                if not connection.writer.transport.is_closing():
+                    connection.writer.write(b"X-Slow: 1\r\n")
                 await asyncio.wait([watch], timeout=1.0)
             return await watch
 
         sampling = asyncio.create_task(sample_server(pid, args.address_seconds, began))
-        outcomes = await asyncio.gather(*(trickle(reader, writer) for reader, writer in connections))
+        outcomes = await asyncio.gather(*(trickle(connection) for connection in connections))
         samples = await sampling
         await close_all(connections)
     closed = sorted(outcome.closed for outcome in outcomes if outcome.closed is not None)
@@ -659,8 +669,9 @@ async def socket_costs(base: str, pid: int, args: argparse.Namespace) -> dict[st
         for _ in range(args.ws_round_trips):
             started = time.perf_counter()
             await ws.send(json.dumps({"type": "state"}))
-            while (await message(ws))["type"] != "state":
-                pass
+            while (reply := await asyncio.wait_for(message(ws), 60))["type"] != "state":
+                if reply["type"] == "error":
+                    raise SystemExit(f"error: a round trip was refused: {reply['code']}")
             trips.append(time.perf_counter() - started)
     await asyncio.sleep(1)
     before = rss_mib(pid)
@@ -684,16 +695,16 @@ async def ws_choice_scenario(args: argparse.Namespace) -> dict[str, Any]:
         if implementation == "wsproto" and importlib.util.find_spec("wsproto") is None:
             report[implementation] = {"skipped": "wsproto is not installed (pip install wsproto==1.3.2)"}
             continue
-        options = {**TRANSPORT_OPTIONS, **LIFTED_CAPS,
+        options = {**TRANSPORT_OPTIONS, **LIFTED_CAPS, "rate": 1e6, "burst": 1e6,  # round trips unthrottled
                    "ws_implementation": None if implementation == "guarded" else implementation}
         async with server(options) as (base, pid):
             costs = await socket_costs(base, pid, args)
             hostile = {}
             for name, data in HOSTILE_HANDSHAKES.items():
                 began = time.perf_counter()
-                reader, writer = await raw_open(port_of(base), "127.0.0.1", data)
-                outcome = await watch_connection(reader, began, args.hold_seconds)
-                writer.transport.abort()
+                connection = await raw_open(port_of(base), "127.0.0.1", data)
+                outcome = await watch_connection(connection, began + args.hold_seconds)
+                connection.writer.transport.abort()
                 hostile[name] = {"status": outcome.status,
                                  "answered_s": outcome.answered and round(outcome.answered, 3),
                                  "closed_s": outcome.closed and round(outcome.closed, 3)}
@@ -701,8 +712,8 @@ async def ws_choice_scenario(args: argparse.Namespace) -> dict[str, Any]:
             began = time.perf_counter()
             flood = [await raw_open(port_of(base), attacker(index), HOSTILE_HANDSHAKES["130_headers"])
                      for index in range(args.ws_flood)]
-            outcomes = await asyncio.gather(*(watch_connection(reader, began, args.hold_seconds)
-                                              for reader, _ in flood))
+            outcomes = await asyncio.gather(*(watch_connection(connection, began + args.hold_seconds)
+                                              for connection in flood))
             spent = psutil.Process(pid).cpu_times()
             await close_all(flood)
         report[implementation] = {
