@@ -116,7 +116,8 @@ def test_the_server_serves_the_app(client: TestClient) -> None:
     build = json.loads(worker.text.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
     for url, source, digest in build["files"]:  # the bytes the worker will check, as served
         answer = client.get(source)
-        assert answer.status_code == 200 and hashlib.sha256(answer.content).hexdigest() == digest, (url, source)
+        assert answer.status_code == 200, (url, source)
+        assert hashlib.sha256(answer.content).hexdigest() == digest, (url, source)
     assert client.get("/manifest.webmanifest").headers["content-type"].startswith("application/manifest+json")
     packed = client.get("/static/app/pyodide/pyodide.asm.wasm", headers={"accept-encoding": "gzip"})
     assert (
