@@ -47,6 +47,12 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
     "web.err.too_many_sockets": (
         "For mange åpne forbindelser; lukk en fane eller vent litt.",
         "Too many open connections; close a tab or wait a little."),
+    "web.err.too_many_connections": (
+        "For mange forbindelser fra samme adresse (mer enn {limit}); vent litt.",
+        "Too many connections from one address (more than {limit}); wait a little."),
+    "web.err.headers_too_large": (
+        "Forespørselen hadde for store eller for mange hoder.",
+        "The request's headers were too large or too many."),
     "web.err.hint_cooldown": (
         "Vent {seconds} sekunder før neste tips.", "Wait {seconds} seconds before the next hint."),
     "web.err.not_found": ("Fant ikke bordet.", "No such table."),

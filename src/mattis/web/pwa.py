@@ -14,8 +14,9 @@ The app is the same pages, plus a Web Worker that runs our package on Pyodide
   options, texts), so the service worker can keep them.
 
 :func:`app_files` lists every file the service worker keeps, by the address the pages ask
-for; their digest is the app's version, written into the service worker, so any change to
-any of them makes browsers install the new version. :func:`export` writes them all as
+for, with its SHA-256, which the worker checks before it keeps the file; their digests and
+the worker's own source make the app's version, written into the service worker, so any
+change to any of them makes browsers install the new version. :func:`export` writes them all as
 static files.
 """
 
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import LANGS, Lang
-from ..offline import LOCAL_HARD_SECONDS
+from ..offline import LOCAL_EXPERT_SECONDS, LOCAL_HARD_SECONDS
 from .icons import ICONS, THEME_COLOUR, draw_icons
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -236,7 +237,7 @@ Answers = Callable[[str], bytes]
 
 def app_files(
     rules_page: Callable[[Lang], str],
-    options: Callable[[Lang, float, bool], dict[str, Any]],
+    options: Callable[[Lang, float, bool, float], dict[str, Any]],
     texts: Callable[[Lang], dict[str, str]],
     exported: bool = False,
 ) -> list[AppFile]:
@@ -267,7 +268,8 @@ def app_files(
             AppFile(
                 f"/api/options?lang={lang}",
                 f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
-                _json(options(lang, LOCAL_HARD_SECONDS, True)),  # on the device: what Pyodide can run
+                # on the device: what Pyodide can run, the same answer the server gives it
+                _json(options(lang, LOCAL_HARD_SECONDS, True, LOCAL_EXPERT_SECONDS)),
                 "application/json",
             )
         )
@@ -295,16 +297,18 @@ def app_files(
     return files
 
 
-def version(files: list[AppFile]) -> str:
-    """The app's version: a digest of every file it is made of."""
-    digest = hashlib.sha256()
+def version(files: list[AppFile], worker: str = "") -> str:
+    """The app's version: a digest of every file it is made of and of the service worker's
+    source (``worker``), so a new worker never writes into the cache of the one before."""
+    digest = hashlib.sha256(hashlib.sha256(worker.encode()).digest())
     for item in sorted(files, key=lambda item: item.url):
         digest.update(item.url.encode() + b"\0" + hashlib.sha256(item.data).digest())
     return digest.hexdigest()[:16]
 
 
 def service_worker(files: list[AppFile], exported: bool = False) -> str:
-    """The service worker's script: its source with the version and the files to keep."""
+    """The service worker's script: its source with the version and the files to keep, each
+    with its SHA-256, which the worker checks every file against before it keeps it."""
     source = SERVICE_WORKER_SOURCE.read_text(encoding="utf-8")
     before, mark, rest = source.partition(SERVICE_WORKER_MARK)
     _, mark_again, after = rest.partition(SERVICE_WORKER_MARK)
@@ -313,9 +317,9 @@ def service_worker(files: list[AppFile], exported: bool = False) -> str:
             f"{SERVICE_WORKER_SOURCE.name}: no {SERVICE_WORKER_MARK} ... {SERVICE_WORKER_MARK} part"
         )
     build_info = {
-        "version": version(files),
+        "version": version(files, source),
         "exported": exported,
-        "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()[:16]] for item in files],
+        "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()] for item in files],
     }
     return before + json.dumps(build_info, separators=(",", ":")) + after
 

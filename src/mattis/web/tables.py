@@ -92,9 +92,19 @@ class Settings:
     max_sockets_per_address: int = 64
     """Open sockets one client address (an IPv6 /64) may have, over all tables."""
     header_timeout: float = 10.0
-    """Seconds a connection has to send its request headers."""
+    """Seconds a connection has to send its request headers, and a WebSocket upgrade to be
+    answered (counted from the connection, or from the previous response on it)."""
     body_timeout: float = 10.0
-    """Seconds a request has to send its whole body."""
+    """Seconds a request has to send its whole body (then 408, and the connection closes)."""
+    max_header_bytes: int = 16 * 1024
+    """Bytes of request line and headers a request may have, however they arrive (431)."""
+    write_timeout: float = 30.0
+    """Seconds a client may leave what the server sends it unread before its connection is
+    cut (a response or socket messages must keep moving)."""
+    max_connections_per_address: int = 64
+    """HTTP connections one client address (an IPv6 /64) may hold at once, WebSocket
+    handshakes included (open sockets count against ``max_sockets_per_address`` instead);
+    a trusted proxy's connections are not counted."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins besides the server's own whose pages may open sockets (``--allow-origin``)."""
     lease_interval: float = 1.0
