@@ -19,6 +19,7 @@ import shutil
 import sys
 import sysconfig
 from pathlib import Path
+from typing import ClassVar
 
 from setuptools import Command, Extension, setup
 from setuptools.command.build import build
@@ -49,7 +50,7 @@ class CompileCatalogues(Command):
     (which runs the sources in ``src/``), in place beside each ``.po``."""
 
     description = "compile the message catalogues (.po -> .mo)"
-    user_options: list[tuple[str, str | None, str]] = []
+    user_options: ClassVar[list[tuple[str, str | None, str]]] = []
 
     def initialize_options(self) -> None:
         self.build_lib: str | None = None
@@ -88,7 +89,7 @@ class CompileCatalogues(Command):
 class Build(build):
     """setuptools' build, then the catalogues."""
 
-    sub_commands = [*build.sub_commands, ("compile_catalogues", None)]
+    sub_commands: ClassVar = [*build.sub_commands, ("compile_catalogues", None)]
 
 
 setup(ext_modules=compiled_modules(), cmdclass={"build": Build, "compile_catalogues": CompileCatalogues})

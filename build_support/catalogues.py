@@ -162,7 +162,7 @@ def template(source_dir: Path = SOURCE_DIR) -> Catalog:
                       msgid_bugs_address="the Mattis issue tracker",
                       header_comment=HEADER.format(what="the template"),
                       creation_date=FIXED_DATE, revision_date=FIXED_DATE, fuzzy=False)
-    method_map = [("*.py", extract_messages)]
+    method_map: Any = [("*.py", extract_messages)]  # Babel takes a callable, though typed for names
     seen: dict[str, str] = {}
     for filename, _, message, comments, context in extract_from_dir(
             str(source_dir), method_map, comment_tags=(COMMENT_TAG,), strip_comment_tags=False):
@@ -171,7 +171,8 @@ def template(source_dir: Path = SOURCE_DIR) -> Catalog:
             raise ValueError(f"message key {context!r} is defined in {seen[context]} and {filename}")
         seen[context] = filename
         path = f"src/mattis/i18n/{filename}"
-        catalog.add(message, locations=[(path, None)], flags=_flags(message),
+        location: Any = (path, None)  # no line numbers: they would change with every edit
+        catalog.add(message, locations=[location], flags=_flags(message),
                     auto_comments=[comment for comment in comments if comment], context=context)
     return catalog
 
@@ -322,7 +323,7 @@ def problems(locale_dir: Path = LOCALE_DIR, source_dir: Path = SOURCE_DIR) -> li
         for wanted in source:
             if not wanted.id:
                 continue
-            key = wanted.context
+            key = str(wanted.context)
             message = messages.pop(key, None)
             english = _texts(wanted.id)
             if message is None:

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
 from ..core import Rules
-from ..i18n import Lang, format_number, format_percent, t
+from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
@@ -232,8 +232,7 @@ def _milliseconds(seconds: float, lang: Lang) -> str:
 
 def _interval(low: float, high: float, lang: Lang) -> str:
     """``45.5–78.8%``: the percent sign once, so the column stays narrow."""
-    text = f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}"
-    return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
+    return percent_text(f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}", lang)
 
 
 def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], lang: Lang) -> Table:
