@@ -128,6 +128,7 @@ def test_rules_with_set_shows_the_house_rule() -> None:
 def test_detect_lang_follows_posix_precedence() -> None:
     assert detect_lang({"LANG": "nb_NO.UTF-8"}) == "nb"
     assert detect_lang({"LANG": "no_NO"}) == "nb"
+    assert detect_lang({"LANG": "nn_NO.UTF-8"}) == "nn"
     assert detect_lang({"LANG": "de_DE.UTF-8"}) == "en"
     assert detect_lang({"LANG": "en_GB.UTF-8"}) == "en"
     assert detect_lang({}) == "en"

@@ -42,7 +42,7 @@ from typing import Literal, TypeGuard, get_args
 from . import app, base, cli, envs, options, play, web, web_start, web_table
 from .plural import Plural, Source
 
-Lang = Literal["nb", "en"]
+Lang = Literal["nb", "nn", "en"]
 """A language Mattis speaks: Norwegian bokmål, Norwegian nynorsk or English. Adding a language is
 its ``.po`` file under ``mattis/locale/`` and its code here (``docs/translating.md``)."""
 
