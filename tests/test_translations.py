@@ -131,7 +131,9 @@ def test_the_template_holds_every_source_text() -> None:
         saved = read_po(handle)
     fresh = catalogues.template()
     assert [(m.context, m.id) for m in saved if m.id] == [(m.context, m.id) for m in fresh if m.id]
-    assert sorted(str(m.context) for m in fresh if m.id) == sorted(message_keys())
+    extracted = {str(m.context) for m in fresh if m.id}
+    assert extracted - set(message_keys()) == set(), "a module missing from mattis.i18n.catalogues()"
+    assert set(message_keys()) - extracted == set(), "texts the extraction does not find"
 
 
 def test_babel_is_a_build_requirement_pinned_like_the_test_tools() -> None:
