@@ -1,7 +1,7 @@
 """``mattis tournament``: bots against bots with rotated seats, in one table.
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
-the options, shows a progress bar on stderr and prints the standings in bokmål or English
+the options, shows a progress bar on stderr and prints the standings in the chosen language
 (its texts are :mod:`mattis.i18n.cli`, keys ``tournament.…``), or one JSON object with
 ``--json``.
 """

@@ -1,4 +1,4 @@
-"""The offline app's texts (keys ``app.…``), in bokmål and English.
+"""The offline app's texts (keys ``app.…``) (the English source).
 
 ``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard`` or ``expert``
 bot's budget where it plays: the server's ``--hard-seconds``, or the phone budget on the device);

@@ -1,6 +1,6 @@
 """The texts of the ``mattis`` commands: the rules table (``rules.…``), simulations
 (``sim.…``), benchmarks (``bench.…``), tournaments (``tournament.…``) and the lab
-(``lab.…``), in bokmål and English.
+(``lab.…``) (the English source).
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others, so the table of
 texts is built in one place and importing this module changes nothing.

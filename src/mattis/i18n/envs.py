@@ -1,4 +1,4 @@
-"""The text of the RL environments' ``render()`` (keys ``env.…``), in bokmål and English.
+"""The text of the RL environments' ``render()`` (keys ``env.…``) (the English source).
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others.
 """

@@ -1,7 +1,10 @@
-"""The rule options and presets in words, in bokmål and English: each option's name,
-one-line description and values, and each preset's summary. An option's words are kept under
-its text key (``RuleOption.text`` in :mod:`mattis.core.rules`, so far always its field name,
-the name ``--set field=value`` uses); what it accepts and its rule number live there too.
+"""The rule options and presets in words (the English source): each option's name,
+one-line description and values, and each preset's summary. An option's words are keyed by its
+text key (``RuleOption.text`` in :mod:`mattis.core.rules`, so far always its field name, the name
+``--set field=value`` uses): ``option.name.<key>``, ``option.description.<key>``,
+``option.value.<key>.<value>`` for an enum, ``option.off.<key>`` (for 0) and the plural
+``option.count.<key>`` for a number; a preset's summary is ``preset.summary.<name>``. What an
+option accepts and its rule number live in the rules core.
 
 Data only; :mod:`mattis.i18n` looks them up (:func:`~mattis.i18n.option_name` and the
 rest), so a rule is called the same thing in the terminal, the web and ``mattis rules``.

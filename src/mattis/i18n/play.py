@@ -1,4 +1,4 @@
-"""The texts of play (keys ``play.…``), in bokmål and English, for every front end.
+"""The texts of play (keys ``play.…``) for every front end (the English source).
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others. Sentences
 that name a player take ``{who}``: a bot's name, or "Du"/"You" for the person at the

@@ -1,4 +1,4 @@
-"""The web front end's texts (keys ``web.…``), in bokmål and English.
+"""The web front end's texts (keys ``web.…``) (the English source).
 
 ``web.err.…`` are the refusals the server sends (``{"type": "error", "code", "message"}``);
 ``web.ui.…`` are the labels the pages show, served to them by ``GET /api/texts`` so every

@@ -1,4 +1,4 @@
-"""The start page's and the rules page's texts, in bokmål and English.
+"""The start page's and the rules page's texts (the English source).
 
 ``web.ui.…`` keys reach the pages through ``GET /api/texts`` (without the prefix, like the
 other page labels in :mod:`.web`); ``web.rules.…`` keys are read by the server when it writes

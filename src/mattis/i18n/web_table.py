@@ -1,4 +1,4 @@
-"""The table page's texts (keys ``web.ui.table.…`` and ``web.advice.…``), in bokmål and English.
+"""The table page's texts (keys ``web.ui.table.…`` and ``web.advice.…``) (the English source).
 
 ``web.ui.table.…`` reach the page through ``GET /api/texts`` (as ``table.…``): the seats,
 the felt, wars, the hand, reactions, the invite page and the result. ``web.advice.…`` are
