@@ -91,7 +91,7 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
         [sys.executable, "-m", "mattis", "serve", "--port", str(port), "--db", db, *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a shared, loaded machine may take half a minute
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).close()

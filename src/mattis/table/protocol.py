@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from ..i18n import Lang, is_lang
+from ..i18n import LANGS, Lang, is_lang
 from .errors import Refusal
 
 MAX_SEAT_MESSAGE = 4096
@@ -100,7 +100,7 @@ async def dispatch(requests: SeatRequests, message: dict[str, Any]) -> None:
     elif kind == "lang":
         lang = message.get("lang")
         if not is_lang(lang):
-            raise Refusal("bad_message", "lang must be nb or en")
+            raise Refusal("bad_message", f"lang must be one of {', '.join(LANGS)}")
         requests.switch_language(lang)
     elif kind == "state":
         requests.resend()

@@ -7,8 +7,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
-* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|en``) → what the pages show
-* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
+* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
+* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
   message to that client alone.
 
@@ -42,11 +42,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BASE_LEVELS, EXPERT_SECONDS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
+    DEFAULT_LANG,
+    LANGS,
     Lang,
+    format_decimal,
+    is_plural,
+    language_name,
+    match_lang,
     message_keys,
     option_description,
     option_name,
     option_value,
+    plural_forms,
+    plural_rule,
     preset_summary,
     t,
 )
@@ -123,16 +131,14 @@ def _is_loopback(host: str) -> bool:
 
 
 def pick_lang(query: str | None, accept: str | None) -> Lang:
-    """``?lang=`` if given, else the browser's first language: Norwegian → ``nb``."""
-    if query in ("nb", "en"):
-        return "nb" if query == "nb" else "en"
+    """``?lang=`` if it names a language we speak, else the browser's first language that we
+    speak (``Accept-Language``: ``nn`` → nynorsk, ``nb`` and ``no`` → bokmål), else English."""
+    if query and (asked := match_lang(query)):
+        return asked
     for part in (accept or "").split(","):
-        tag = part.split(";")[0].strip().lower()
-        if tag.startswith(("nb", "no", "nn")):
-            return "nb"
-        if tag.startswith("en"):
-            return "en"
-    return "en"
+        if found := match_lang(part.split(";")[0]):
+            return found
+    return DEFAULT_LANG
 
 
 def _request_lang(request: Request) -> Lang:
@@ -202,19 +208,28 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = Fal
 
 
 def format_seconds(seconds: float, lang: Lang) -> str:
-    """``1`` or ``0.5`` (``0,5`` in bokmål): a budget as people read it."""
-    text = f"{seconds:g}"
-    return text.replace(".", ",") if lang == "nb" else text
+    """``1`` or ``0.5`` (``0,5`` in Norwegian): a budget as people read it."""
+    return format_decimal(seconds, lang)
 
 
-def texts_payload(lang: Lang) -> dict[str, str]:
+def texts_payload(lang: Lang) -> dict[str, Any]:
     """The page labels (``web.ui.*`` and the offline app's ``app.ui.*``, bot levels, phases)
-    in ``lang``."""
-    texts = {key.split(".", 2)[2]: t(key, lang) for key in message_keys()
-             if key.startswith(("web.ui.", "app.ui."))}
+    in ``lang``, from the same compiled catalogues as every other text: a label by its short
+    key, a counted one as its list of plural forms (``static/i18n.js`` picks one with
+    ``_plural``, the language's gettext plural rule). ``_lang`` is the language answered in
+    and ``_languages`` every language's code and own name, for the language switch."""
+    texts: dict[str, Any] = {}
     for key in message_keys():
-        if key.startswith(("play.level.", "play.phase.")):
-            texts[key[len("play."):]] = t(key, lang)
+        if key.startswith(("web.ui.", "app.ui.")):
+            short = key.split(".", 2)[2]
+        elif key.startswith(("play.level.", "play.phase.")):
+            short = key[len("play."):]
+        else:
+            continue
+        texts[short] = plural_forms(key, lang) if is_plural(key) else t(key, lang)
+    texts["_lang"] = lang
+    texts["_plural"] = plural_rule(lang)
+    texts["_languages"] = [[code, language_name(code)] for code in LANGS]
     return texts
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..i18n import LANGS, Lang
+from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
 from ..offline import LOCAL_EXPERT_SECONDS, LOCAL_HARD_SECONDS
 from .icons import ICONS, THEME_COLOUR, draw_icons
 
@@ -168,13 +168,15 @@ def _build(say: Callable[[str], object]) -> None:
 
 
 def package_zip() -> bytes:
-    """Our package as the worker imports it: ``mattis/__init__.py`` and the sources of
-    :data:`APP_UNITS`, in a zip that is the same bytes for the same sources. Only ``.py``
-    files: the app runs pure Python, also when it is made from a compiled install."""
+    """Our package as the worker imports it: ``mattis/__init__.py``, the sources of
+    :data:`APP_UNITS` and the compiled message catalogues, in a zip that is the same bytes for
+    the same sources. Only ``.py`` files of code: the app runs pure Python, also when it is made
+    from a compiled install."""
     paths = [PACKAGE / "__init__.py"]
     for unit in APP_UNITS:
         module = PACKAGE / f"{unit}.py"
         paths += [module] if module.is_file() else sorted((PACKAGE / unit).rglob("*.py"))
+    paths += sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.mo"))  # the texts, as mattis.i18n reads them
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for path in paths:
@@ -238,7 +240,7 @@ Answers = Callable[[str], bytes]
 def app_files(
     rules_page: Callable[[Lang], str],
     options: Callable[[Lang, float, bool, float], dict[str, Any]],
-    texts: Callable[[Lang], dict[str, str]],
+    texts: Callable[[Lang], dict[str, Any]],
     exported: bool = False,
 ) -> list[AppFile]:
     """Every file of the app, as the service worker keeps it. ``exported``: for the static
@@ -319,6 +321,7 @@ def service_worker(files: list[AppFile], exported: bool = False) -> str:
     build_info = {
         "version": version(files, source),
         "exported": exported,
+        "languages": {"codes": list(LANGS), "aliases": dict(LANG_ALIASES), "default": DEFAULT_LANG},
         "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()] for item in files],
     }
     return before + json.dumps(build_info, separators=(",", ":")) + after

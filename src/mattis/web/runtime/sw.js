@@ -14,7 +14,7 @@
 //   from the cache (the network only for what is not kept); a finished game's record of a
 //   table on this device comes from IndexedDB; everything else (server tables, sockets) goes
 //   to the network untouched.
-const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": []}/*BUILD*/;
+const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": [], "languages": {"codes": ["en"], "aliases": {}, "default": "en"}}/*BUILD*/;
 const CACHE = `mattis-${BUILD.version}`;
 const KEPT = new Set(BUILD.files.map(([url]) => url));
 
@@ -97,8 +97,19 @@ function cacheKey(url) {
   return null;
 }
 
+// The language of a cached answer: ?lang= if the app speaks it, else the device's first language
+// it speaks, else the default, as the server's pick_lang does (the languages come from BUILD).
 function langOf(url) {
-  return url.searchParams.get("lang") === "nb" ? "nb" : "en";
+  const { codes, aliases, default: fallback } = BUILD.languages;
+  const match = (tag) => {
+    const primary = String(tag).toLowerCase().split(/[-_.@]/)[0];
+    const code = aliases[primary] ?? primary;
+    return codes.includes(code) ? code : null;
+  };
+  const asked = url.searchParams.get("lang");
+  if (asked && match(asked)) return match(asked);
+  for (const tag of self.navigator.languages || []) if (match(tag)) return match(tag);
+  return fallback;
 }
 
 async function fromCache(key, request) {
