@@ -56,6 +56,19 @@ WEB_MESSAGES: dict[str, tuple[str, str]] = {
         "Noe gikk galt på tjeneren; ingenting ble endret.",
         "Something went wrong on the server; nothing was changed."),
     "web.err.hint_busy": ("Et tips er allerede på vei.", "A hint is already on its way."),
+    "web.err.too_many_tables": (
+        "Du har allerede {limit} bord som venter på spillere. Start ett av dem først, eller prøv "
+        "igjen senere.",
+        "You already have {limit} tables waiting for players. Start one of them first, or try "
+        "again later."),
+    "web.err.too_many_bot_tables": (
+        "Du har allerede {limit} bord i spill med roboter som tenker seg om før hvert trekk. "
+        "Spill ferdig ett av dem, eller velg en raskere robot.",
+        "You already have {limit} tables in play with bots that think before every move. "
+        "Finish one of them, or choose a quicker bot."),
+    "web.err.busy": (
+        "Tjeneren har så mange bord i gang at den ikke tar flere akkurat nå. Prøv igjen om litt.",
+        "The server has so many tables going that it takes no more just now. Try again in a moment."),
     # the pages
     "web.ui.title": ("Mattis", "Mattis"),
     "web.ui.tagline": (
