@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -188,8 +189,12 @@ def test_an_owner_takes_a_second_worker_only_while_another_stays_free() -> None:
     assert asyncio.run(scenario(4)) == (["a0", "a1", "a2"], ["a0", "a1", "a2", "b0"])
 
 
-def test_the_default_worker_count_leaves_a_core_for_the_server() -> None:
-    assert 1 <= default_workers() <= 8
+def test_the_default_worker_count_leaves_a_core_for_the_server_but_is_never_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert 2 <= default_workers() <= 8
+    for cores, workers in ((1, 2), (2, 2), (4, 3), (64, 8)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _, cores=cores: set(range(cores)), raising=False)
+        assert default_workers() == workers
 
 
 # ------------------------------------------------------------------ hints at a table

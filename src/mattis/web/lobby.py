@@ -138,7 +138,7 @@ class Lobby:
         self.by_address: dict[str, set[str]] = {}
         """The tables in memory that count against each client address (:attr:`LiveTable.address`)."""
         self.coming = 0
-        """Tables being created or loaded that have room kept for them (:meth:`_make_room`)."""
+        """Tables being read and replayed that have room kept for them (:meth:`_make_room`)."""
         self.damaged: dict[str, str] = {}
         """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
@@ -164,10 +164,14 @@ class Lobby:
         return f"/t/{table_id}"
 
     def _start(self, table: LiveTable) -> None:
+        self._register(table)
+        table.driver = asyncio.get_running_loop().create_task(table.drive())
+
+    def _register(self, table: LiveTable) -> None:
+        """Count ``table`` in memory (and against its address)."""
         self.tables[table.table_id] = table
         if table.address is not None:
             self.by_address.setdefault(table.address, set()).add(table.table_id)
-        table.driver = asyncio.get_running_loop().create_task(table.drive())
 
     def _forget(self, table: LiveTable) -> bool:
         """Take ``table`` out of memory's books; ``False`` if it was not (or no longer) there."""
@@ -222,7 +226,6 @@ class Lobby:
             over -= self._unload_longest_idle(over + self.settings.max_tables // 100)
         if over > 0:
             raise Refusal("busy")
-        self.coming += 1
 
     def _unload_longest_idle(self, count: int) -> int:
         """Let the ``count`` tables nobody has been connected to for longest leave memory
@@ -305,6 +308,7 @@ class Lobby:
             if stored is None:
                 return None
             self._make_room(evict=routed)
+            self.coming += 1
             reserved = True
             session, outcome = await asyncio.to_thread(TableSession.restore, stored, self.settings.table)
         except OperationalError as error:  # the database, not the table: try again later
@@ -476,10 +480,12 @@ class Lobby:
         self._make_room(evict=True)
         table = LiveTable(self, session)
         table.address = key
+        self._register(table)  # counted at once, so a burst of requests cannot pass the limits together
         try:
             await table.carry(outcome)  # stored before anyone hears of it (refused if it cannot be)
-        finally:
-            self.coming -= 1
+        except BaseException:
+            self._forget(table)
+            raise
         self._start(table)
         return table, creator, token
 

@@ -34,6 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAX_DEFAULT_WORKERS = 8
+MIN_DEFAULT_WORKERS = 2
+"""Even on one or two cores: a job holds its worker for its whole time budget (an ``expert``
+move 2.5 s), and one client never holds every worker while another waits (see
+:class:`FairQueue`), so with two the others find one free, or free within the end of a
+running job. The searches stop at their time budgets, so two workers sharing a core make no
+one wait longer; each search just gets fewer iterations while the machine is busy."""
 NO_ADDRESS = "(no address yet)"
 """The owner of the bots' jobs of a table whose client address is not known: one loaded
 from the store (after a restart, or taken over from a dead server) that nobody has
@@ -42,10 +48,11 @@ out people."""
 
 
 def default_workers() -> int:
-    """Worker processes for ``hard`` bots and hints: one per core the server may use,
-    leaving one for the server itself (at least one, at most :data:`MAX_DEFAULT_WORKERS`)."""
+    """Worker processes for searching bots and hints: one per core the server may use,
+    leaving one for the server itself, at most :data:`MAX_DEFAULT_WORKERS`, and at least
+    :data:`MIN_DEFAULT_WORKERS`."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(MAX_DEFAULT_WORKERS, cores - 1))
+    return max(MIN_DEFAULT_WORKERS, min(MAX_DEFAULT_WORKERS, cores - 1))
 
 
 @dataclass(order=True)
