@@ -309,6 +309,23 @@ def test_one_address_has_at_most_4_tables_of_searching_bots_in_play(tmp_path: Pa
             assert receive(ws)["code"] == "too_many_bot_tables"
 
 
+def test_a_burst_of_creations_cannot_pass_the_limits_together(tmp_path: Path) -> None:
+    """Each new table counts against its address from the moment it is accepted, before it
+    is stored, so requests that arrive together are counted one after the other."""
+    with served(tmp_path / "burst.sqlite3") as server:
+        lobby = server.lobby
+
+        async def burst(seats: list[dict[str, Any]], count: int) -> list[str]:
+            answers = await asyncio.gather(*(lobby.create({"players": 3, "seats": seats}, "10.0.0.1")
+                                             for _ in range(count)), return_exceptions=True)
+            return sorted(answer.code if isinstance(answer, Refusal) else "created" for answer in answers)
+
+        portal = server.client.portal
+        assert portal is not None
+        assert portal.call(burst, searching("expert"), 8) == ["created"] * 4 + ["too_many_bot_tables"] * 4
+        assert portal.call(burst, WAITING, 25) == ["created"] * 20 + ["too_many_tables"] * 5
+
+
 # ------------------------------------------------------------------ item 8: the record
 
 
