@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import json
 import sqlite3
+import string
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from mattis import Game
 from mattis.bots import SEARCHING_LEVELS
-from mattis.i18n import t
+from mattis.i18n import message_template, t
 from mattis.table import Refusal, StoredGame
 from mattis.table.records import finished_record
 from mattis.web import Settings, create_app
@@ -324,6 +325,16 @@ def test_a_burst_of_creations_cannot_pass_the_limits_together(tmp_path: Path) ->
         assert portal is not None
         assert portal.call(burst, searching("expert"), 8) == ["created"] * 4 + ["too_many_bot_tables"] * 4
         assert portal.call(burst, WAITING, 25) == ["created"] * 20 + ["too_many_tables"] * 5
+
+
+def test_the_new_refusals_have_a_status_and_the_same_words_in_both_languages() -> None:
+    def placeholders(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for code, status in (("too_many_tables", 429), ("too_many_bot_tables", 429), ("busy", 503)):
+        assert Refusal(code).status == status
+        nb, en = message_template(f"web.err.{code}", "nb"), message_template(f"web.err.{code}", "en")
+        assert nb and en and nb != en and placeholders(nb) == placeholders(en), code
 
 
 # ------------------------------------------------------------------ item 8: the record
