@@ -298,6 +298,8 @@ def test_one_address_has_at_most_4_tables_of_searching_bots_in_play(tmp_path: Pa
             next_state(ws)
             ws.send_text(json.dumps({"type": "bot", "seat": 1, "level": "expert"}))
             assert receive(ws)["code"] == "too_many_bot_tables"
+            ws.send_text(json.dumps({"type": "bot", "seat": 1, "level": {"expert": 1}}))
+            assert receive(ws)["code"] == "bad_message"  # not a level at all
             ws.send_text(json.dumps({"type": "bot", "seat": 1, "level": "normal"}))
             assert next_state(ws)["table"]["status"] == "playing"
         with server.socket(mine[0]) as ws:  # a finished game is no longer in play ...

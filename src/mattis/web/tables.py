@@ -336,7 +336,7 @@ class LiveTable:
     async def fill_with_bot(self, seat: object, level: object) -> None:
         """Put a bot in an open seat (a searching one only within the address's limit of
         such tables)."""
-        if level in SEARCHING_LEVELS:
+        if isinstance(level, str) and level in SEARCHING_LEVELS:  # anything else: the session refuses it
             self.lobby.check_bot_tables(self.address, self)
         await self.change(lambda: self.session.fill_with_bot(seat, level))
 
