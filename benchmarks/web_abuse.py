@@ -20,6 +20,25 @@ default worker count, table creation unthrottled so the script can set up its ta
     python benchmarks/web_abuse.py --scenario hints --flood-tables 20 --honest-turns 20
     python benchmarks/web_abuse.py --scenario sockets --sockets 2000
 
+The scenarios of issue 29 run one at a time; the server trusts loopback as its proxy, so
+each client names its address with ``X-Forwarded-For``:
+
+* ``create-flood``: ``--flood-addresses`` addresses create tables that wait for a friend as
+  fast as each may (bursts of 20, then the rate limit), for ``--create-seconds``, while a
+  new household creates a table every second. Reports what the flood got, the households'
+  answers and their latency, the tables in memory and the server's memory.
+* ``workers``: an honest table asks a hint at each turn, quietly, then while one address
+  runs ``--expert-tables`` tables of two ``expert`` bots (moving at once at each of its
+  turns) and another floods hints from ``--flood-tables`` tables. Reports the honest hint's
+  p50 quiet (the baseline) and under the attack, and their ratio.
+* ``restart``: the time from starting a server process to its first answer, on an empty
+  database and on one holding ``--stored-tables`` tables that wait for players (written
+  straight into the store).
+
+    python benchmarks/web_abuse.py --scenario create-flood --flood-addresses 445
+    python benchmarks/web_abuse.py --scenario workers --expert-tables 20 --flood-tables 20
+    python benchmarks/web_abuse.py --scenario restart --stored-tables 10000
+
 Needs the ``web`` and ``test`` extras (websockets, psutil). Prints one JSON report.
 """
 
@@ -401,7 +420,9 @@ async def create_flood_scenario(args: argparse.Namespace) -> dict[str, Any]:
     limit) for ``--create-seconds``, while a new honest household creates a table every
     second (alternately one against bots and one that waits) during the flood and for 10 s
     after it."""
-    options = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    options: dict[str, Any] = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    if args.max_tables is not None:
+        options["max_tables"] = args.max_tables
     async with server(options) as (base, pid):
         rss_before = rss_mib(pid)
         stop = asyncio.Event()
@@ -454,7 +475,8 @@ async def create_flood_scenario(args: argparse.Namespace) -> dict[str, Any]:
         await honest_task
         _, facts, _ = await Http(base).call("GET", "/healthz")
         rss_after = rss_mib(pid)
-    return {"flood_addresses": args.flood_addresses, "flood_seconds": round(flood_seconds, 1),
+    return {"flood_addresses": args.flood_addresses, "max_tables": args.max_tables or "the server's",
+            "flood_seconds": round(flood_seconds, 1),
             "flood_answers": dict(flood), "tables_in_memory": facts.get("tables"),
             "honest_creates_during_flood": dict(honest["flood"]),
             "honest_creates_after_flood": dict(honest["after"]),
@@ -650,6 +672,8 @@ def main() -> None:
     parser.add_argument("--flood-addresses", type=int, default=445,
                         help="create-flood: addresses creating tables that wait for a friend")
     parser.add_argument("--create-seconds", type=float, default=60.0, help="create-flood: how long they try")
+    parser.add_argument("--max-tables", type=int, help="create-flood: the server's limit of tables in "
+                        "memory (default its own, 10,000), to reach it sooner on a slow machine")
     parser.add_argument("--expert-tables", type=int, default=20,
                         help="workers: tables of two expert bots one address tries to run")
     parser.add_argument("--fair-turns", type=int, default=12,
