@@ -82,7 +82,7 @@ def serve(port: int, db: str, options: dict[str, Any]) -> None:
 
     known = {item.name for item in dataclasses.fields(Settings)}
     settings = Settings(**{name: value for name, value in options.items() if name in known})
-    app = create_app(db, settings)
+    app = create_app(db, settings, workers=options.get("workers"))  # None: the server's default
     try:
         from mattis.web.server import uvicorn_config
     except ImportError:  # the server before issue 13: mattis serve's uvicorn options then
@@ -515,7 +515,9 @@ async def workers_scenario(args: argparse.Namespace) -> dict[str, Any]:
     bots) plays quietly; then one address (10.66.0.1) creates ``--expert-tables`` tables of
     two ``expert`` bots in one burst and moves at once at each of their turns, and another
     (127.0.0.1) floods hints from ``--flood-tables`` tables, and the honest table plays on."""
-    options = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    options: dict[str, Any] = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    if args.workers is not None:
+        options["workers"] = args.workers
     async with server(options) as (base, pid):
         honest = Honest()
         stop = asyncio.Event()
@@ -544,6 +546,7 @@ async def workers_scenario(args: argparse.Namespace) -> dict[str, Any]:
     baseline = percentile(honest.hints.get("quiet", []), 0.5)
     attacked = percentile(honest.hints.get("attack", []), 0.5)
     return {
+        "workers": args.workers or "the server's default",
         "expert_tables_asked": args.expert_tables, "expert_tables": dict(experts),
         "flood_tables": args.flood_tables, "flood_replies": dict(answers), "bot_delay": args.bot_delay,
         "honest_hint_baseline_p50_ms": baseline, "honest_hint_under_attack_p50_ms": attacked,
@@ -676,6 +679,8 @@ def main() -> None:
                         "memory (default its own, 10,000), to reach it sooner on a slow machine")
     parser.add_argument("--expert-tables", type=int, default=20,
                         help="workers: tables of two expert bots one address tries to run")
+    parser.add_argument("--workers", type=int,
+                        help="workers: the server's worker processes (default: its own)")
     parser.add_argument("--fair-turns", type=int, default=12,
                         help="workers: honest turns (a hint each) counted under the attack")
     parser.add_argument("--stored-tables", type=int, default=10_000,
