@@ -36,10 +36,10 @@ from typing import Any
 MAX_DEFAULT_WORKERS = 8
 MIN_DEFAULT_WORKERS = 2
 """Even on one or two cores: a job holds its worker for its whole time budget (an ``expert``
-move 2.5 s), and one client never holds every worker while another waits (see
-:class:`FairQueue`), so with two the others find one free, or free within the end of a
-running job. The searches stop at their time budgets, so two workers sharing a core make no
-one wait longer; each search just gets fewer iterations while the machine is busy."""
+move 2.5 s), so with a single worker a hint would wait for the end of whatever search runs.
+With two, a busy client holds one and leaves the other to everyone else (see
+:class:`FairQueue`). The searches stop at their time budgets, so two workers sharing a core
+make no one wait longer; each search just gets fewer iterations while the machine is busy."""
 NO_ADDRESS = "(no address yet)"
 """The owner of the bots' jobs of a table whose client address is not known: one loaded
 from the store (after a restart, or taken over from a dead server) that nobody has
