@@ -622,18 +622,39 @@ async def first_answers(db: str, table_id: str | None) -> dict[str, Any]:
         process.wait(timeout=60)
 
 
+def app_start_seconds(db: str) -> float:
+    """Seconds the app takes to start on ``db`` (its lifespan: the store opened and whatever
+    the server does before it serves), in this process, whose imports are done: the part of
+    a restart that depends on what the database holds."""
+    from starlette.testclient import TestClient
+
+    from mattis.web import create_app
+
+    started = time.perf_counter()
+    with TestClient(create_app(db)) as client:
+        seconds = time.perf_counter() - started
+        client.get("/healthz")
+    return seconds
+
+
 async def restart_scenario(args: argparse.Namespace) -> dict[str, Any]:
-    """Time to the first answer of a server started on an empty database, then on one
-    holding ``--stored-tables`` tables that wait for players."""
+    """Time to the first answer of a server process started on an empty database, then on
+    one holding ``--stored-tables`` tables that wait for players; and the app's own start on
+    each, in this process (without Python's start and imports, which a loaded machine makes
+    slow and noisy)."""
     folder = tempfile.mkdtemp(prefix="mattis-restart-")
-    empty = await first_answers(f"sqlite:///{folder}/empty.sqlite3", None)
+    empty_db = f"sqlite:///{folder}/empty.sqlite3"
+    empty = await first_answers(empty_db, None)
     db = f"sqlite:///{folder}/restart.sqlite3"
     filled = time.perf_counter()
     ids = await asyncio.to_thread(fill_store, db, args.stored_tables)
     fill_seconds = time.perf_counter() - filled
     full = await first_answers(db, ids[len(ids) // 2])
+    app_start = {"empty_database": await asyncio.to_thread(app_start_seconds, empty_db),
+                 "with_stored_tables": await asyncio.to_thread(app_start_seconds, db)}
     return {"stored_tables": args.stored_tables, "fill_seconds": round(fill_seconds, 1),
-            "empty_database": empty, "with_stored_tables": full}
+            "empty_database": empty, "with_stored_tables": full,
+            "app_start_seconds": {name: round(seconds, 3) for name, seconds in app_start.items()}}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
