@@ -1,5 +1,6 @@
-"""Abuse of the web server: a hint flood and thousands of sockets (issue 13, item 6), and
-hostile clients at the connection level (issue 29).
+"""Abuse of the web server: a hint flood and thousands of sockets (issue 13, item 6);
+hostile clients at the connection level, and a flood of new tables, searching bots and
+hints from a few addresses, and a restart (issue 29).
 
 Two scenarios, each against a fresh server process (the app of ``mattis serve``, its own
 default worker count, table creation unthrottled so the script can set up its tables):
@@ -38,6 +39,25 @@ benchmarks/web_abuse.py --scenario handshake-flood``) to measure that server ins
     python benchmarks/web_abuse.py --scenario hints --flood-tables 20 --honest-turns 20
     python benchmarks/web_abuse.py --scenario sockets --sockets 2000
 
+The scenarios of issue 29 run one at a time; the server trusts loopback as its proxy, so
+each client names its address with ``X-Forwarded-For``:
+
+* ``create-flood``: ``--flood-addresses`` addresses create tables that wait for a friend as
+  fast as each may (bursts of 20, then the rate limit), for ``--create-seconds``, while a
+  new household creates a table every second. Reports what the flood got, the households'
+  answers and their latency, the tables in memory and the server's memory.
+* ``workers``: an honest table asks a hint at each turn, quietly, then while one address
+  runs ``--expert-tables`` tables of two ``expert`` bots (moving at once at each of its
+  turns) and another floods hints from ``--flood-tables`` tables. Reports the honest hint's
+  p50 quiet (the baseline) and under the attack, and their ratio.
+* ``restart``: the time from starting a server process to its first answer, on an empty
+  database and on one holding ``--stored-tables`` tables that wait for players (written
+  straight into the store).
+
+    python benchmarks/web_abuse.py --scenario create-flood --flood-addresses 445
+    python benchmarks/web_abuse.py --scenario workers --expert-tables 20 --flood-tables 20
+    python benchmarks/web_abuse.py --scenario restart --stored-tables 10000
+
 Needs the ``web`` and ``test`` extras (websockets, psutil). Prints one JSON report.
 """
 
@@ -58,6 +78,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -82,14 +103,15 @@ def serve(port: int, db: str, options: dict[str, Any]) -> None:
 
     known = {item.name for item in dataclasses.fields(Settings)}
     settings = Settings(**{name: value for name, value in options.items() if name in known})
-    app = create_app(db, settings)
+    app = create_app(db, settings, workers=options.get("workers"))  # None: the server's default
     try:
         from mattis.web.server import uvicorn_config
     except ImportError:  # the server before issue 13: mattis serve's uvicorn options then
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=64 * 1024, ws="websockets-sansio")
-    else:
-        config = uvicorn_config(app, "127.0.0.1", port, settings)
+    else:  # the scenarios of issue 29 trust loopback as a proxy, to fake many client addresses
+        config = uvicorn_config(app, "127.0.0.1", port, settings,
+                                forwarded_allow_ips=options.get("forwarded_allow_ips"))
     if options.get("ws_implementation"):  # --scenario ws-choice: uvicorn's own protocols as shipped
         config.http, config.ws = "h11", options["ws_implementation"]
     uvicorn.Server(config).run()
@@ -129,20 +151,26 @@ class Honest:
     turns: int = 0
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"content-type": "application/json"})
+def post(url: str, body: dict[str, Any], address: str | None = None) -> dict[str, Any]:
+    """A POST answered 2xx, from ``address`` (``X-Forwarded-For``) when given."""
+    headers = {"content-type": "application/json", **forwarded(address)}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers=headers)
     with urllib.request.urlopen(request, timeout=60) as response:
         data: dict[str, Any] = json.loads(response.read())
         return data
 
 
-async def new_table(base: str, name: str) -> str:
+def forwarded(address: str | None) -> dict[str, str]:
+    """The header that names the client's address to a server trusting loopback as its proxy."""
+    return {} if address is None else {"x-forwarded-for": address}
+
+
+async def new_table(base: str, name: str, address: str | None = None) -> str:
     """A table of one person and two ``normal`` bots; the person's socket address."""
     table = await asyncio.to_thread(post, f"{base}/api/tables", {
         "rules": "pagat", "players": 3, "seats": [
             {"kind": "human", "name": name}, {"kind": "bot", "level": "normal"},
-            {"kind": "bot", "level": "normal"}]})
+            {"kind": "bot", "level": "normal"}]}, address)
     return base.replace("http", "ws") + f"/ws/tables/{table['table']}?token={table['token']}"
 
 
@@ -151,11 +179,13 @@ async def message(ws: ClientConnection) -> dict[str, Any]:
     return data
 
 
-async def play_honestly(base: str, honest: Honest, stop: asyncio.Event, hints: bool, seed: int) -> None:
-    """A person at a table: at each turn (until ``stop``) a hint if ``hints``, then a random
-    legal move; a new game when one ends."""
+async def play_honestly(base: str, honest: Honest, stop: asyncio.Event, hints: bool, seed: int,
+                        address: str | None = None) -> None:
+    """A person at a table (from ``address`` if given): at each turn (until ``stop``) a hint
+    if ``hints``, then a random legal move; a new game when one ends."""
     rng = random.Random(seed)
-    async with connect(await new_table(base, "Honest"), max_size=2**22, open_timeout=120) as ws:
+    async with connect(await new_table(base, "Honest", address), max_size=2**22, open_timeout=120,
+                       additional_headers=forwarded(address)) as ws:
         state = await message(ws)
         while not stop.is_set():
             if state["type"] != "state" or state["view"] is None or not state["legal"]:
@@ -748,6 +778,307 @@ def add_transport_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ws-round-trips", type=int, default=200)
     group.add_argument("--idle-sockets", type=int, default=1000)
     group.add_argument("--ws-flood", type=int, default=500, help="ws-choice: 130-header upgrades at once")
+# ---------------------------------------------------------------------- issue 29: tables and workers
+
+PROXY = "127.0.0.1"
+"""The scenarios below run the server trusting loopback as its proxy (``--forwarded-allow-ips``),
+so each client names its address with ``X-Forwarded-For``, as nginx would, and one machine
+plays many clients."""
+INVITE_SEATS = [{"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot", "level": "normal"}]
+"""A table that waits for a friend (it has not started)."""
+QUICK_SEATS = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
+               {"kind": "bot", "level": "easy"}]
+"""A table against bots (it starts at once)."""
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection of a benchmark client, opened again when the server
+    closed it (urllib opens one per request, too slow and too many for a flood)."""
+
+    def __init__(self, base: str) -> None:
+        parts = urllib.parse.urlsplit(base)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def call(self, method: str, path: str, body: Any = None,
+                   address: str | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """Status, JSON body (``{}`` if none) and headers of one request."""
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"host: {self.host}:{self.port}",
+                 "content-type: application/json", f"content-length: {len(data)}",
+                 *(f"{name}: {value}" for name, value in forwarded(address).items())]
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+        for attempt in range(2):
+            try:
+                if self.reader is None or self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.writer.write(request)
+                head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+                headers = {name.strip().lower(): value.strip()
+                           for name, _, value in (line.partition(":") for line in head[1:] if line)}
+                payload = await self.reader.readexactly(int(headers.get("content-length", "0")))
+                if headers.get("connection") == "close":
+                    self.close()
+                answer: dict[str, Any] = json.loads(payload) if payload.startswith(b"{") else {}
+                return int(head[0].split()[1]), answer, headers
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()  # the server closed the idle connection: open it again once
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def flood_address(index: int) -> str:
+    return f"10.{1 + index // 250}.{index % 250}.1"
+
+
+async def create_flood_scenario(args: argparse.Namespace) -> dict[str, Any]:
+    """``--flood-addresses`` addresses (faked through the trusted proxy) each create tables
+    that wait for a friend as fast as the server lets them (bursts of 20, then the rate
+    limit) for ``--create-seconds``, while a new honest household creates a table every
+    second (alternately one against bots and one that waits) during the flood and for 10 s
+    after it."""
+    options: dict[str, Any] = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    if args.max_tables is not None:
+        options["max_tables"] = args.max_tables
+    async with server(options) as (base, pid):
+        rss_before = rss_mib(pid)
+        stop = asyncio.Event()
+        flood: Counter[str] = Counter()
+        gate = asyncio.Semaphore(args.concurrency)
+        pause = {201: 0.0, 429: 2.0, 503: 1.0}
+
+        async def attacker(address: str) -> None:
+            connection = Http(base)
+            try:
+                while not stop.is_set():
+                    async with gate:
+                        status, answer, _ = await connection.call(
+                            "POST", "/api/tables", {"players": 3, "seats": INVITE_SEATS}, address)
+                    flood["created" if status == 201 else f"{status} {answer.get('code')}"] += 1
+                    await asyncio.sleep(pause.get(status, 1.0))
+            finally:
+                connection.close()
+
+        honest: dict[str, Counter[str]] = {"flood": Counter(), "after": Counter()}
+        latency: dict[str, list[float]] = {"flood": [], "after": []}
+        phase = ["flood"]
+
+        async def households() -> None:
+            connection = Http(base)
+            index = 0
+            while not stop.is_set() or phase[0] == "after":
+                seats = QUICK_SEATS if index % 2 == 0 else INVITE_SEATS
+                sent = time.perf_counter()
+                household = f"10.250.{index // 250}.{index % 250}"
+                body = {"players": 3, "seats": seats}
+                status, answer, _ = await connection.call("POST", "/api/tables", body, household)
+                latency[phase[0]].append(time.perf_counter() - sent)
+                honest[phase[0]]["created" if status == 201 else f"{status} {answer.get('code')}"] += 1
+                index += 1
+                await asyncio.sleep(1.0)
+            connection.close()
+
+        started = time.perf_counter()
+        attackers = [asyncio.create_task(attacker(flood_address(index)))
+                     for index in range(args.flood_addresses)]
+        honest_task = asyncio.create_task(households())
+        await asyncio.sleep(args.create_seconds)
+        stop.set()
+        phase[0] = "after"
+        await asyncio.gather(*attackers, return_exceptions=True)
+        flood_seconds = time.perf_counter() - started
+        await asyncio.sleep(10)
+        phase[0] = "done"
+        await honest_task
+        _, facts, _ = await Http(base).call("GET", "/healthz")
+        rss_after = rss_mib(pid)
+    return {"flood_addresses": args.flood_addresses, "max_tables": args.max_tables or "the server's",
+            "flood_seconds": round(flood_seconds, 1),
+            "flood_answers": dict(flood), "tables_in_memory": facts.get("tables"),
+            "honest_creates_during_flood": dict(honest["flood"]),
+            "honest_creates_after_flood": dict(honest["after"]),
+            "honest_create_during_flood": summary(latency["flood"]),
+            "honest_create_after_flood": summary(latency["after"]),
+            "server_rss_mib": {"before": rss_before, "after": rss_after}}
+
+
+async def expert_table(base: str, address: str, stop: asyncio.Event, outcome: Counter[str],
+                       seed: int) -> None:
+    """One table of two ``expert`` bots created from ``address``, whose person moves at once
+    at every turn (so the bots think all the time) until ``stop``."""
+    status, answer, _ = await Http(base).call("POST", "/api/tables", {"players": 3, "seats": [
+        {"kind": "human", "name": "Busy"}, {"kind": "bot", "level": "expert"},
+        {"kind": "bot", "level": "expert"}]}, address)
+    if status != 201:
+        outcome[f"{status} {answer.get('code')}"] += 1
+        return
+    outcome["created"] += 1
+    rng = random.Random(seed)
+    url = base.replace("http", "ws") + f"/ws/tables/{answer['table']}?token={answer['token']}"
+    async with connect(url, max_size=2**22, open_timeout=120, additional_headers=forwarded(address)) as ws:
+        while not stop.is_set():
+            state = await message(ws)
+            if state["type"] != "state" or state["view"] is None:
+                continue
+            if state["view"]["phase"] == "over":
+                await ws.send(json.dumps({"type": "again"}))
+            elif state["legal"]:
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(state["legal"])}))
+                outcome["moves"] += 1
+
+
+async def workers_scenario(args: argparse.Namespace) -> dict[str, Any]:
+    """An honest table (address 10.1.0.1: a person asking a hint at each turn, two ``normal``
+    bots) plays quietly; then one address (10.66.0.1) creates ``--expert-tables`` tables of
+    two ``expert`` bots in one burst and moves at once at each of their turns, and another
+    (127.0.0.1) floods hints from ``--flood-tables`` tables, and the honest table plays on."""
+    options: dict[str, Any] = {"bot_delay": args.bot_delay, "forwarded_allow_ips": PROXY}
+    if args.workers is not None:
+        options["workers"] = args.workers
+    async with server(options) as (base, pid):
+        honest = Honest()
+        stop = asyncio.Event()
+        player = asyncio.create_task(play_honestly(base, honest, stop, True, args.seed, "10.1.0.1"))
+        await until(lambda: honest.turns >= args.quiet_turns, player)
+        honest.phase = "attack_start"
+        attack_stop = asyncio.Event()
+        experts: Counter[str] = Counter()
+        expert_tasks = [asyncio.create_task(expert_table(base, "10.66.0.1", attack_stop, experts, index))
+                        for index in range(args.expert_tables)]
+        answers: Counter[str] = Counter()
+        urls = [await new_table(base, f"Flood {index}") for index in range(args.flood_tables)]  # 127.0.0.1
+        floods = [asyncio.create_task(flood_hints(url, attack_stop, answers)) for url in urls]
+        await asyncio.sleep(args.flood_warmup)
+        honest.phase = "attack"
+        started = honest.turns
+        attack_started = time.perf_counter()
+        await until(lambda: honest.turns >= started + args.fair_turns, player, *floods)
+        attack_seconds = time.perf_counter() - attack_started
+        rss_attack = rss_mib(pid, children=True)
+        stop.set()
+        attack_stop.set()
+        for task in (player, *floods, *expert_tasks):
+            task.cancel()
+        await asyncio.gather(player, *floods, *expert_tasks, return_exceptions=True)
+    baseline = percentile(honest.hints.get("quiet", []), 0.5)
+    attacked = percentile(honest.hints.get("attack", []), 0.5)
+    return {
+        "workers": args.workers or "the server's default",
+        "expert_tables_asked": args.expert_tables, "expert_tables": dict(experts),
+        "flood_tables": args.flood_tables, "flood_replies": dict(answers), "bot_delay": args.bot_delay,
+        "honest_hint_baseline_p50_ms": baseline, "honest_hint_under_attack_p50_ms": attacked,
+        "ratio": round(attacked / baseline, 2) if baseline and attacked else None,
+        "honest_hint_quiet": summary(honest.hints.get("quiet", [])),
+        "honest_hint_attack_start": summary(honest.hints.get("attack_start", [])),
+        "honest_hint_attack": summary(honest.hints.get("attack", [])),
+        "honest_move_quiet": summary(honest.moves.get("quiet", [])),
+        "honest_move_attack": summary(honest.moves.get("attack", [])),
+        "honest_refusals": dict(honest.refusals), "attack_seconds": round(attack_seconds, 1),
+        "server_rss_mib_with_workers_under_attack": rss_attack,
+    }
+
+
+def fill_store(url: str, count: int) -> list[str]:
+    """``count`` tables waiting for a friend, written straight into the store (much faster
+    than through the API and its rate limit); their ids."""
+    from mattis.table import TableSession
+    from mattis.web.store import Store
+
+    store = Store(url)
+    ids: list[str] = []
+    rows: list[Any] = []
+    try:
+        for index in range(count):
+            session, _, _, outcome = TableSession.create(f"stored-{index:06d}", {
+                "players": 3, "seats": INVITE_SEATS})
+            ids.append(session.table_id)
+            rows.extend(outcome.rows)
+            if len(rows) >= 2000:
+                store.add_actions(rows)
+                rows = []
+        if rows:
+            store.add_actions(rows)
+    finally:
+        store.close()
+    return ids
+
+
+async def first_answers(db: str, table_id: str | None) -> dict[str, Any]:
+    """Start a server process on ``db``: seconds from its start to its first answer
+    (``/healthz``) and to a stored table's (``GET /api/tables/ID``), and its memory then."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--db", db,
+                                "--options", "{}"])
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=60) as response:
+                    tables = json.loads(response.read())["tables"]
+                break
+            except OSError:
+                if process.poll() is not None or time.perf_counter() - started > 600:
+                    raise SystemExit("error: the server did not start") from None
+                await asyncio.sleep(0.01)
+        first = time.perf_counter() - started
+        found = {"seconds_to_first_answer": round(first, 2), "tables_in_memory_then": tables}
+        if table_id is not None:
+            asked = time.perf_counter()
+            with urllib.request.urlopen(f"{base}/api/tables/{table_id}", timeout=60) as response:
+                status = json.loads(response.read())["status"]
+            found["seconds_to_a_stored_tables_answer"] = round(time.perf_counter() - started, 2)
+            found["that_answer_ms"] = round(1000 * (time.perf_counter() - asked), 1)
+            found["its_status"] = status
+        found["server_rss_mib"] = rss_mib(process.pid)
+        return found
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def app_start_seconds(db: str) -> float:
+    """Seconds the app takes to start on ``db`` (its lifespan: the store opened and whatever
+    the server does before it serves), in this process, whose imports are done: the part of
+    a restart that depends on what the database holds."""
+    from starlette.testclient import TestClient
+
+    from mattis.web import create_app
+
+    started = time.perf_counter()
+    with TestClient(create_app(db)) as client:
+        seconds = time.perf_counter() - started
+        client.get("/healthz")
+    return seconds
+
+
+async def restart_scenario(args: argparse.Namespace) -> dict[str, Any]:
+    """Time to the first answer of a server process started on an empty database, then on
+    one holding ``--stored-tables`` tables that wait for players; and the app's own start on
+    each, in this process (without Python's start and imports, which a loaded machine makes
+    slow and noisy)."""
+    folder = tempfile.mkdtemp(prefix="mattis-restart-")
+    empty_db = f"sqlite:///{folder}/empty.sqlite3"
+    empty = await first_answers(empty_db, None)
+    db = f"sqlite:///{folder}/restart.sqlite3"
+    filled = time.perf_counter()
+    ids = await asyncio.to_thread(fill_store, db, args.stored_tables)
+    fill_seconds = time.perf_counter() - filled
+    full = await first_answers(db, ids[len(ids) // 2])
+    app_start = {"empty_database": await asyncio.to_thread(app_start_seconds, empty_db),
+                 "with_stored_tables": await asyncio.to_thread(app_start_seconds, db)}
+    return {"stored_tables": args.stored_tables, "fill_seconds": round(fill_seconds, 1),
+            "empty_database": empty, "with_stored_tables": full,
+            "app_start_seconds": {name: round(seconds, 3) for name, seconds in app_start.items()}}
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -762,13 +1093,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for name, scenario in TRANSPORT_SCENARIOS.items():
         if args.scenario in (name, "all"):
             report[name] = await scenario(args)
+    if args.scenario == "create-flood":
+        report["create_flood"] = await create_flood_scenario(args)
+    if args.scenario == "workers":
+        report["workers"] = await workers_scenario(args)
+    if args.scenario == "restart":
+        report["restart"] = await restart_scenario(args)
     return report
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenario", choices=["hints", "sockets", *TRANSPORT_SCENARIOS, "all"],
-                        default="all")
+    parser.add_argument("--scenario", default="all",
+                        choices=["hints", "sockets", *TRANSPORT_SCENARIOS, "create-flood", "workers",
+                                 "restart", "all"],
+                        help="all: hints, sockets and the transport scenarios; create-flood, "
+                        "workers and restart run one at a time")
     parser.add_argument("--flood-tables", type=int, default=20)
     parser.add_argument("--flood-warmup", type=float, default=15.0,
                         help="seconds of the flood's start (reported on their own) before the "
@@ -781,6 +1121,19 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=50, help="sockets being opened at once")
     parser.add_argument("--socket-seconds", type=float, default=300.0,
                         help="stop opening sockets after this long")
+    parser.add_argument("--flood-addresses", type=int, default=445,
+                        help="create-flood: addresses creating tables that wait for a friend")
+    parser.add_argument("--create-seconds", type=float, default=60.0, help="create-flood: how long they try")
+    parser.add_argument("--max-tables", type=int, help="create-flood: the server's limit of tables in "
+                        "memory (default its own, 10,000), to reach it sooner on a slow machine")
+    parser.add_argument("--expert-tables", type=int, default=20,
+                        help="workers: tables of two expert bots one address tries to run")
+    parser.add_argument("--workers", type=int,
+                        help="workers: the server's worker processes (default: its own)")
+    parser.add_argument("--fair-turns", type=int, default=12,
+                        help="workers: honest turns (a hint each) counted under the attack")
+    parser.add_argument("--stored-tables", type=int, default=10_000,
+                        help="restart: tables waiting for players in the database")
     parser.add_argument("--bot-delay", type=float, default=0.8)
     parser.add_argument("--seed", type=int, default=1)
     add_transport_arguments(parser)

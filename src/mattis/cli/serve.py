@@ -60,7 +60,8 @@ def serve_command(
              f"{EXPERT_ITERATIONS:,} iterations).")] = EXPERT_SECONDS,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
-        help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
+        help="Worker processes for searching bots and hints. Default: one per core but one "
+             "(at least 2, at most 8).")] = None,
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", metavar="ORIGIN", show_default=False,
         help="Another site whose pages may open game sockets, e.g. https://mattis.example "

@@ -40,6 +40,17 @@ WEB_MESSAGES: dict[str, Source] = {
     "web.err.bad_request": "Bad request: {detail}.",
     "web.err.server_error": "Something went wrong on the server; nothing was changed.",
     "web.err.hint_busy": "A hint is already on its way.",
+    "web.err.too_many_tables": (
+        "You already have {limit} tables waiting for players. Start one of them first, or try again "
+        "later."
+    ),
+    "web.err.too_many_bot_tables": (
+        "You already have {limit} tables in play with bots that think before every move. Finish one of "
+        "them, or choose a quicker bot."
+    ),
+    "web.err.busy": (
+        "The server has so many tables going that it takes no more just now. Try again in a moment."
+    ),
     # the pages
     "web.ui.title": "Mattis",
     "web.ui.tagline": "The Norwegian card game. Play against bots or with friends.",

@@ -52,6 +52,7 @@ from ..table import (
     run_job,
 )
 from ..table.protocol import dispatch, read_seat_message
+from ..table.records import finished_record
 
 LOCAL_PREFIX = "local-"
 """Every table kept on the device has an id starting with this, so the page's transport
@@ -255,18 +256,13 @@ class LocalTables:
 
     def record(self, table: _Table, number: object) -> dict[str, Any]:
         """A finished game's engine record (the latest game by default); refused while the
-        game is on, since the record holds the deck."""
+        replayed game is on, since the record holds the deck."""
         session = table.session
         if number is None:
             number = session.game_number
         if not isinstance(number, int) or isinstance(number, bool):
             raise Refusal("bad_request", "game must be a number")
-        stored = table.store.game(session.table_id, number)
-        if stored is None:
-            raise Refusal("not_found")
-        if not stored.over:
-            raise Refusal("game_not_over")
-        return Game.from_record(stored.record()).record()
+        return finished_record(table.store.game(session.table_id, number))
 
     async def saved_tables(self) -> list[dict[str, Any]]:
         """The public facts of every table saved on the device (to continue one)."""

@@ -40,7 +40,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import EXPERT_SECONDS, CardTracker, Decision, available_levels, make_agent, seat_view
+from ..bots import (
+    EXPERT_SECONDS,
+    SEARCHING_LEVELS,
+    CardTracker,
+    Decision,
+    available_levels,
+    make_agent,
+    seat_view,
+)
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -496,7 +504,7 @@ class TableSession:
         level = self.seats[seat].bot_level
         if len(legal) == 1:
             return BotTurn(seat, self.game_number, game.num_actions, legal[0], None)
-        if level in ("hard", "expert"):
+        if level in SEARCHING_LEVELS:
             seconds = self.config.hard_seconds if level == "hard" else self.config.expert_seconds
             job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), level,
                          self._rng_seed("bot", seat), seconds)

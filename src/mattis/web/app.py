@@ -63,7 +63,7 @@ from ..pool import worker_pool
 from ..table import Refusal
 from ..table.protocol import dispatch, parse_json, read_seat_message
 from . import pwa
-from .limits import ClientGone, game_number, origin_allowed, read_body
+from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
 from .lobby import Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .qr import qr_svg
@@ -75,6 +75,9 @@ from .workqueue import default_workers
 STATIC = Path(__file__).parent / "static"
 CLOSE_DAMAGED = 4410
 """Socket close code for a table set aside as damaged (the page stops reconnecting)."""
+CLOSE_OPENING = {"damaged": CLOSE_DAMAGED, "moved": CLOSE_TRY_LATER, "busy": CLOSE_TRY_LATER}
+"""How a socket whose table cannot be opened is closed, by refusal (else 1011): damaged for
+good, or try again (the table is moving to another server, or memory is full)."""
 log = logging.getLogger("mattis.web")
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -145,12 +148,14 @@ def _request_lang(request: Request) -> Lang:
     return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
-RETRY_AFTER = "1"
-"""Seconds a client told ``moved`` waits before asking again (its table is changing server)."""
+RETRY_AFTER: dict[str, str] = {"moved": "1", "busy": "10"}
+"""Seconds a client refused with a code waits before asking again: ``moved``, its table is
+changing server; ``busy``, memory is full of tables people are connected to."""
 
 
 def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
-    headers = {"retry-after": RETRY_AFTER} if error.code == "moved" else None
+    retry = RETRY_AFTER.get(error.code)
+    headers = {"retry-after": retry} if retry is not None else None
     return JSONResponse({"type": "error", "code": error.code, "message": error.message(lang)},
                         status_code=http_status(error), headers=headers)
 
@@ -274,7 +279,7 @@ def create_app(
     @api
     async def create_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        table, seat, token = await lobby_of(request).create(await json_body(request))
+        table, seat, token = await lobby_of(request).create(await json_body(request), _address(request))
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
@@ -422,8 +427,8 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     lang = _socket_lang(websocket)
     try:
         table = await lobby.find(websocket.path_params["table_id"])
-    except Refusal as error:  # damaged, moved to another server, or the database cannot be read just now
-        code = {"damaged": CLOSE_DAMAGED, "moved": CLOSE_TRY_LATER}.get(error.code, 1011)
+    except Refusal as error:  # damaged, moved to another server, no room, or the database unreadable now
+        code = CLOSE_OPENING.get(error.code, 1011)
         await _refuse_socket(websocket, error, lang, code)
         return
     token = websocket.query_params.get("token") or ""
@@ -439,7 +444,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         await _refuse_socket(websocket, ApiError(503, "moved"), lang, CLOSE_TRY_LATER)
         return
     await websocket.accept()
-    connection = Connection(table.session.reader(seat, lang), lobby.settings)
+    connection = Connection(table.session.reader(seat, lang), lobby.settings, client_key(_address(websocket)))
     writer = asyncio.create_task(_pump(websocket, connection))
     table.connect(connection)
     hints: set[asyncio.Task[None]] = set()

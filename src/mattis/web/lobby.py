@@ -1,8 +1,21 @@
-"""All tables of a running server: creating, joining, finding, restoring and unloading them.
+"""All tables of a running server: creating, joining, finding, loading and unloading them.
 
 A :class:`Lobby` holds the live tables (:mod:`.tables`), the :class:`~.store.Store` with its
-group-committing :class:`ActionLog`, the fair queue of worker jobs for ``hard`` bots and
+group-committing :class:`ActionLog`, the fair queue of worker jobs for searching bots and
 hints (:mod:`.workqueue`), and the limits that keep one client from flooding the server.
+
+Memory holds only the tables people use. A table comes into memory when it is created or
+on the first request for it (after a restart too: nothing is loaded before the server
+answers), and leaves it when nobody has been connected to it for
+:attr:`~.tables.Settings.idle_unload` seconds; it stays stored. At most
+:attr:`~.tables.Settings.max_tables` are in memory: at the limit the tables nobody has been
+connected to for longest leave to make room, and only when every table has someone
+connected is a new one refused (503 ``busy``). Each table counts against a client address
+(:func:`~.limits.client_key`): its creator's, or for a table loaded from the store, the
+first person's to connect. One address may hold
+:attr:`~.tables.Settings.max_waiting_tables` tables that have not started
+(``too_many_tables``) and have :attr:`~.tables.Settings.max_bot_tables` tables with
+searching bots in play (``too_many_bot_tables``), so no client can crowd out the others.
 
 A stored table that cannot be brought back (a damaged row, a record the engine now refuses,
 a bug) is set aside with one log line and answers ``damaged``; every other table loads and
@@ -20,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import secrets
 import time
@@ -30,14 +44,22 @@ from typing import Any
 
 from sqlalchemy.exc import OperationalError
 
-from ..core.game import Game
 from ..table import Refusal, Row, TableSession
+from ..table.records import finished_record
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
 from .store import LeaseAnswer, LeaseLost, Store
-from .tables import CLOSE_TRY_LATER, ApiError, LiveTable, RateLimiter, Settings, first_line
-from .workqueue import FairQueue
+from .tables import (
+    CLOSE_TRY_LATER,
+    ApiError,
+    LiveTable,
+    RateLimiter,
+    Settings,
+    first_line,
+    has_searching_bot,
+)
+from .workqueue import NO_ADDRESS, FairQueue
 
 log = logging.getLogger("mattis.web")
 HANDOVER_POLL = 0.05
@@ -113,6 +135,10 @@ class Lobby:
         self.work = FairQueue(executor, workers)
         """Worker jobs of all tables, in fair turns (a thread when there is no executor)."""
         self.tables: dict[str, LiveTable] = {}
+        self.by_address: dict[str, set[str]] = {}
+        """The tables in memory that count against each client address (:attr:`LiveTable.address`)."""
+        self.coming = 0
+        """Tables being read and replayed that have room kept for them (:meth:`_make_room`)."""
         self.damaged: dict[str, str] = {}
         """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
@@ -138,8 +164,91 @@ class Lobby:
         return f"/t/{table_id}"
 
     def _start(self, table: LiveTable) -> None:
-        self.tables[table.table_id] = table
+        self._register(table)
         table.driver = asyncio.get_running_loop().create_task(table.drive())
+
+    def _register(self, table: LiveTable) -> None:
+        """Count ``table`` in memory (and against its address)."""
+        self.tables[table.table_id] = table
+        if table.address is not None:
+            self.by_address.setdefault(table.address, set()).add(table.table_id)
+
+    def _forget(self, table: LiveTable) -> bool:
+        """Take ``table`` out of memory's books; ``False`` if it was not (or no longer) there."""
+        if self.tables.get(table.table_id) is not table:
+            return False
+        del self.tables[table.table_id]
+        if table.address is not None and (ids := self.by_address.get(table.address)) is not None:
+            ids.discard(table.table_id)
+            if not ids:
+                del self.by_address[table.address]
+        return True
+
+    def adopt(self, table: LiveTable, address: str) -> None:
+        """Count a table whose address is not known yet (loaded from the store) against
+        ``address``, the first person's to connect; its bots' searches are queued for it."""
+        if table.address is not None or address == NO_ADDRESS:
+            return
+        table.address = address
+        if self.tables.get(table.table_id) is table:
+            self.by_address.setdefault(address, set()).add(table.table_id)
+
+    def tables_of(self, address: str) -> list[LiveTable]:
+        """The tables in memory that count against ``address``."""
+        return [self.tables[table_id] for table_id in self.by_address.get(address, ())]
+
+    def check_waiting_tables(self, address: str) -> None:
+        """Refuse (429 ``too_many_tables``) another table that would wait for players, when
+        ``address`` holds :attr:`~.tables.Settings.max_waiting_tables` such tables already."""
+        limit = self.settings.max_waiting_tables
+        if sum(table.session.game is None for table in self.tables_of(address)) >= limit:
+            raise Refusal("too_many_tables", limit=limit)
+
+    def check_bot_tables(self, address: str | None, table: LiveTable | None = None) -> None:
+        """Refuse (429 ``too_many_bot_tables``) another table with a searching bot in play
+        (waiting for players or playing a game) for ``address``, when it has
+        :attr:`~.tables.Settings.max_bot_tables` such tables besides ``table`` already."""
+        if address is None:
+            return
+        limit = self.settings.max_bot_tables
+        in_play = sum(other is not table and has_searching_bot(other.session)
+                      and other.session.status != "over" for other in self.tables_of(address))
+        if in_play >= limit:
+            raise Refusal("too_many_bot_tables", limit=limit)
+
+    def _make_room(self, evict: bool) -> None:
+        """Keep room in memory for one more table, within :attr:`~.tables.Settings.max_tables`:
+        at the limit the tables nobody has been connected to for longest leave memory (a
+        hundredth of the limit at once, so a busy server does not look for one at every
+        request; only if ``evict``), and if none can, the request is refused: 503 ``busy``."""
+        over = len(self.tables) + self.coming + 1 - self.settings.max_tables
+        if over > 0 and evict:
+            over -= self._unload_longest_idle(over + self.settings.max_tables // 100)
+        if over > 0:
+            raise Refusal("busy")
+
+    def _unload_longest_idle(self, count: int) -> int:
+        """Let the ``count`` tables nobody has been connected to for longest leave memory
+        (not one with a change in flight); returns how many left."""
+        now = time.monotonic()
+        idle = [(idle_time, table) for table in self.tables.values()
+                if (idle_time := table.idle_for(now)) is not None and not table.lock.locked()]
+        chosen = heapq.nlargest(count, idle, key=lambda pair: pair[0])
+        for _, table in chosen:
+            self._unload(table)
+        return len(chosen)
+
+    def _unload(self, table: LiveTable) -> None:
+        """Let a table nobody is connected to leave memory (it stays stored; on a shared
+        database its lease is parked, so the next request takes it wherever it lands)."""
+        if not self._forget(table):
+            return
+        if table.driver is not None:
+            table.driver.cancel()
+        table.close()
+        if self.presence is not None and self.presence.owner is not None:
+            self._in_background(asyncio.to_thread(self.store.release_lease, table.table_id,
+                                                  self.presence.owner))
 
     def check_address(self, address: str) -> None:
         """Refuse an address (an IPv6 /64) that creates tables or joins seats too fast (429)."""
@@ -171,7 +280,8 @@ class Lobby:
         """A table by id, loaded from the store if it is not in memory; ``None`` if there is
         none, a 410 ``damaged`` refusal if it could not be restored, a 503 ``moved`` if
         another live server owns it (``routed``: a request reached us for it, so its owner
-        is asked to hand it over)."""
+        is asked to hand it over, and idle tables leave memory to make room for it), a 503
+        ``busy`` if memory is full of tables people are connected to."""
         table = self.tables.get(table_id)
         if table is not None or not 0 < len(table_id) <= 40:
             return table
@@ -188,6 +298,7 @@ class Lobby:
 
     async def _load(self, table_id: str, routed: bool) -> LiveTable | None:
         taken = None
+        reserved = False
         try:
             if self.presence is not None:
                 taken = await self._take(table_id, routed)
@@ -196,15 +307,25 @@ class Lobby:
             stored = await asyncio.to_thread(self.store.load_table, table_id)
             if stored is None:
                 return None
+            self._make_room(evict=routed)
+            self.coming += 1
+            reserved = True
             session, outcome = await asyncio.to_thread(TableSession.restore, stored, self.settings.table)
         except OperationalError as error:  # the database, not the table: try again later
             log.warning("table %r could not be read: %s", table_id, first_line(error))
             raise ApiError(503, "storage") from None
-        except Refusal:
+        except Refusal as refusal:
+            if refusal.code == "busy" and taken is not None and self.presence is not None \
+                    and self.presence.owner is not None:  # no room: parked again for whoever has some
+                self._in_background(asyncio.to_thread(self.store.release_lease, table_id,
+                                                      self.presence.owner))
             raise
         except Exception as error:
             self._set_aside(table_id, error)
             raise ApiError(410, "damaged") from None
+        finally:
+            if reserved:
+                self.coming -= 1
         table = LiveTable(self, session)
         if taken is not None and taken.previous not in (None, taken.owner):
             self.metrics.takeovers.inc()
@@ -276,8 +397,7 @@ class Lobby:
 
     def _drop(self, table: LiveTable) -> None:
         """Take a table out of memory, its sockets told to reconnect (``moved``)."""
-        if self.tables.get(table.table_id) is table:
-            del self.tables[table.table_id]
+        self._forget(table)
         if table.driver is not None:
             table.driver.cancel()
         table.close(CLOSE_TRY_LATER, ApiError(503, "moved"))
@@ -294,14 +414,17 @@ class Lobby:
             self._drop(table)
 
     async def sweep(self, period: float) -> None:
-        """Forever: take over the tables of dead servers (a few at a time, so the servers
-        alive share them), with their bots and clocks, whether or not anyone is connected."""
+        """Forever: take over the tables of dead servers whose game is in play (a few at a
+        time, so the servers alive share them), with their bots and clocks, whether or not
+        anyone is connected, while there is room in memory (a table that waits for players
+        has nothing to go on with: it is taken at its first request)."""
         while True:
             try:
-                if self.presence is not None and self.presence.owner is not None and not self.draining:
-                    batch = max(1, self.settings.max_tables - len(self.tables))
-                    for table_id in await asyncio.to_thread(self.store.orphaned_table_ids, min(batch, 20)):
-                        with contextlib.suppress(Refusal):  # taken by another meanwhile, or damaged
+                room = self.settings.max_tables - len(self.tables) - self.coming
+                if (self.presence is not None and self.presence.owner is not None and not self.draining
+                        and room > 0):
+                    for table_id in await asyncio.to_thread(self.store.orphaned_table_ids, min(room, 20)):
+                        with contextlib.suppress(Refusal):  # taken by another meanwhile, damaged, no room
                             await self.find(table_id, routed=False)
             except Exception as error:  # the database is away: try again next time
                 log.warning("the sweep for orphaned tables failed: %s", first_line(error))
@@ -321,38 +444,48 @@ class Lobby:
         return table
 
     async def unload_idle(self, period: float = 60.0) -> None:
-        """Forever: let tables nobody uses leave memory (they stay in the store)."""
+        """Forever: let tables nobody has been connected to for
+        :attr:`~.tables.Settings.idle_unload` seconds leave memory (they stay in the store)."""
         while True:
             await asyncio.sleep(period)
             self.unload_older_than(self.settings.idle_unload)
 
     def unload_older_than(self, seconds: float) -> int:
-        """Drop tables idle for at least ``seconds``; returns how many."""
+        """Let the tables nobody has been connected to for at least ``seconds`` leave memory
+        (not one with a change in flight: it goes next time); returns how many."""
         now = time.monotonic()
         idle = [table for table in self.tables.values()
-                if (idle_time := table.idle_for(now)) is not None and idle_time >= seconds]
+                if (idle_time := table.idle_for(now)) is not None and idle_time >= seconds
+                and not table.lock.locked()]
         for table in idle:
-            if table.driver is not None:
-                table.driver.cancel()
-            table.close()
-            del self.tables[table.table_id]
-            if self.presence is not None and self.presence.owner is not None:
-                self._in_background(asyncio.to_thread(self.store.release_lease, table.table_id,
-                                                      self.presence.owner))
+            self._unload(table)
         return len(idle)
 
     # ---------------------------------------------------------------- the API
 
-    async def create(self, body: object) -> tuple[LiveTable, int, str]:
-        """A new table from a ``POST /api/tables`` body; returns it, the creator's seat and token."""
-        if len(self.tables) >= self.settings.max_tables:
-            raise ApiError(503, "bad_request", "the server has too many tables")
+    async def create(self, body: object, address: str = NO_ADDRESS) -> tuple[LiveTable, int, str]:
+        """A new table from a ``POST /api/tables`` body of a client at ``address``; returns
+        it, the creator's seat and token. Refused when the address holds too many tables
+        waiting for players or with searching bots in play, and when memory is full of
+        tables people are connected to."""
         if self.draining or (self.presence is not None and self.presence.owner is None):
             raise ApiError(503, "moved")
         session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
                                                                self.settings.table)
+        key = client_key(address)
+        if session.game is None:
+            self.check_waiting_tables(key)
+        if has_searching_bot(session):
+            self.check_bot_tables(key)
+        self._make_room(evict=True)
         table = LiveTable(self, session)
-        await table.carry(outcome)  # stored before anyone hears of it (refused if it cannot be)
+        table.address = key
+        self._register(table)  # counted at once, so a burst of requests cannot pass the limits together
+        try:
+            await table.carry(outcome)  # stored before anyone hears of it (refused if it cannot be)
+        except BaseException:
+            self._forget(table)
+            raise
         self._start(table)
         return table, creator, token
 
@@ -364,18 +497,14 @@ class Lobby:
         return await table.join(body.get("name"))
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
-        """A finished game's engine record; refused while the game is on (it holds the deck),
-        and answered ``damaged`` for a table set aside or a stored game that cannot be replayed.
-        Read from the store, so any server answers it, owner or not."""
+        """A finished game's engine record; refused while the replayed game is on (the record
+        holds the deck; a stored "over" flag is not believed), and answered ``damaged`` for a
+        table set aside or a stored game that cannot be replayed. Read from the store, so any
+        server answers it, owner or not."""
         if table_id in self.damaged:
-            raise ApiError(410, "damaged")
+            raise Refusal("damaged")
         try:
-            stored = await asyncio.to_thread(self.store.game, table_id, number)
-            if stored is None:
-                raise ApiError(404, "not_found")
-            if not stored.over:
-                raise Refusal("game_not_over")
-            return await asyncio.to_thread(lambda: Game.from_record(stored.record()).record())
+            return await asyncio.to_thread(lambda: finished_record(self.store.game(table_id, number)))
         except (Refusal, OperationalError):
             raise
         except Exception as error:
@@ -385,27 +514,17 @@ class Lobby:
 
     # ---------------------------------------------------------------- restart
 
-    async def restore(self) -> int:
-        """Bring back every table with an unfinished game, replaying it; returns how many.
-        A table that cannot be restored is set aside; if even the list of tables cannot be
-        read, none is restored now and each comes back when it is opened. Also starts
-        unloading idle tables. On a shared database: take this server's presence and start
-        the sweep, which takes over only the tables no live server holds."""
+    async def restore(self) -> None:
+        """Get ready to serve after a start or a restart, loading no table: each stored table
+        comes back on the first request for it (replayed then, within the limit of tables in
+        memory), so the server answers at once however many tables the database holds, and a
+        table nobody comes back to stays stored: its bots wait rather than play on alone.
+        Starts unloading idle tables. On a shared database: take this server's presence and
+        start the sweep, which takes over the games in play of dead servers."""
         self.janitor = asyncio.get_running_loop().create_task(self.unload_idle())
         if self.presence is not None:
             await self.presence.start()
             self.sweeper = asyncio.get_running_loop().create_task(self.sweep(self.settings.sweep_period))
-            return 0
-        try:
-            table_ids = self.store.unfinished_table_ids()
-        except Exception as error:
-            log.error("the unfinished tables could not be listed; each loads when opened (%s)",
-                      first_line(error))
-            return 0
-        for table_id in table_ids:
-            with contextlib.suppress(Refusal):  # set aside and logged by find()
-                await self.find(table_id)
-        return len(self.tables)
 
     async def close(self) -> None:
         """Stop the bots, the timers and the unloading. On a shared database this is the

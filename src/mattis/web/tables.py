@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..bots import EXPERT_SECONDS
+from ..bots import EXPERT_SECONDS, SEARCHING_LEVELS
 from ..i18n import Lang
 from ..table import (
     DecisionParts,
@@ -38,6 +38,7 @@ from ..table.jobs import HintJob, job_function
 from ..table.limits import RateLimiter
 from ..table.protocol import MAX_SEAT_MESSAGE
 from .store import LeaseLost
+from .workqueue import NO_ADDRESS
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -81,12 +82,20 @@ class Settings:
     flood_close: int = 200
     """Refused messages after which a flooding connection is closed."""
     max_tables: int = 10_000
-    """Tables kept in memory at once (creation is refused beyond)."""
+    """Tables kept in memory at once. At the limit a table nobody is connected to leaves
+    memory to make room (the longest unvisited first); only when every table has someone
+    connected is a new or stored table refused (503 ``busy``)."""
+    max_waiting_tables: int = 20
+    """Tables that have not started (waiting for players) one client address may hold in
+    memory; creating another that would wait is refused (429 ``too_many_tables``)."""
+    max_bot_tables: int = 4
+    """Tables with a searching bot (:data:`mattis.bots.SEARCHING_LEVELS`) one client address
+    may have in play (waiting or playing a game) at once (429 ``too_many_bot_tables``)."""
     posts_per_minute: float = 30.0
     """Tables created and seats joined per minute from one address (bursts of 20)."""
-    idle_unload: float = 3600.0
-    """Seconds after which a table nobody is connected to leaves memory (it stays stored and
-    comes back when someone opens it)."""
+    idle_unload: float = 900.0
+    """Seconds after which a table nobody has been connected to leaves memory, whether or
+    not its bots are playing (it stays stored and comes back when someone opens it)."""
     max_sockets_per_seat: int = 8
     """Open sockets one seat may have (tabs, devices)."""
     max_sockets_per_address: int = 64
@@ -149,12 +158,14 @@ class ApiError(Refusal):
 
 
 class Connection:
-    """One open WebSocket of a seat: its place in the table's messages, its send queue."""
+    """One open WebSocket of a seat: its place in the table's messages, its send queue, and
+    the client address (:func:`~.limits.client_key`) its hints are queued for."""
 
     QUEUE_LIMIT = 256
 
-    def __init__(self, reader: Reader, settings: Settings) -> None:
+    def __init__(self, reader: Reader, settings: Settings, address: str = NO_ADDRESS) -> None:
         self.reader = reader
+        self.address = address
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
         self.limiter = RateLimiter(settings.rate, settings.burst)
         self.closed = False
@@ -205,7 +216,13 @@ class LiveTable:
         """Set after every change, so the bot driver looks again."""
         self.driver: asyncio.Task[None] | None = None
         self._clocks: dict[int, asyncio.TimerHandle] = {}
-        self.last_active = time.monotonic()
+        self.last_seen = time.monotonic()
+        """When a person was last connected (or the table came into memory): a table nobody
+        has been connected to for a while leaves memory."""
+        self.address: str | None = None
+        """The client address (:func:`~.limits.client_key`) the table counts against and its
+        bots' searches are queued for: its creator's, or, for a table loaded from the store,
+        that of the first person to connect (``None`` until then)."""
         self.closed = False
         """Set once the table left this server's memory (its clocks start no more)."""
         self.taken_for_request = float("-inf")
@@ -249,7 +266,6 @@ class LiveTable:
 
     def deliver(self, session: TableSession) -> None:
         """Send every connection its seat's state."""
-        self.last_active = time.monotonic()
         for seat_connections in self.connections.values():
             for connection in list(seat_connections):
                 connection.send(session.state_message(connection.reader))
@@ -271,11 +287,13 @@ class LiveTable:
             self.deliver(self.session)
             self.changed.set()
 
-    async def think(self, job: Job) -> DecisionParts:
-        """Run a job in the worker pool, in this table's turn of the lobby's fair queue (its
-        cost is its time budget); a failure is logged here and raised."""
+    async def think(self, job: Job, owner: str | None = None) -> DecisionParts:
+        """Run a job in the worker pool, in ``owner``'s turn of the lobby's fair queue (by
+        default the table's client address; its cost is its time budget); a failure is
+        logged here and raised."""
+        queued_for = owner or self.address or NO_ADDRESS
         try:
-            parts: DecisionParts = await self.lobby.work.run(self.table_id, job.seconds,
+            parts: DecisionParts = await self.lobby.work.run(queued_for, job.seconds,
                                                              job_function(job), job)
         except Exception:
             log.exception("%s failed at table %s", type(job).__name__, self.table_id)
@@ -326,11 +344,17 @@ class LiveTable:
         self.lobby.metrics.latency.observe(time.perf_counter() - started)
 
     async def fill_with_bot(self, seat: object, level: object) -> None:
-        """Put a bot in an open seat."""
+        """Put a bot in an open seat (a searching one only within the address's limit of
+        such tables)."""
+        if isinstance(level, str) and level in SEARCHING_LEVELS:  # anything else: the session refuses it
+            self.lobby.check_bot_tables(self.address, self)
         await self.change(lambda: self.session.fill_with_bot(seat, level))
 
     async def play_again(self, seat: int) -> None:
-        """Deal the next game once this one is over."""
+        """Deal the next game once this one is over (with searching bots, only within the
+        address's limit of such tables in play)."""
+        if has_searching_bot(self.session):
+            self.lobby.check_bot_tables(self.address, self)
         await self.change(lambda: self.session.play_again(seat))
 
     async def hint(self, connection: Connection) -> None:
@@ -340,7 +364,7 @@ class LiveTable:
         asked = self.session.request_hint(seat)
         if isinstance(asked, HintJob):
             try:
-                parts = await self.think(asked)
+                parts = await self.think(asked, connection.address)
             except Exception:
                 self.session.hint_failed(seat)
                 raise
@@ -367,6 +391,9 @@ class LiveTable:
         """A seat's socket opened: the newcomer gets the state; the others only if what they
         see changed (the seat's first connection), so opening a socket costs constant work."""
         self.connections[connection.seat].add(connection)
+        self.last_seen = time.monotonic()
+        if self.address is None:
+            self.lobby.adopt(self, connection.address)
         outcome = self.session.connect(connection.seat)
         if outcome.changed:
             self.deliver(self.session)
@@ -380,6 +407,7 @@ class LiveTable:
         if connection not in seat_connections:
             return
         seat_connections.discard(connection)
+        self.last_seen = time.monotonic()
         outcome = self.session.disconnect(connection.seat)
         for seat in outcome.timers:
             self.start_absence_clock(self.session, seat)
@@ -402,11 +430,11 @@ class LiveTable:
         log.error("bot move failed at table %s; trying again", self.table_id, exc_info=error)
 
     def idle_for(self, now: float) -> float | None:
-        """Seconds since anything happened here, or ``None`` while someone is connected or
-        a bot is still playing a game."""
-        if any(self.connections.values()) or self.session.bot_to_move:
+        """Seconds since a person was last connected here (bots playing on alone do not
+        count), or ``None`` while someone is."""
+        if any(self.connections.values()):
             return None
-        return now - self.last_active
+        return now - self.last_seen
 
     def close(self, code: int = 1000, error: Refusal | None = None) -> None:
         """Stop the clocks and close every connection (with ``code``, after ``error``)."""
@@ -415,6 +443,11 @@ class LiveTable:
         for seat_connections in self.connections.values():
             for connection in list(seat_connections):
                 connection.close(code, error)
+
+
+def has_searching_bot(session: TableSession) -> bool:
+    """Whether a bot at the table searches for its moves (:data:`~mattis.bots.SEARCHING_LEVELS`)."""
+    return any(seat.kind == "bot" and seat.level in SEARCHING_LEVELS for seat in session.seats)
 
 
 def first_line(error: BaseException) -> str:
