@@ -137,7 +137,7 @@ def test_offline_after_one_visit_whole_games_against_every_level(
     context: BrowserContext, base_url: str
 ) -> None:
     """Load once, go offline, reload: the app opens, the hard bot's budget is the phone's,
-    and whole games against easy, normal and hard end with a result, in both languages."""
+    and whole games against easy, normal and hard end with a result, in every language."""
     page = installed(context, base_url)
     context.set_offline(True)
     page.reload()
@@ -148,6 +148,10 @@ def test_offline_after_one_visit_whole_games_against_every_level(
     texts = page.evaluate("fetch('/api/texts?lang=en').then(r => r.json())")
     assert texts["offline"].startswith("No server")
     assert "Regler" in page.evaluate("fetch('/rules?lang=nb').then(r => r.text())")
+    nynorsk = page.evaluate("fetch('/api/texts?lang=nn').then(r => r.json())")
+    assert nynorsk["again"] == "Spel igjen" and nynorsk["_lang"] == "nn"
+    assert nynorsk["table.cards"] == ["{n} kort", "{n} kort"] and nynorsk["_plural"] == "(n != 1)"
+    assert "Reglar for Mattis" in page.evaluate("fetch('/rules?lang=nn').then(r => r.text())")
     for body, lang in [
         ({"rules": "pagat", "players": 3, "seats": SEATS}, "en"),
         (
@@ -159,6 +163,7 @@ def test_offline_after_one_visit_whole_games_against_every_level(
             },
             "nb",
         ),
+        ({"rules": "pagat", "players": 3, "seats": SEATS}, "nn"),
     ]:
         created = create(page, body, lang)
         assert created["local"] and created["offline"] and created["data"]["table"].startswith("local-")
@@ -167,6 +172,8 @@ def test_offline_after_one_visit_whole_games_against_every_level(
         assert last["view"]["phase"] == "over" and last["result"]["headline"]
         assert game["hinted"]["action"] and game["hinted"]["explanation"]
         assert game["first"]["log"] or game["first"]["advice"]
+        if lang == "nn":  # the worker's Python reads the nynorsk catalogue from the package zip
+            assert "Berre valøren tel" in game["first"]["advice"]
     assert "Mattis" in last["result"]["headline"] or "mattis" in last["result"]["headline"].lower()
 
 

@@ -80,13 +80,14 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
     texts = [
         {"type": "act", "action": "7h"}, {"type": "hint"}, {"type": "again"},
         {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
-        {"type": "lang", "lang": "nb"}, {"type": "state"}, {"type": "react", "reaction": "wow"},
+        {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
+        {"type": "react", "reaction": "wow"},
     ]
     for message in texts:
         asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
     assert recorder.asked == [
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
-        ("lang", "nb"), ("state",), ("react", "wow"),
+        ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"),
     ]
     assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},
@@ -94,6 +95,8 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         with pytest.raises(Refusal) as refused:
             asyncio.run(dispatch(recorder, connection, bad))
         assert refused.value.code == "bad_message"
+        if bad.get("type") == "lang":
+            assert refused.value.message("en").endswith("lang must be one of nb, nn, en.")
     assert len(recorder.asked) == len(texts)  # a refused message asked nothing
 
 

@@ -280,6 +280,37 @@ def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
     assert texts["again"] == "Spill igjen"
 
 
+@pytest.mark.parametrize(("accept", "lang", "again"), [
+    ("nn-NO,nn;q=0.9,nb;q=0.8", "nn", "Spel igjen"), ("nb-NO,nb;q=0.9", "nb", "Spill igjen"),
+    ("no", "nb", "Spill igjen"), ("de-DE,nn;q=0.5", "nn", "Spel igjen"), ("de-DE", "en", "Play again"),
+])
+def test_the_browsers_language_picks_one_of_three(client: TestClient, accept: str, lang: str,
+                                                   again: str) -> None:
+    """``Accept-Language``: the first language we speak (nynorsk too), else English."""
+    texts = client.get("/api/texts", headers={"accept-language": accept}).json()
+    assert (texts["_lang"], texts["again"]) == (lang, again)
+    assert texts["_languages"] == [["nb", "Bokmål"], ["nn", "Nynorsk"], ["en", "English"]]
+    assert client.get("/api/texts?lang=nn", headers={"accept-language": "en"}).json()["_lang"] == "nn"
+
+
+def test_the_pages_get_plural_forms_and_the_rule_to_pick_them(client: TestClient) -> None:
+    texts = client.get("/api/texts?lang=nn").json()
+    assert texts["table.free_seats"] == ["{n} ledig plass", "{n} ledige plassar"]
+    assert texts["computer_players"][0].startswith("Du og éi datamaskin")
+    assert texts["_plural"] == "(n != 1)"
+    assert "table.cards_one" not in texts and "computer_one" not in texts
+
+
+def test_the_rules_page_offers_all_three_languages(client: TestClient) -> None:
+    page = client.get("/rules?lang=nn&back=/t/abc").text
+    assert '<html lang="nn">' in page and "Reglar for Mattis" in page and "Avgjerder" in page
+    for code, name in (("nb", "Bokmål"), ("nn", "Nynorsk"), ("en", "English")):
+        assert f'<a lang="{code}" href="/rules?lang={code}&amp;back=/t/abc"' in page
+        assert f">{name}</a>" in page
+    assert page.count('aria-current="page"') == 1
+    assert 'lang="nn" href="/rules?lang=nn&amp;back=/t/abc" aria-current' in page
+
+
 
 def test_a_move_that_cannot_be_stored_is_refused_and_undone(client: TestClient, monkeypatch: Any) -> None:
     table = create_table(client, seed=13)

@@ -423,3 +423,42 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
             presence.close()
         first.close()
         second.close()
+
+
+def lease_owner(deployment: Cluster, table_id: str) -> int | None:
+    """The owner number of a table's lease (a dead server's too), ``None`` when parked."""
+    engine = create_engine(deployment.postgres.url)
+    try:
+        with engine.connect() as connection:
+            owner = connection.execute(text("SELECT owner FROM mattis_leases WHERE table_id = :t"),
+                                       {"t": table_id}).scalar()
+    finally:
+        engine.dispose()
+    return None if owner is None else int(owner)
+
+
+def test_a_dead_servers_games_are_swept_up_and_its_waiting_tables_taken_when_asked(
+        deployment: Cluster) -> None:
+    """Issue 29: the sweep takes over a dead server's games in play (their bots and clocks go
+    on) within each server's limit of tables in memory; a table waiting for players has
+    nothing to go on with, so it stays stored until its first request, served by whichever
+    server nginx sends it to."""
+    servers = deployment.servers
+    victim = servers.ports[2]
+    direct = f"http://127.0.0.1:{victim}"
+    playing = new_table(direct, [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
+                                 {"kind": "bot", "level": "easy"}], seed=71)
+    waiting = new_table(direct, [{"kind": "human", "name": "Kari"}, {"kind": "open"},
+                                 {"kind": "bot", "level": "easy"}], seed=72)
+    dead = lease_owner(deployment, playing["table"])
+    assert dead is not None and lease_owner(deployment, waiting["table"]) == dead
+    servers.kill(victim)
+    try:
+        wait_until(lambda: lease_owner(deployment, playing["table"]) not in (None, dead), TAKEOVER_LIMIT,
+                   "the game to be taken over")
+        time.sleep(2.5)  # a few more sweeps
+        assert lease_owner(deployment, waiting["table"]) == dead
+        assert retried(deployment.base, "GET", f"/api/tables/{waiting['table']}")["status"] == "waiting"
+        assert lease_owner(deployment, waiting["table"]) not in (None, dead)
+    finally:
+        servers.start(victim)

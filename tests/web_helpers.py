@@ -100,7 +100,7 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
         [sys.executable, "-m", "mattis", "serve", "--port", str(port), "--db", db, *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a shared, loaded machine may take half a minute
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).close()
@@ -119,9 +119,11 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
 
 
 @contextmanager
-def served_in_thread(db: Path, settings: Settings = FAST) -> Iterator[str]:
-    """The app on uvicorn with ``mattis serve``'s configuration (timeouts, limits), in a
-    thread of this process, so a test can speak raw HTTP to it; yields its base URL."""
+def served_in_thread(db: Path, settings: Settings = FAST, *, app: Any = None,
+                     forwarded_allow_ips: str | None = None) -> Iterator[str]:
+    """The app (or another ASGI ``app``) on uvicorn with ``mattis serve``'s configuration
+    (timeouts, limits, trusted proxies), in a thread of this process, so a test can speak raw
+    HTTP to it; yields its base URL."""
     import threading
 
     import uvicorn
@@ -129,8 +131,10 @@ def served_in_thread(db: Path, settings: Settings = FAST) -> Iterator[str]:
     from mattis.web.server import uvicorn_config
 
     port = free_port()
-    app = create_app(f"sqlite:///{db}", settings, executor_factory=thread_pool)
-    running = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
+    if app is None:
+        app = create_app(f"sqlite:///{db}", settings, executor_factory=thread_pool)
+    config = uvicorn_config(app, "127.0.0.1", port, settings, forwarded_allow_ips=forwarded_allow_ips)
+    running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

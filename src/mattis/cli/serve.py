@@ -14,12 +14,13 @@ code, so the phones around the table open the game by scanning instead of typing
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, TextIO
 from urllib.parse import urlsplit
 
@@ -68,7 +69,8 @@ def serve_command(
              f"{EXPERT_ITERATIONS:,} iterations).")] = SERVED.expert_seconds,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
-        help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
+        help="Worker processes for searching bots and hints. Default: one per core but one "
+             "(at least 2, at most 8).")] = None,
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", metavar="ORIGIN", show_default=False,
         help="Another site whose pages may open game sockets, e.g. https://mattis.example "
@@ -130,24 +132,57 @@ def serve_command(
     if public_url:
         sys.stdout.write(lan_banner(public_url, sys.stdout))
     sys.stdout.flush()
-    _log_to_stderr()
     app = create_app(url, settings, workers=workers, public_url=public_url)
     config = uvicorn_config(app, host, port, settings, forwarded_allow_ips=forwarded_allow_ips)
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        with logging_to_stderr():
+            uvicorn.Server(config).run(sockets=[listener])
     finally:
         lock.release()
 
 
-def _log_to_stderr() -> None:
-    """The server's own log lines (a table set aside, a client gone mid-request, a write the
-    database refused) on stderr, one line each."""
-    logger = logging.getLogger("mattis.web")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+SERVER_LOGGERS = {"mattis.web": logging.INFO, "uvicorn": logging.WARNING}
+"""The loggers ``mattis serve`` prints, from these levels on: its own lines (a table set
+aside, a client gone mid-request, a write the database refused) and uvicorn's warnings."""
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes each line to ``sys.stderr`` as it is when the line is written, never to a stream
+    that was ``sys.stderr`` once and may be closed since (a captured one, in tests)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: TextIO) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def logging_to_stderr() -> Iterator[None]:
+    """The server's log lines on stderr, one line each, while the server runs; afterwards the
+    loggers are as they were (a command run in-process, as the tests do, leaves nothing)."""
+    handler = _StderrHandler()
+    before = {name: (logging.getLogger(name).level, logging.getLogger(name).propagate)
+              for name in SERVER_LOGGERS}
+    for name, level in SERVER_LOGGERS.items():
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = False
+    try:
+        yield
+    finally:
+        for name, (level, propagate) in before.items():
+            logger = logging.getLogger(name)
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+            logger.propagate = propagate
 
 
 def lan_address(

@@ -1,7 +1,7 @@
 """``mattis tournament``: bots against bots with rotated seats, in one table.
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
-the options, shows a progress bar on stderr and prints the standings in bokmål or English
+the options, shows a progress bar on stderr and prints the standings in the chosen language
 (its texts are :mod:`mattis.i18n.cli`, keys ``tournament.…``), or one JSON object with
 ``--json``.
 """
@@ -24,7 +24,7 @@ from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
 from ..core import Rules
-from ..i18n import Lang, format_number, format_percent, t
+from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
@@ -234,8 +234,7 @@ def _milliseconds(seconds: float, lang: Lang) -> str:
 
 def _interval(low: float, high: float, lang: Lang) -> str:
     """``45.5–78.8%``: the percent sign once, so the column stays narrow."""
-    text = f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}"
-    return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
+    return percent_text(f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}", lang)
 
 
 def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], lang: Lang) -> Table:

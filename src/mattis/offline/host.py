@@ -38,7 +38,8 @@ from ..table.jobs import DecisionParts, Job, run_job, search_speed
 from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.protocol import refused_opening
-from ..table.rows import ActionRow, Row, finished_record
+from ..table.records import finished_record
+from ..table.rows import ActionRow, Row
 from ..table.session import TableSession
 
 LOCAL_PREFIX = "local-"
@@ -331,9 +332,12 @@ class DeviceHost:
         self.connections.pop(connection.link, None)
         self._post(connection.link, {"closed": code})
 
-    async def think(self, job: Job) -> DecisionParts:
+    async def think(self, job: Job, asker: Connection[str] | None = None) -> DecisionParts:
         """Search in line: the worker is not the page, so the page stays responsive."""
         return run_job(job)
+
+    def admit_searching_bots(self, table_id: str) -> None:
+        """The device plays as many searching bots as its owner likes."""
 
     def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
         """A clock on the worker's event loop."""

@@ -13,6 +13,7 @@ from .host import Connection, TableHost, Timer
 from .jobs import BotJob, DecisionParts, HintJob, Job, choose_move, run_job, search_speed, suggest_move
 from .master import TableMaster
 from .memory import MemoryStore
+from .records import finished_record
 from .rows import (
     ActionRow,
     NewGame,
@@ -21,7 +22,6 @@ from .rows import (
     StoredGame,
     StoredTable,
     TableUpdate,
-    finished_record,
 )
 from .seats import Seat, SeatKind, clean_name, hash_token
 from .session import BotTurn, MessageCursor, Outcome, TableSession

@@ -80,9 +80,17 @@ class TableHost(Protocol[L]):
         """Close a connection with a socket close code, after what was sent to it."""
         ...
 
-    async def think(self, job: Job) -> DecisionParts:
+    async def think(self, job: Job, asker: Connection[L] | None = None) -> DecisionParts:
         """Run a job (:func:`~.jobs.run_job` or its pieces) away from the table, or in line;
-        a failure raises (the host logs it here if it logs)."""
+        a failure raises (the host logs it here if it logs). ``asker`` is the connection a
+        hint is for (``None`` for a bot's move): a host that shares its workers between
+        clients may queue the job in that client's turn."""
+        ...
+
+    def admit_searching_bots(self, table_id: str) -> None:
+        """Raise a :class:`~.errors.Refusal` if the table may not have one more game with
+        searching bots (:data:`mattis.bots.SEARCHING_LEVELS`) in play: the server limits them
+        per client address (``too_many_bot_tables``); a host without such a limit returns."""
         ...
 
     def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:

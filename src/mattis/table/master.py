@@ -21,6 +21,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Generic
 
+from ..bots import SEARCHING_LEVELS
 from ..core.actions import Action
 from ..i18n import Lang
 from .config import TableConfig
@@ -55,7 +56,6 @@ class TableMaster(Generic[L]):
         """The absence clock running for each seat whose person is away."""
         self.hints: set[asyncio.Task[None]] = set()
         """Hints being worked out, for every connection."""
-        self.last_active = session.clock()
         self.closed = False
         """Set once the table left the host's memory (its clocks start no more)."""
 
@@ -202,7 +202,6 @@ class TableMaster(Generic[L]):
 
     def deliver(self) -> None:
         """Send every connection its own state."""
-        self.last_active = self.session.clock()
         for connection in list(self.connections):
             self.host.send(connection, self.session.state_message(connection.cursor))
 
@@ -259,7 +258,7 @@ class TableMaster(Generic[L]):
             asked = self.session.request_hint(seat)
             if isinstance(asked, HintJob):
                 try:
-                    parts = await self.host.think(asked)
+                    parts = await self.host.think(asked, connection)
                 except BaseException:  # failed or cancelled (the connection closed): ask again later
                     self.session.hint_failed(seat)
                     raise
@@ -272,13 +271,19 @@ class TableMaster(Generic[L]):
             self.refuse(connection, Refusal("server_error"))
 
     async def play_again(self, connection: Connection[L]) -> None:
-        """Deal the next game once this one is over."""
+        """Deal the next game once this one is over (with searching bots, only if the host
+        admits one more such game)."""
         seat = self._player(connection)
+        if has_searching_bot(self.session):
+            self.host.admit_searching_bots(self.table_id)
         await self.transact(lambda: self.session.play_again(seat))
 
     async def fill_with_bot(self, connection: Connection[L], seat: object, level: object) -> None:
-        """Put a bot in an open seat."""
+        """Put a bot in an open seat (a searching one only if the host admits one more such
+        table)."""
         self._player(connection)
+        if isinstance(level, str) and level in SEARCHING_LEVELS:  # anything else: the session refuses it
+            self.host.admit_searching_bots(self.table_id)
         await self.transact(lambda: self.session.fill_with_bot(seat, level))
 
     def switch_language(self, connection: Connection[L], lang: Lang) -> None:
@@ -326,13 +331,6 @@ class TableMaster(Generic[L]):
         """Whether a bot or a stand-in is to move, and the table is not resting."""
         return self.session.bot_to_move and not self.resting
 
-    def idle_for(self, now: float) -> float | None:
-        """Seconds since anything happened here (on the session's clock), or ``None`` while
-        someone is connected or the bots play on."""
-        if self.connections or self.bots_may_move:
-            return None
-        return now - self.last_active
-
     async def drive(self) -> None:
         """Move for the bots and stand-ins, one move at a time, until cancelled. A failure is
         reported and costs a pause, never the table: the move was undone, and is tried
@@ -378,3 +376,8 @@ class TableMaster(Generic[L]):
             await asyncio.sleep(max(0.0, began + self.config.move_seconds(turn.level) - loop.time()))
         outcome = await self.transact(lambda: self.session.bot_act(turn, answer) or Outcome())
         return outcome.changed
+
+
+def has_searching_bot(session: TableSession) -> bool:
+    """Whether a bot at the table searches for its moves (:data:`~mattis.bots.SEARCHING_LEVELS`)."""
+    return any(seat.kind == "bot" and seat.level in SEARCHING_LEVELS for seat in session.seats)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from ..i18n import Lang, is_lang
+from ..i18n import LANGS, Lang, is_lang
 from .errors import Refusal, error_message
 from .host import Connection
 
@@ -30,7 +30,8 @@ moved to another server (the page reconnects, with back-off)."""
 CLOSE_DAMAGED = 4410
 """Socket close code for a table set aside as damaged (the page stops reconnecting)."""
 CLOSE_AFTER: dict[str, int] = {"bad_token": CLOSE_REFUSED, "damaged": CLOSE_DAMAGED,
-                               "moved": CLOSE_TRY_LATER, "too_many_sockets": CLOSE_TRY_LATER}
+                               "moved": CLOSE_TRY_LATER, "busy": CLOSE_TRY_LATER,
+                               "too_many_sockets": CLOSE_TRY_LATER}
 """The close code that follows the one ``error`` a connection refused at opening gets."""
 
 
@@ -123,7 +124,7 @@ async def dispatch(requests: SeatRequests, connection: Connection[Any], message:
     elif kind == "lang":
         lang = message.get("lang")
         if not is_lang(lang):
-            raise Refusal("bad_message", "lang must be nb or en")
+            raise Refusal("bad_message", f"lang must be one of {', '.join(LANGS)}")
         requests.switch_language(connection, lang)
     elif kind == "state":
         requests.resend(connection)

@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.game import Game
-from .errors import Refusal
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewTable:
@@ -85,19 +82,3 @@ class StoredTable:
     seats: list[dict[str, Any]]
     match: dict[str, Any]
     game: StoredGame | None
-
-
-def finished_record(stored: StoredGame | None) -> dict[str, Any]:
-    """A finished game's engine record, as every host gives it: ``not_found`` for no such
-    game, ``game_not_over`` while it is on (the record holds the deck). Whether it is over is
-    decided by replaying it, never by a stored flag alone (a game stored as on is refused
-    without a replay: that way a damaged flag only ever refuses); a game that does not replay
-    raises (the host answers ``damaged``)."""
-    if stored is None:
-        raise Refusal("not_found")
-    if not stored.over:
-        raise Refusal("game_not_over")
-    game = Game.from_record(stored.record())
-    if not game.is_over:
-        raise Refusal("game_not_over")
-    return game.record()

@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
-from ..bots import CardTracker, Decision, available_levels, make_agent, seat_view
+from ..bots import SEARCHING_LEVELS, CardTracker, Decision, available_levels, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -481,7 +481,7 @@ class TableSession:
         job: BotJob | None = None
         if len(legal) == 1:
             action = legal[0]
-        elif level in ("hard", "expert"):
+        elif level in SEARCHING_LEVELS:
             job = BotJob(table_id=self.table_id, seat=seat, view=game.view(seat),
                          legal=tuple(str(a) for a in legal), level=level,
                          rng_seed=self._rng_seed("bot", seat), seconds=self.config.thinking_seconds(level))

@@ -212,7 +212,7 @@ def rules_summary(rules: Rules, preset: str, lang: Lang) -> Group:
 
 
 def help_text(lang: Lang) -> Group:
-    """Every command, with the bokmål and English words that work."""
+    """Every command, with the words that work in the reader's language (every language's work)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column()

@@ -7,8 +7,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
-* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|en``) → what the pages show
-* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
+* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
+* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
   message to that client alone.
 
@@ -45,11 +45,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BASE_LEVELS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
+    DEFAULT_LANG,
+    LANGS,
     Lang,
+    format_decimal,
+    is_plural,
+    language_name,
+    match_lang,
     message_keys,
     option_description,
     option_name,
     option_value,
+    plural_forms,
+    plural_rule,
     preset_summary,
     t,
 )
@@ -58,14 +66,14 @@ from ..table import Connection, Refusal, TableConfig, error_message, table_profi
 from ..table.limits import RateLimiter
 from ..table.protocol import parse_json, refused_opening
 from . import pwa
-from .limits import ClientGone, game_number, origin_allowed, read_body
+from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
 from .lobby import LiveTable, Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .qr import qr_svg
 from .rules_page import rules_page
 from .settings import Settings
 from .store import Store, default_url
-from .workqueue import default_workers
+from .workqueue import NO_ADDRESS, default_workers
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("mattis.web")
@@ -124,28 +132,28 @@ def _is_loopback(host: str) -> bool:
 
 
 def pick_lang(query: str | None, accept: str | None) -> Lang:
-    """``?lang=`` if given, else the browser's first language: Norwegian → ``nb``."""
-    if query in ("nb", "en"):
-        return "nb" if query == "nb" else "en"
+    """``?lang=`` if it names a language we speak, else the browser's first language that we
+    speak (``Accept-Language``: ``nn`` → nynorsk, ``nb`` and ``no`` → bokmål), else English."""
+    if query and (asked := match_lang(query)):
+        return asked
     for part in (accept or "").split(","):
-        tag = part.split(";")[0].strip().lower()
-        if tag.startswith(("nb", "no", "nn")):
-            return "nb"
-        if tag.startswith("en"):
-            return "en"
-    return "en"
+        if found := match_lang(part.split(";")[0]):
+            return found
+    return DEFAULT_LANG
 
 
 def _request_lang(request: Request) -> Lang:
     return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
-RETRY_AFTER = "1"
-"""Seconds a client told ``moved`` or ``busy`` waits before asking again."""
+RETRY_AFTER: dict[str, str] = {"moved": "1", "busy": "10"}
+"""Seconds a client refused with a code waits before asking again: ``moved``, its table is
+changing server; ``busy``, memory is full of tables people are connected to."""
 
 
 def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
-    headers = {"retry-after": RETRY_AFTER} if error.code in ("moved", "busy") else None
+    retry = RETRY_AFTER.get(error.code)
+    headers = {"retry-after": retry} if retry is not None else None
     return JSONResponse(error_message(error, lang), status_code=error.status, headers=headers)
 
 
@@ -202,19 +210,28 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
 
 
 def format_seconds(seconds: float, lang: Lang) -> str:
-    """``1`` or ``0.5`` (``0,5`` in bokmål): a budget as people read it."""
-    text = f"{seconds:g}"
-    return text.replace(".", ",") if lang == "nb" else text
+    """``1`` or ``0.5`` (``0,5`` in Norwegian): a budget as people read it."""
+    return format_decimal(seconds, lang)
 
 
-def texts_payload(lang: Lang) -> dict[str, str]:
+def texts_payload(lang: Lang) -> dict[str, Any]:
     """The page labels (``web.ui.*`` and the offline app's ``app.ui.*``, bot levels, phases)
-    in ``lang``."""
-    texts = {key.split(".", 2)[2]: t(key, lang) for key in message_keys()
-             if key.startswith(("web.ui.", "app.ui."))}
+    in ``lang``, from the same compiled catalogues as every other text: a label by its short
+    key, a counted one as its list of plural forms (``static/i18n.js`` picks one with
+    ``_plural``, the language's gettext plural rule). ``_lang`` is the language answered in
+    and ``_languages`` every language's code and own name, for the language switch."""
+    texts: dict[str, Any] = {}
     for key in message_keys():
-        if key.startswith(("play.level.", "play.phase.")):
-            texts[key[len("play."):]] = t(key, lang)
+        if key.startswith(("web.ui.", "app.ui.")):
+            short = key.split(".", 2)[2]
+        elif key.startswith(("play.level.", "play.phase.")):
+            short = key[len("play."):]
+        else:
+            continue
+        texts[short] = plural_forms(key, lang) if is_plural(key) else t(key, lang)
+    texts["_lang"] = lang
+    texts["_plural"] = plural_rule(lang)
+    texts["_languages"] = [[code, language_name(code)] for code in LANGS]
     return texts
 
 
@@ -260,7 +277,7 @@ def create_app(
     @api
     async def create_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        table, seat, token = await lobby_of(request).create(await json_body(request))
+        table, seat, token = await lobby_of(request).create(await json_body(request), _address(request))
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
@@ -392,11 +409,13 @@ def create_app(
 
 class Outbox:
     """One open WebSocket's side of the server: its queue of messages to write, its rate
-    limit, and how it is to be closed."""
+    limit, how it is to be closed, and the client address (:func:`~.limits.client_key`) its
+    hints are queued for."""
 
     QUEUE_LIMIT = 256
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, address: str = NO_ADDRESS) -> None:
+        self.address = address
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
         self.limiter = RateLimiter(settings.rate, settings.burst)
         self.closed = False
@@ -437,7 +456,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     """One seat's WebSocket: check the token, then hand its messages to the table until it
     closes (the table does everything else)."""
     lang = _socket_lang(websocket)
-    outbox = Outbox(lobby.settings)
+    outbox = Outbox(lobby.settings, client_key(_address(websocket)))
     try:
         table = await lobby.table(websocket.path_params["table_id"])
         connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
@@ -451,6 +470,8 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     writer = asyncio.create_task(_pump(websocket, connection))
+    lobby.adopt(table.table_id, outbox.address)
+    lobby.seen(table)
     table.connect(connection)
     try:
         while not outbox.closed:
@@ -467,6 +488,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         pass
     finally:
         table.disconnect(connection)
+        lobby.seen(table)
         outbox.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=2)

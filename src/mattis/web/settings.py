@@ -26,20 +26,38 @@ class Settings:
     flood_close: int = 200
     """Refused messages after which a flooding connection is closed."""
     max_tables: int = 10_000
-    """Tables kept in memory at once (creation is refused beyond)."""
+    """Tables kept in memory at once. At the limit a table nobody is connected to leaves
+    memory to make room (the longest unvisited first); only when every table has someone
+    connected is a new or stored table refused (503 ``busy``)."""
+    max_waiting_tables: int = 20
+    """Tables that have not started (waiting for players) one client address may hold in
+    memory; creating another that would wait is refused (429 ``too_many_tables``)."""
+    max_bot_tables: int = 4
+    """Tables with a searching bot (:data:`mattis.bots.SEARCHING_LEVELS`) one client address
+    may have in play (waiting or playing a game) at once (429 ``too_many_bot_tables``)."""
     posts_per_minute: float = 30.0
     """Tables created and seats joined per minute from one address (bursts of 20)."""
-    idle_unload: float = 3600.0
-    """Seconds after which a table nobody is connected to leaves memory (it stays stored and
-    comes back when someone opens it)."""
+    idle_unload: float = 900.0
+    """Seconds after which a table nobody has been connected to leaves memory, whether or
+    not its bots are playing (it stays stored and comes back when someone opens it)."""
     max_sockets_per_seat: int = 8
     """Open sockets one seat may have (tabs, devices)."""
     max_sockets_per_address: int = 64
     """Open sockets one client address (an IPv6 /64) may have, over all tables."""
     header_timeout: float = 10.0
-    """Seconds a connection has to send its request headers."""
+    """Seconds a connection has to send its request headers, and a WebSocket upgrade to be
+    answered (counted from the connection, or from the previous response on it)."""
     body_timeout: float = 10.0
-    """Seconds a request has to send its whole body."""
+    """Seconds a request has to send its whole body (then 408, and the connection closes)."""
+    max_header_bytes: int = 16 * 1024
+    """Bytes of request line and headers a request may have, however they arrive (431)."""
+    write_timeout: float = 30.0
+    """Seconds a client may leave what the server sends it unread before its connection is
+    cut (a response or socket messages must keep moving)."""
+    max_connections_per_address: int = 64
+    """HTTP connections one client address (an IPv6 /64) may hold at once, WebSocket
+    handshakes included (open sockets count against ``max_sockets_per_address`` instead);
+    a trusted proxy's connections are not counted."""
     allowed_origins: frozenset[str] = frozenset()
     """Origins besides the server's own whose pages may open sockets (``--allow-origin``)."""
     lease_interval: float = 1.0

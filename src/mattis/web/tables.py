@@ -3,8 +3,9 @@
 The table layer runs each table (connections, changes, hints, reactions, bots). The server
 supplies what only it has (:class:`ServerHost`): rows stored through the lobby's group commit
 before anyone hears of a change, messages queued on each WebSocket's outbox
-(:class:`~.app.Outbox`), ``hard`` and ``expert`` searches and hints in the worker pool's fair
-queue, clocks on asyncio, and its log.
+(:class:`~.app.Outbox`), searching bots' moves and hints in the worker pool's fair queue (a
+bot's move in its table's client address's turn, a hint in the asking connection's), the
+limit of tables with searching bots per client address, clocks on asyncio, and its log.
 """
 
 from __future__ import annotations
@@ -53,16 +54,22 @@ class ServerHost:
         """Close the socket with ``code`` once what is queued is written."""
         connection.link.close(code)
 
-    async def think(self, job: Job) -> DecisionParts:
-        """Run a job in the worker pool, in its table's turn of the lobby's fair queue (its
-        cost is its time budget); a failure is logged here and raised."""
+    async def think(self, job: Job, asker: Connection[Outbox] | None = None) -> DecisionParts:
+        """Run a job in the worker pool, in the lobby's fair queue (its cost is its time
+        budget): a hint in the turn of the client address that asked, a bot's move in that of
+        its table's address. A failure is logged here and raised."""
+        owner = asker.link.address if asker is not None else self.lobby.address_of(job.table_id)
         try:
-            parts: DecisionParts = await self.lobby.work.run(job.table_id, job.seconds,
-                                                             job_function(job), job)
+            parts: DecisionParts = await self.lobby.work.run(owner, job.seconds, job_function(job), job)
         except Exception:
             log.exception("%s failed at table %s", type(job).__name__, job.table_id)
             raise
         return parts
+
+    def admit_searching_bots(self, table_id: str) -> None:
+        """Refuse (``too_many_bot_tables``) one more table with searching bots in play for the
+        client address the table counts against, when it has as many as it may."""
+        self.lobby.check_bot_tables(self.lobby.address_of(table_id), table_id)
 
     def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
         """A clock on the event loop."""
