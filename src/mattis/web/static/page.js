@@ -25,7 +25,7 @@ export function fillTexts(texts, lang, { back = null, onLang }) {
   }
   const rules = back === null ? `/rules?lang=${lang}` : `/rules?lang=${lang}&back=${encodeURIComponent(back)}`;
   for (const link of document.querySelectorAll("a.rules-link")) link.href = rules;
-  langSwitch($("lang"), lang, onLang);
+  langSwitch($("lang"), lang, onLang, texts._languages);
 }
 
 // ------------------------------------------------------------------ seat tokens

@@ -95,8 +95,10 @@ function showWords() {
   $("reactions").setAttribute("aria-label", texts["table.reactions"] ?? "");
 }
 
-async function switchLang(lang) {
-  store.update({ lang, texts: await loadTexts(lang) });
+async function switchLang(code) {
+  const texts = await loadTexts(code);
+  const lang = texts._lang;
+  store.update({ lang, texts });
   if (store.get().link) send({ type: "lang", lang }); else showJoin();
 }
 
@@ -140,8 +142,8 @@ resized.observe($("felt"));
 resized.observe($("hand"));
 
 async function start() {
-  const lang = currentLang();
-  store.update({ lang, texts: await loadTexts(lang) });
+  const texts = await loadTexts(currentLang());
+  store.update({ lang: texts._lang, texts });  // the language the server chose, when none was asked for
   $("device-badge").hidden = !isLocal(tableId);  // a game the offline app keeps on this device
   if (takeOfflineNote()) $("offline-note").hidden = false;  // no server answered when it was dealt: say so once
   if (hasSeat()) connectSeat(); else showJoin();

@@ -3,7 +3,7 @@
 // "take a seat"), and the waiting room while seats are open (the link to copy or share, a
 // bot for a seat nobody takes). Which preset the rules are closest to, and which house rules
 // differ from it, come with the table's facts (`base_preset`, `house_rules`).
-import { fmt } from "../i18n.js";
+import { fmt, plural } from "../i18n.js";
 import { $, saveName, saveSeat, savedName } from "../page.js";
 import { joinTable, tableInfo } from "../transport.js";
 import { send, tableId } from "./connection.js";
@@ -66,7 +66,7 @@ function inviteFacts(data, options) {
   }
   lines.push(fmt(texts["table.players_line"], { n: data.players }));
   const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
-  if (open) lines.push(open === 1 ? texts["table.free_seats_one"] : fmt(texts["table.free_seats"], { n: open }));
+  if (open) lines.push(plural(texts, "table.free_seats", open, { n: open }));
   return lines;
 }
 

@@ -2,7 +2,7 @@
 // at the bottom, the others clockwise from its left, or in a row along the top of a narrow
 // felt) with their card counts and badges, and the reactions they send.
 import { cardBack } from "../cards.js";
-import { fmt } from "../i18n.js";
+import { fmt, plural } from "../i18n.js";
 import { $ } from "../page.js";
 import { store } from "./store.js";
 
@@ -38,7 +38,7 @@ export function joinNames(names) {
 
 function cardsText(count) {
   const { texts } = store.get();
-  return count === 1 ? texts["table.cards_one"] : fmt(texts["table.cards"], { n: count });
+  return plural(texts, "table.cards", count, { n: count });
 }
 
 export function turnText(seat) {
