@@ -48,8 +48,8 @@ from sqlalchemy.exc import OperationalError
 from ..table import Refusal, Row, TableMaster, TableSession, finished_record
 from ..table.limits import RateLimiter
 from ..table.master import has_searching_bot
-from ..table.protocol import CLOSE_TRY_LATER
 from ..table.page import TABLE_PAGE
+from ..table.protocol import CLOSE_TRY_LATER
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
