@@ -23,6 +23,7 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     ProgressColumn,
+    TaskProgressColumn,
     TextColumn,
     TimeRemainingColumn,
 )
@@ -135,14 +136,16 @@ progress line: often enough to see it is alive, rarely enough to keep the log sh
 
 @contextmanager
 def progress_bar(description: str, total: int | None = None,
-                 time_remaining: bool = True) -> Iterator[ProgressUpdate]:
+                 time_remaining: bool = True, percent: bool = False) -> Iterator[ProgressUpdate]:
     """Progress on stderr, with one task; yields its update function. On a terminal, a
-    transient bar; otherwise (stderr redirected to a log) a plain line at most every
+    transient bar (with a percentage instead of done/total when ``percent``: for units
+    people do not count); otherwise (stderr redirected to a log) a plain line at most every
     :data:`PROGRESS_LOG_SECONDS`, so an hours-long background run shows how far it is."""
     if not sys.stderr.isatty():
         yield _progress_lines(description, total, time_remaining)
         return
-    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    count = TaskProgressColumn() if percent else MofNCompleteColumn()
+    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), count]
     if time_remaining:
         columns.append(TimeRemainingColumn())
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:

@@ -1,6 +1,6 @@
 """The texts of the ``mattis`` commands: the rules table (``rules.…``), simulations
-(``sim.…``), benchmarks (``bench.…``), tournaments (``tournament.…``) and the lab
-(``lab.…``), in bokmål and English.
+(``sim.…``), benchmarks (``bench.…``), tournaments (``tournament.…``), the lab
+(``lab.…``) and game reviews (``review.…``), in bokmål and English.
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others, so the table of
 texts is built in one place and importing this module changes nothing.
@@ -230,4 +230,59 @@ CLI_MESSAGES: dict[str, tuple[str, str]] = {
         "difference as a hypothesis, and test it with another seed and more games.",
     ),
     "lab.written": ("Rapport: {html} · tallene: {json}", "Report: {html} · the numbers: {json}"),
+    # game review (mattis review); the sentences shared with the browser are play.review.*
+    "review.progress": ("Går gjennom spillet", "Reviewing the game"),
+    "review.title": (
+        "Gjennomgang · {rules} · {players} spillere · {actions} trekk",
+        "Review · {rules} · {players} players · {actions} moves",
+    ),
+    "review.method": (
+        "Risiko er anslått sjanse for å bli Mattis{included}, bare ut fra det plassen visste "
+        "ved hvert valg: {iterations} tilfeldige fordelinger av kortene den ikke kunne se, der "
+        "hvert lovlige trekk spilles ut av alle som «middels»-boten ville spilt. Frø {seed}.",
+        "Risk is the estimated chance of ending as Mattis{included}, from what the seat knew at "
+        "each choice and nothing more: {iterations} random deals of the cards it could not see, "
+        "in which every legal move is played out with everyone playing as the 'normal' bot "
+        "would. Seed {seed}.",
+    ),
+    "review.included": (" ({name} medregnet)", " ({name} included)"),
+    "review.table_title": ("Valgene", "The choices"),
+    "review.col.move": ("Trekk", "Move"),
+    "review.col.phase": ("Fase", "Phase"),
+    "review.col.options": ("Valg", "Options"),
+    "review.col.played": ("Spilt", "Played"),
+    "review.col.risk": ("Risiko", "Risk"),
+    "review.col.best": ("Tryggest", "Safest"),
+    "review.col.best_risk": ("Risiko", "Risk"),
+    "review.col.cost": ("Kostet", "Cost"),
+    "review.table_note": (
+        "Kostet: hvor mange prosentpoeng høyere risikoen ble enn med det tryggeste trekket; "
+        "{mark} markerer et vendepunkt. Trekknumrene er de samme som i «mattis replay».",
+        "Cost: how many percentage points the risk rose above the safest move's; {mark} marks "
+        "a turning point. Move numbers are those of 'mattis replay'.",
+    ),
+    "review.turning_title": (
+        "Vendepunkter: trekkene som kostet mest",
+        "Turning points: the moves that cost most",
+    ),
+    "review.no_turning": (
+        "Ingen trekk kostet ett prosentpoeng eller mer: godt spilt!",
+        "No move cost one percentage point or more: well played!",
+    ),
+    "review.no_decisions": (
+        "Plassen hadde ingen valg å gjøre i dette spillet.",
+        "The seat had no choices to make in this game.",
+    ),
+    "review.forced_one": (
+        "1 tvunget trekk (bare ett lovlig valg) er ikke vurdert.",
+        "1 forced move (only one legal choice) is not judged.",
+    ),
+    "review.forced": (
+        "{count} tvungne trekk (bare ett lovlig valg) er ikke vurdert.",
+        "{count} forced moves (only one legal choice) are not judged.",
+    ),
+    "review.unfinished": (
+        "Spillet ble ikke spilt ferdig: trekkene fram til da er vurdert.",
+        "The game was not finished: the moves up to then are judged.",
+    ),
 }

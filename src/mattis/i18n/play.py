@@ -631,4 +631,21 @@ PLAY_MESSAGES: dict[str, tuple[str, str]] = {
     "play.recent_col.file": ("Fil", "File"),
     "play.recent_unreadable": ("kan ikke leses", "cannot be read"),
     "play.replay_unfinished": ("Spillet ble ikke spilt ferdig.", "The game was not finished."),
+    # a game reviewed (mattis review, and the browser's review screen)
+    "play.review.played": ("Trekk {number} (fase {phase}), spilt: {play}.",
+                           "Move {number} (phase {phase}), played: {play}."),
+    "play.review.better_play": (
+        "Å spille {play} her ville ha senket risikoen fra {risk} til {best_risk}.",
+        "Playing {play} here would have lowered the risk from {risk} to {best_risk}.",
+    ),
+    "play.review.better_chance": (
+        "Å sjanse her ville ha senket risikoen fra {risk} til {best_risk}.",
+        "Chancing here would have lowered the risk from {risk} to {best_risk}.",
+    ),
+    "play.review.better_pickup": (
+        "Å ta opp her ville ha senket risikoen fra {risk} til {best_risk}.",
+        "Picking up here would have lowered the risk from {risk} to {best_risk}.",
+    ),
+    "play.review.uncertainty": ("usikkerhet ± {points} prosentpoeng",
+                                "uncertainty ± {points} percentage points"),
 }

@@ -1,0 +1,343 @@
+"""The review of a finished game (issue 26, item 3): each choice of one seat judged only from
+what that seat knew then, its turning points, ``mattis review``, and the guarantee that cards
+the seat never saw cannot change the review.
+
+The guarantee is checked on honest pairs of games (:mod:`tests.review_helpers`): the same
+actions, a seat whose ``Game.view`` is equal after every action, and other hands that differ
+at some of its decisions. Budgets are tiny here (2-4 sampled deals a choice): the review's
+values are a function of its inputs, which is what these tests hold it to; how good the
+estimates are at the default budget is measured in ``benchmarks/review/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from mattis import Game
+from mattis.bots import make_agent, play_game
+from mattis.bots.review import (
+    MIN_TURNING_COST,
+    TURNING_POINTS,
+    DecisionReview,
+    Review,
+    decision_points,
+    review_record,
+)
+from mattis.cli.app import app
+from mattis.core.phase import Phase
+from mattis.frontend import make_participants, play_record
+from mattis.frontend.review import better_move_sentence, risk_texts, turning_point_sentence
+from mattis.i18n import Lang
+from mattis.pool import worker_pool
+
+from .cli_checks import assert_one_error_line
+from .review_helpers import hidden_twin, replay_start, seat_cannot_tell, swapped
+from .variants import VARIANTS
+
+CONTRACT_KEYS = {"action", "played", "risk", "best", "best_risk", "options"}
+"""The keys of a decision the issue names (more may be added)."""
+
+
+def played_game(variant: str = "pagat", players: int = 4, seed: int = 11, level: str = "normal") -> Game:
+    game = Game.new(VARIANTS[variant], players, seed=seed)
+    play_game(game, [make_agent(level)] * players, seed=seed)
+    assert game.is_over
+    return game
+
+
+def seat_moves(record: dict[str, Any], seat: int) -> tuple[list[int], list[int], dict[int, list[str]]]:
+    """The seat's choices and forced moves by action number, and each choice's legal moves,
+    read from a replay independent of the review."""
+    game, actions = replay_start(record)
+    choices, forced, legal = [], [], {}
+    for number, action in enumerate(actions):
+        if game.to_move == seat:
+            moves = [str(move) for move in game.legal_actions()]
+            if len(moves) > 1:
+                choices.append(number)
+                legal[number] = moves
+            else:
+                forced.append(number)
+        game.apply(action)
+    return choices, forced, legal
+
+
+@pytest.fixture(scope="module")
+def pagat_review() -> tuple[dict[str, Any], Review]:
+    record = played_game().record()
+    return record, review_record(record, 0, iterations=4, seed=3)
+
+
+# ---------------------------------------------------------------------------- what a review holds
+
+
+def test_every_choice_of_the_seat_is_judged_and_forced_moves_are_listed(
+        pagat_review: tuple[dict[str, Any], Review]) -> None:
+    record, review = pagat_review
+    choices, forced, legal = seat_moves(record, 0)
+    assert [decision.action for decision in review.decisions] == choices
+    assert list(review.forced) == forced
+    for decision in review.decisions:
+        assert [text for text, _ in decision.options] == legal[decision.action]
+        assert decision.played == record["actions"][decision.action]
+
+
+def test_the_json_has_the_issue_keys_and_consistent_values(
+        pagat_review: tuple[dict[str, Any], Review]) -> None:
+    _, review = pagat_review
+    data = json.loads(json.dumps(review.to_dict()))
+    assert data["seat"] == 0
+    assert data["finished"] is True and isinstance(data["mattis"], bool)
+    assert {"seat", "decisions", "turning_points"} <= set(data)
+    for item in data["decisions"]:
+        assert set(item) >= CONTRACT_KEYS
+        options = item["options"]
+        assert item["played"] in options and item["best"] in options
+        assert item["risk"] == options[item["played"]]
+        assert item["best_risk"] == min(options.values())
+        assert all(0.0 <= risk <= 1.0 for risk in options.values())
+        if item["best"] != item["played"]:
+            assert item["best_risk"] < item["risk"]
+        assert item["cost"] == pytest.approx(item["risk"] - item["best_risk"], abs=1e-4)
+
+
+def test_turning_points_are_the_three_costliest_choices_in_game_order(
+        pagat_review: tuple[dict[str, Any], Review]) -> None:
+    _, review = pagat_review
+    by_cost = sorted(review.decisions, key=lambda decision: (-decision.cost, decision.action))
+    expected = sorted(d.action for d in by_cost[:TURNING_POINTS] if d.cost >= MIN_TURNING_COST)
+    assert list(review.turning_points) == expected
+    assert review.turning_points  # a normal bot's game at 4 deals a choice always has some
+    for action in review.turning_points:
+        assert review.decision(action).cost >= MIN_TURNING_COST
+
+
+def test_a_move_that_goes_out_has_no_risk() -> None:
+    """P2.8: a player who plays their hand empty is out and cannot be Mattis."""
+    found = 0
+    for seed in (11, 12, 13):
+        record = played_game(seed=seed).record()
+        for seat in range(4):
+            _, points, _ = decision_points(record, seat)
+            finishing = [(point, move) for point in points for move in point.legal
+                         if point.view.public.phase == Phase.SHED and move.mask == point.view.public.hand]
+            if not finishing:
+                continue
+            review = review_record(record, seat, iterations=3)
+            for point, move in finishing:
+                assert dict(review.decision(point.action).options)[str(move)] == 0.0
+                found += 1
+    assert found >= 3
+
+
+def test_the_same_seed_gives_the_same_review_and_another_seed_other_dice() -> None:
+    record = played_game(seed=12).record()
+    first = review_record(record, 1, iterations=3, seed=7)
+    assert review_record(record, 1, iterations=3, seed=7) == first
+    other = review_record(record, 1, iterations=3, seed=8)
+    assert [d.options for d in other.decisions] != [d.options for d in first.decisions]
+
+
+def test_progress_counts_playouts_up_to_the_total() -> None:
+    record = played_game(seed=13).record()
+    seen: list[tuple[int, int]] = []
+    review = review_record(record, 2, iterations=2, progress=lambda done, total: seen.append((done, total)))
+    total = 2 * sum(len(decision.options) for decision in review.decisions)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(seen))
+
+
+def test_an_unfinished_game_is_reviewed_up_to_its_last_move() -> None:
+    record = played_game(seed=14).record()
+    record["actions"] = record["actions"][:40]
+    del record["result"]
+    review = review_record(record, 0, iterations=2)
+    assert review.finished is False and review.mattis is None
+    assert all(decision.action < 40 for decision in review.decisions)
+
+
+def test_bad_input_is_a_value_error_naming_it() -> None:
+    record = played_game(seed=15).record()
+    with pytest.raises(ValueError, match="seat: must be from 0 to 3"):
+        review_record(record, 4)
+    with pytest.raises(ValueError, match="iterations"):
+        review_record(record, 0, iterations=0)
+    with pytest.raises(ValueError, match="seed"):
+        review_record(record, 0, seed=-1)
+    broken = {**record, "actions": [*record["actions"][:5], "pickup"]}
+    with pytest.raises(ValueError, match="action 5"):
+        review_record(broken, 0)
+    lying = {**record, "result": {"losers": [9], "out_order": []}}
+    with pytest.raises(ValueError, match="stored result"):
+        review_record(lying, 0, iterations=1)
+
+
+def test_the_review_runs_in_a_worker_process_and_pickles() -> None:
+    """The web server runs reviews in spawned workers: plain values in, a plain value out."""
+    record = played_game(seed=16).record()
+    here = review_record(record, 3, iterations=2, seed=4)
+    assert pickle.loads(pickle.dumps(here)) == here
+    with worker_pool(1) as pool:
+        there = pool.submit(review_record, record, 3, iterations=2, seed=4).result(timeout=300)
+    assert there == here
+
+
+# ---------------------------------------------------------------------------- the guarantee
+
+
+@pytest.mark.parametrize(("variant", "players", "seat"), [
+    ("pagat", 4, 0), ("kortregler", 2, 1), ("kortregler", 4, 2), ("app", 3, 1),
+    ("pagat+nothing_left=must_pick_up", 5, 3),
+])
+def test_cards_the_seat_never_saw_do_not_change_its_review(variant: str, players: int, seat: int) -> None:
+    game = played_game(variant, players, seed=21)
+    record = game.record()
+    twin = hidden_twin(record, seat)
+    assert twin is not None, "no pair of games this seat cannot tell apart"
+    assert twin["deck"] != record["deck"] and "seed" not in twin
+    assert Game.from_record(twin).record()["actions"] == record["actions"]
+    first = review_record(record, seat, iterations=3, seed=9)
+    second = review_record(twin, seat, iterations=3, seed=9)
+    assert second == first
+    assert json.dumps(second.to_dict()) == json.dumps(first.to_dict())
+
+
+def test_the_pairs_differ_where_it_matters() -> None:
+    """The twin is no copy: at one of the seat's decisions another player holds other cards
+    (so a review that peeked at the real hands could tell them apart)."""
+    record = played_game("pagat", 4, seed=21).record()
+    twin = hidden_twin(record, 0)
+    assert twin is not None
+    first, actions = replay_start(record)
+    second, _ = replay_start(twin)
+    differing = 0
+    for action in actions:
+        if first.to_move == 0 and len(first.legal_actions()) > 1:
+            assert first.view(0) == second.view(0)
+            differing += first.position() != second.position()
+        first.apply(action)
+        second.apply(action)
+    assert differing > 0
+
+
+def test_a_swap_the_seat_would_notice_is_refused_by_the_pair_check() -> None:
+    """The pair check can fail: exchanging one of the seat's own cards with another player's
+    changes what the seat sees (or makes the record illegal)."""
+    record = played_game("pagat", 4, seed=21).record()
+    game, _ = replay_start(record)
+    mine, theirs = game.hand(0)[0], game.hand(1)[0]
+    assert seat_cannot_tell(record, swapped(record, [(mine, theirs)]), 0)[0] is False
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32 - 1),
+       level=st.sampled_from(["random", "normal"]), data=st.data())
+def test_property_hidden_cards_never_change_a_review(variant: str, seed: int, level: str,
+                                                     data: st.DataObject) -> None:
+    rules = VARIANTS[variant]
+    players = data.draw(st.integers(rules.min_players, min(rules.max_players, 5)), label="players")
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    game = Game.new(rules, players, seed=seed)
+    play_game(game, [make_agent(level)] * players, seed=seed)
+    assume(game.is_over)  # a random game capped at the action limit has nothing to review
+    record = game.record()
+    twin = hidden_twin(record, seat, swaps=3, attempts=40)
+    note(f"{variant}, {players} players, seed {seed}, {level}, seat {seat}")
+    assume(twin is not None)  # possible in principle (no other player kept two drawn cards): rare
+    assert twin is not None
+    first = review_record(record, seat, iterations=2, seed=seed)
+    assert review_record(twin, seat, iterations=2, seed=seed) == first
+
+
+# ---------------------------------------------------------------------------- words
+
+
+def decision(options: dict[str, float], played: str, best: str,
+             phase: Phase = Phase.COLLECT) -> DecisionReview:
+    return DecisionReview(action=11, phase=phase, played=played, options=tuple(options.items()), best=best,
+                          risk_se=0.05, cost_se=0.03)
+
+
+def test_a_turning_point_in_words_in_both_languages() -> None:
+    point = decision({"7h": 0.31, "9h": 0.22}, "7h", "9h")
+    assert better_move_sentence(point, "nb").replace("\u00a0", " ") == \
+        "Å spille 9♥ her ville ha senket risikoen fra 31 % til 22 %."
+    assert better_move_sentence(point, "en") == "Playing 9♥ here would have lowered the risk from 31% to 22%."
+    assert turning_point_sentence(point, "en").startswith("Move 12 (phase 1), played: 7♥. Playing 9♥")
+    chance = decision({"7h": 0.4, "chance": 0.2}, "7h", "chance")
+    assert better_move_sentence(chance, "nb").startswith("Å sjanse her")
+    pickup = decision({"4s-5s": 0.5, "pickup": 0.25}, "4s-5s", "pickup", Phase.SHED)
+    assert better_move_sentence(pickup, "en").startswith("Picking up here")
+    assert "4♠–5♠" in turning_point_sentence(pickup, "en")
+
+
+def test_risks_that_would_round_alike_get_a_decimal() -> None:
+    assert risk_texts(0.305, 0.295, "en") == ("30.5%", "29.5%")
+    assert risk_texts(0.31, 0.22, "en") == ("31%", "22%")
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "100"})
+
+
+def saved(path: Path, seed: int = 11, web: bool = False) -> Path:
+    game = played_game(seed=seed)
+    record = game.record() if web else play_record(game, make_participants(4, 2, ["normal"] * 3), "en")
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def test_review_json_is_the_engine_review_and_alone_on_stdout(tmp_path: Path) -> None:
+    path = saved(tmp_path / "game.json")
+    result = cli("review", str(path), "--seat", "1", "--iterations", "2", "--seed", "5", "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert json.loads(result.stdout) == review_record(record, 1, iterations=2, seed=5).to_dict()
+
+
+def test_review_defaults_to_the_players_seat_and_explains_in_both_languages(tmp_path: Path) -> None:
+    path = saved(tmp_path / "game.json")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    review = review_record(record, 2, iterations=2)
+    languages: tuple[tuple[Lang, str], ...] = (("nb", "Vendepunkter"), ("en", "Turning points"))
+    for lang, heading in languages:
+        result = cli("review", str(path), "--iterations", "2", "--lang", lang)
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.stdout.split()).replace("\u00a0", " ")
+        assert heading in text
+        for action in review.turning_points:
+            sentence = " ".join(turning_point_sentence(review.decision(action), lang).split())
+            assert sentence.replace("\u00a0", " ") in text
+        assert ("Sett fra din plass" if lang == "nb" else "Seen from your seat") in text
+
+
+def test_review_reads_a_web_record_with_a_seat_and_a_recent_game_by_number(tmp_path: Path) -> None:
+    web = saved(tmp_path / "web.json", web=True)
+    assert_one_error_line(cli("review", str(web), "--iterations", "1"), "--seat")
+    assert cli("review", str(web), "--seat", "3", "--iterations", "1", "--json").exit_code == 0
+    folder = tmp_path / "mattis-data" / "games"
+    folder.mkdir(parents=True)
+    saved(folder / "mattis-20260101-120000.json", seed=12)
+    result = cli("review", "1", "--iterations", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["seat"] == 2
+
+
+def test_review_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    path = saved(tmp_path / "game.json")
+    assert_one_error_line(cli("review", str(path), "--seat", "4"), "--seat: must be from 0 to 3")
+    assert_one_error_line(cli("review", str(tmp_path / "missing.json")), "no such file")
+    assert_one_error_line(cli("review", "7"), "no recent game number '7'")
+    assert cli("review", str(path), "--iterations", "0").exit_code == 2
