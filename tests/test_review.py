@@ -165,6 +165,18 @@ def test_an_unfinished_game_is_reviewed_up_to_its_last_move() -> None:
     assert all(decision.action < 40 for decision in review.decisions)
 
 
+def test_a_puzzle_set_up_from_hands_is_reviewed_too() -> None:
+    """Records with a ``start`` (``Game.from_hands``) replay and review like dealt games."""
+    game = Game.from_hands("pagat", [["2c", "9c", "Kh", "Ah", "5s"], ["3c", "Tc", "4h", "7s"],
+                                     ["5c", "Jd", "Qh", "As"]], "s", 0)
+    play_game(game, [make_agent("normal")] * 3, seed=1)
+    record = game.record()
+    assert "start" in record and game.is_over
+    review = review_record(record, 0, iterations=3)
+    assert [d.action for d in review.decisions] == seat_moves(record, 0)[0]
+    assert review.mattis == (0 in game.losers)
+
+
 def test_bad_input_is_a_value_error_naming_it() -> None:
     record = played_game(seed=15).record()
     with pytest.raises(ValueError, match="seat: must be from 0 to 3"):

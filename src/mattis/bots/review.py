@@ -7,9 +7,14 @@ seat could not see at random, consistently with that view (:mod:`mattis.bots.sam
 the same sampler the ``hard`` search uses), ``iterations`` times; in each sampled deal
 (a *world*) it plays every legal move and then plays the game out with the ``expert``
 bot's rollout policy (:func:`~mattis.bots.ismcts.informed_rollout_action`: the ``normal``
-bot's card sense, which reads only the mover's own hand and the public table) for every
-seat. A move's *risk* is the share of worlds in which the seat ended as Mattis, a loss at
-the end of phase 1 (Blåmattis, Blodmattis, P1.10) included.
+bot's card sense, which reads only the mover's own hand and the public table, with a few
+random moves) for every seat. A move's *risk* is the share of worlds in which the seat
+ended as Mattis, a loss at the end of phase 1 (Blåmattis, Blodmattis, P1.10) included.
+A move after which the seat would be out (P2.8) has no risk; a playout stopped at the
+action cap counts as an even share among the players still in.
+
+Forced moves (one legal action) are not decisions: the review lists their action numbers
+(:attr:`Review.forced`) and judges nothing there.
 
 Every move of one decision is played in the same worlds with the same rollout dice
 (common random numbers), so the difference between two moves is not the noise of two
@@ -30,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,14 +48,18 @@ from .runner import derived_rng, seat_view
 from .sampling import sample_position
 from .view import CardTracker, PlayerView
 
-REVIEW_ITERATIONS = 100
+REVIEW_ITERATIONS = 400
 """The default budget: sampled worlds per decision. Each world plays every legal move out
-once, so a decision costs ``iterations`` × (its number of legal moves) playouts. 100 keeps
-a whole game's review within about a minute in pure Python on a slow shared machine, with
-a standard error of about 3 points on a move's cost (``benchmarks/review/README.md``)."""
+once, so a decision costs ``iterations`` × (its number of legal moves) playouts. At 400 a
+whole game took a median 27 CPU seconds in pure Python (9 to 39 over 8 games); a typical
+choice's cost has a standard error under one percentage point, a turning point's a few
+points (each is reported: ``benchmarks/review/README.md``)."""
 
-DEVICE_ITERATIONS = 30
-"""A smaller budget for a phone or the offline app, where Python runs several times slower."""
+DEVICE_ITERATIONS = 50
+"""A smaller budget for the offline app on a phone, where Python runs in WebAssembly: an
+eighth of the work. Pyodide took a median 8.6 s a game at this budget on a desktop CPU (2-4
+times CPython's time), so a phone needs some tens of seconds; a typical choice's cost then
+has a standard error of about two percentage points (``benchmarks/review/README.md``)."""
 
 MAX_ITERATIONS = 100_000
 """The largest budget accepted: beyond it a review takes days, and a typo is likelier."""
@@ -59,9 +68,11 @@ REVIEW_SEED = 0
 """The default seed: the same review every time for the same game, and never a value taken
 from the game (its deck seed would tell the hidden cards)."""
 
-ROLLOUT_NOISE = 0.1
-"""The chance of a random move in a playout, as in the ``expert`` search: people are not
-perfectly consistent, and a deterministic policy could pick up the same cards for ever."""
+ROLLOUT_NOISE = 0.03
+"""The chance of a random move in a playout. Without any, a deterministic policy can repeat
+itself until the action cap (0.3% of its playouts did, none at 3%); with the ``expert``
+search's 10%, the estimates were noisier and predicted real outcomes somewhat worse
+(``benchmarks/review/README.md``)."""
 
 TURNING_POINTS = 3
 """How many of the costliest decisions the review names."""
@@ -365,9 +376,3 @@ def review_record(
         mattis=(seat in game.losers) if game.is_over else None,
     )
 
-
-def iter_decisions(review: Review) -> Iterator[tuple[DecisionReview, bool]]:
-    """Each decision with whether it is a turning point, in the order played."""
-    marked = set(review.turning_points)
-    for decision in review.decisions:
-        yield decision, decision.action in marked

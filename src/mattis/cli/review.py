@@ -45,9 +45,9 @@ def review_command(
     file: Annotated[str, typer.Argument(
         metavar="FILE|NUMBER",
         help="A saved game ('mattis play --save', or a table's record from the web server), or "
-        "its number in 'mattis replay''s list of recent games.", show_default=False)],
+        "its number in the list of recent games that 'mattis replay' shows.", show_default=False)],
     seat: Annotated[int | None, typer.Option(
-        "--seat", help="The seat to review (0 leads first). Default: the player's seat in a game "
+        "--seat", help="The seat to review (seat 0 leads first). Default: the player's seat in a game "
         "saved by 'mattis play'.", show_default=False)] = None,
     iterations: Annotated[int, typer.Option(
         "--iterations", "-k", min=1, max=MAX_ITERATIONS,
