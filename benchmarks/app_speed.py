@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from tests.app_helpers import FAST_BOTS, chromium, install, wait_until  # noqa: E402
 from tests.web_helpers import free_port, server  # noqa: E402
 
-from mattis.offline.host import search_speed  # noqa: E402
+from mattis.table.jobs import search_speed  # noqa: E402
 from mattis.web import pwa  # noqa: E402
 from mattis.web.app import options_payload, texts_payload  # noqa: E402
 from mattis.web.rules_page import rules_page  # noqa: E402

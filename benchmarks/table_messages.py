@@ -20,7 +20,7 @@ import argparse
 import random
 import time
 
-from mattis.table import Reader, TableConfig, TableSession
+from mattis.table import MessageCursor, TableConfig, TableSession
 
 
 def main() -> None:
@@ -34,7 +34,7 @@ def main() -> None:
         body = {"rules": "pagat", "players": 4, "seed": seed,
                 "seats": [{"kind": "human", "name": "Kari"}] + [{"kind": "bot", "level": "normal"}] * 3}
         session, _, _, _ = TableSession.create("bench", body, TableConfig())
-        readers = [Reader(seat, "en") for seat in range(4)]
+        readers = [MessageCursor(seat, "en") for seat in range(4)]
         rng = random.Random(seed)
         game = session.game
         assert game is not None

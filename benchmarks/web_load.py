@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -50,7 +51,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 SERVED_BOT_DELAY = 0.8
-"""``mattis serve``'s ``--bot-delay`` default (``Settings().bot_delay``)."""
+"""``mattis serve``'s ``--bot-delay`` default (``table_profile("server").bot_delay``)."""
 
 
 def serve(port: int, db: str, bot_delay: float) -> None:
@@ -61,9 +62,11 @@ def serve(port: int, db: str, bot_delay: float) -> None:
     from mattis.web import Settings, create_app
     from mattis.web.server import uvicorn_config
 
-    settings = Settings(bot_delay=bot_delay, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0,
+    table = dataclasses.replace(Settings().table, bot_delay=bot_delay)
+    settings = Settings(table=table, rate=10_000.0, burst=10_000.0, posts_per_minute=100_000.0,
                         max_sockets_per_address=100_000)
-    uvicorn.Server(uvicorn_config(create_app(db, settings), "127.0.0.1", port, settings, "127.0.0.1")).run()
+    app = create_app(db, settings)
+    uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings, forwarded_allow_ips="127.0.0.1")).run()
 
 
 @dataclass

@@ -78,3 +78,38 @@ def watch_console(page: Page, expected: frozenset[str] = frozenset()) -> list[st
     page.on("console", console)
     page.on("pageerror", lambda error: problems.append(str(error)))
     return problems
+
+
+OVERFLOW = """(asked) => {
+  const options = asked || {};
+  const problems = [];
+  const ownText = (el) => [...el.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim());
+  const width = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  if (page > width) problems.push(`the page is ${page} px wide`);
+  const measure = document.createElement("canvas").getContext("2d");
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!el.getClientRects().length) continue;
+    const hidden = el.closest("svg, .visually-hidden");
+    if (options.textOnly && (hidden || (!ownText(el) && el.tagName !== "SELECT"))) continue;
+    const box = el.getBoundingClientRect();
+    if (options.textOnly && (box.left >= width || box.right <= 0)) continue;  // a closed drawer, off screen
+    const name = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className}`;
+    if (box.right > width + 0.5 || box.left < -0.5) problems.push(`${name} sticks out: ${box.right}`);
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${name} cut: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    if (el.tagName === "SELECT") {  // a select shows only what fits: measure its chosen text
+      const style = getComputedStyle(el);
+      measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = measure.measureText(el.selectedOptions[0]?.textContent ?? "").width;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+      if (text > room) problems.push(`${name} option cut: ${text} > ${room}`);
+    }
+  }
+  return problems;
+}"""
+"""A script for ``page.evaluate``: what overflows the page or its box (text cut off, the page
+wider than the screen), as a list of problems; empty when everything fits. With
+``{"textOnly": True}`` only visible elements with text of their own count (a table's hand and
+felt scroll and overlap cards by design, and a closed drawer waits off screen)."""

@@ -137,7 +137,7 @@ def test_offline_after_one_visit_whole_games_against_every_level(
     context: BrowserContext, base_url: str
 ) -> None:
     """Load once, go offline, reload: the app opens, the hard bot's budget is the phone's,
-    and whole games against easy, normal and hard end with a result, in both languages."""
+    and whole games against easy, normal and hard end with a result, in every language."""
     page = installed(context, base_url)
     context.set_offline(True)
     page.reload()
@@ -148,6 +148,10 @@ def test_offline_after_one_visit_whole_games_against_every_level(
     texts = page.evaluate("fetch('/api/texts?lang=en').then(r => r.json())")
     assert texts["offline"].startswith("No server")
     assert "Regler" in page.evaluate("fetch('/rules?lang=nb').then(r => r.text())")
+    nynorsk = page.evaluate("fetch('/api/texts?lang=nn').then(r => r.json())")
+    assert nynorsk["again"] == "Spel igjen" and nynorsk["_lang"] == "nn"
+    assert nynorsk["table.cards"] == ["{n} kort", "{n} kort"] and nynorsk["_plural"] == "(n != 1)"
+    assert "Reglar for Mattis" in page.evaluate("fetch('/rules?lang=nn').then(r => r.text())")
     for body, lang in [
         ({"rules": "pagat", "players": 3, "seats": SEATS}, "en"),
         (
@@ -159,6 +163,7 @@ def test_offline_after_one_visit_whole_games_against_every_level(
             },
             "nb",
         ),
+        ({"rules": "pagat", "players": 3, "seats": SEATS}, "nn"),
     ]:
         created = create(page, body, lang)
         assert created["local"] and created["offline"] and created["data"]["table"].startswith("local-")
@@ -167,6 +172,8 @@ def test_offline_after_one_visit_whole_games_against_every_level(
         assert last["view"]["phase"] == "over" and last["result"]["headline"]
         assert game["hinted"]["action"] and game["hinted"]["explanation"]
         assert game["first"]["log"] or game["first"]["advice"]
+        if lang == "nn":  # the worker's Python reads the nynorsk catalogue from the package zip
+            assert "Berre valøren tel" in game["first"]["advice"]
     assert "Mattis" in last["result"]["headline"] or "mattis" in last["result"]["headline"].lower()
 
 
@@ -383,3 +390,49 @@ def test_a_second_tab_is_told_the_table_is_open_elsewhere(context: BrowserContex
         except PlaywrightError as error:
             assert "open_elsewhere" in str(error) and time.monotonic() < deadline, error
             other.wait_for_timeout(500)
+
+
+TAMPER_SCORE = """(tableId) => new Promise((resolve, reject) => {
+  // A save tampered with by hand: its score is a number Python cannot count with (1e999).
+  const opening = indexedDB.open('mattis', 2);
+  opening.onsuccess = () => {
+    const store = opening.result.transaction('tables', 'readwrite').objectStore('tables');
+    const reading = store.get(tableId);
+    reading.onsuccess = () => {
+      const text = reading.result.replace(/"scores":\\[0,/, '"scores":[1e999,');
+      const writing = store.put(text, tableId);
+      writing.onsuccess = () => { opening.result.close(); resolve(text !== reading.result); };
+      writing.onerror = () => reject(writing.error);
+    };
+  };
+  opening.onerror = () => reject(opening.error);
+})"""
+
+
+def test_a_damaged_save_is_set_aside_and_the_other_tables_play_on(
+    context: BrowserContext, base_url: str
+) -> None:
+    """Issue 29.6 in the browser: the table page says the table is damaged (it used to hang
+    at "Connecting …"), its Web Lock is let go (no ``open_elsewhere`` in another tab), and
+    the other table is listed and plays."""
+    page = installed(context, base_url)
+    context.set_offline(True)
+    body = {"rules": "pagat", "players": 3, "seats": [SEATS[0], SEATS[2], SEATS[2]]}
+    good = create(page, {**body, "seed": 1}, where="local")["data"]["table"]
+    bad = create(page, {**body, "seed": 2}, where="local")["data"]["table"]
+    page.close()  # its worker ends, and lets both tables go
+    first = context.new_page()
+    first.goto(f"{base_url}/?lang=en")
+    assert first.evaluate(TAMPER_SCORE, bad)
+    info = first.evaluate("(id) => import('/static/transport.js').then(t => t.tableInfo(id, 'en'))", bad)
+    assert info["status"] == 410 and info["data"]["code"] == "damaged"
+    listed = first.evaluate("import('/static/transport.js').then(t => t.localTables('en'))")
+    assert listed["ok"] and [item["table"] for item in listed["data"]] == [good]
+    first.goto(f"{base_url}/t/{bad}?lang=en")
+    wait_until(first, "document.getElementById('status').textContent.includes('damaged')")
+    assert first.evaluate(f"localStorage.getItem('mattis.seat.{bad}')")  # the seat is not forgotten
+    other = context.new_page()  # another tab's worker tries it too: damaged, not open elsewhere
+    other.goto(f"{base_url}/?lang=en")
+    with pytest.raises(PlaywrightError, match="damaged"):
+        play(other, bad, moves=1)
+    assert play(other, good, moves=2)["played"] == 2

@@ -3,6 +3,7 @@ the pages' one line, the build's refusals, and what ``mattis serve`` serves for 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import struct
@@ -73,10 +74,13 @@ def test_the_version_changes_with_any_file_and_the_service_worker_carries_it() -
     assert pwa.version(files) != pwa.version(changed) and pwa.version(files) == pwa.version(
         list(reversed(files))
     )
+    assert pwa.version(files, "worker 1") != pwa.version(files, "worker 2")
     script = pwa.service_worker(files, exported=True)
     build = json.loads(script.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
-    assert build["version"] == pwa.version(files) and build["exported"] is True
-    assert [entry[:2] for entry in build["files"]] == [["/", "/"], ["/static/a.js", "/static/a.js"]]
+    source = pwa.SERVICE_WORKER_SOURCE.read_text(encoding="utf-8")
+    assert build["version"] == pwa.version(files, source) and build["exported"] is True
+    assert build["files"] == [["/", "/", hashlib.sha256(b"page").hexdigest()],
+                              ["/static/a.js", "/static/a.js", hashlib.sha256(b"1").hexdigest()]]
 
 
 def test_the_package_zip_is_the_same_bytes_for_the_same_sources() -> None:
@@ -110,8 +114,10 @@ def test_the_server_serves_the_app(client: TestClient) -> None:
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and worker.headers["content-type"].startswith("text/javascript")
     build = json.loads(worker.text.split("const BUILD = ", 1)[1].split(";\n", 1)[0])
-    for url, source, _ in build["files"]:
-        assert client.get(source).status_code == 200, (url, source)
+    for url, source, digest in build["files"]:  # the bytes the worker will check, as served
+        answer = client.get(source)
+        assert answer.status_code == 200, (url, source)
+        assert hashlib.sha256(answer.content).hexdigest() == digest, (url, source)
     assert client.get("/manifest.webmanifest").headers["content-type"].startswith("application/manifest+json")
     packed = client.get("/static/app/pyodide/pyodide.asm.wasm", headers={"accept-encoding": "gzip"})
     assert (

@@ -8,7 +8,6 @@ warnings or tracebacks on stderr).
 from __future__ import annotations
 
 import json
-import string
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +28,6 @@ from mattis.i18n import (
     option_name,
     option_value,
     option_values,
-    t,
 )
 
 from .cli_checks import assert_one_error_line
@@ -130,7 +128,8 @@ def test_rules_with_set_shows_the_house_rule() -> None:
 def test_detect_lang_follows_posix_precedence() -> None:
     assert detect_lang({"LANG": "nb_NO.UTF-8"}) == "nb"
     assert detect_lang({"LANG": "no_NO"}) == "nb"
-    assert detect_lang({"LANG": "nn_NO.UTF-8"}) == "nb"
+    assert detect_lang({"LANG": "nn_NO.UTF-8"}) == "nn"
+    assert detect_lang({"LANG": "de_DE.UTF-8"}) == "en"
     assert detect_lang({"LANG": "en_GB.UTF-8"}) == "en"
     assert detect_lang({}) == "en"
     assert detect_lang({"LC_ALL": "C", "LANG": "nb_NO.UTF-8"}) == "en"
@@ -152,16 +151,12 @@ def test_every_option_and_value_has_both_languages() -> None:
                 assert option_value(field, value, "nb") != option_value(field, value, "en")
 
 
-def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
-    def placeholders(template: str) -> set[str]:
-        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
+def test_every_message_reads_in_every_language() -> None:
+    """Every key gives a text in every language (the catalogues' own check, naming each missing
+    translation and placeholder, is tests/test_translations.py)."""
     for key in message_keys():
-        nb, en = message_template(key, "nb"), message_template(key, "en")
-        assert nb and en, key
-        assert placeholders(nb) == placeholders(en), key
-        if not placeholders(en):
-            assert t(key, "en") == en
+        for lang in LANGS:
+            assert message_template(key, lang), (key, lang)
 
 
 # ---------------------------------------------------------------------------- simulate

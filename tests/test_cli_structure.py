@@ -85,13 +85,13 @@ def test_no_message_key_is_defined_in_two_catalogues() -> None:
     sources = catalogues()
     assert set(sources) == {"mattis.i18n.base", "mattis.i18n.play", "mattis.i18n.cli", "mattis.i18n.envs",
                             "mattis.i18n.web", "mattis.i18n.web_start", "mattis.i18n.web_table",
-                            "mattis.i18n.app"}
+                            "mattis.i18n.app", "mattis.i18n.options"}
     assert duplicate_keys(sources) == {}
     assert len(message_keys()) == sum(len(catalogue) for catalogue in sources.values())
 
 
 def test_duplicate_keys_are_found_with_the_catalogues_that_define_them() -> None:
-    found = duplicate_keys({"a": {"x": ("1", "1"), "y": ("2", "2")}, "b": {"x": ("1", "1")}})
+    found = duplicate_keys({"a": {"x": "1", "y": "2"}, "b": {"x": "1"}})
     assert found == {"x": ["a", "b"]}
 
 

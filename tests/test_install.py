@@ -366,6 +366,53 @@ def test_there_is_no_import_cycle() -> None:
             visit(module)
 
 
+LIBRARY_SIGNATURES = {("mattis.cli.app", "main")}
+"""Overrides that must keep a library's signature (click's ``BaseCommand.main``)."""
+
+
+def positional_parameters(path: Path) -> list[tuple[str, int, int]]:
+    """``(function, line, count)`` of every function of a module with more than four
+    parameters that can be passed by position (``self`` and ``cls`` not counted)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = [item.arg for item in node.args.posonlyargs + node.args.args]
+            count = len([name for name in names if name not in ("self", "cls")])
+            if count > 4:
+                found.append((node.name, node.lineno, count))
+    return found
+
+
+def test_functions_with_more_than_four_parameters_take_them_by_keyword() -> None:
+    """Outside the core (which keeps the engine's fast positional calls), a call never
+    passes more than four arguments by position: the rest are named where they are used."""
+    offenders = [f"{name}.{function} (line {line}: {count} positional)"
+                 for name, path in modules() if not name.startswith("mattis.core")
+                 for function, line, count in positional_parameters(path)
+                 if (name, function) not in LIBRARY_SIGNATURES]
+    assert offenders == []
+    seen = [(function, count) for function, _, count in positional_parameters(SRC / "cli" / "app.py")]
+    assert seen == [("main", 5)]  # the check sees them
+
+
+def top_level_definitions(folder: Path) -> dict[str, str]:
+    """The classes and functions a package defines at the top of its modules: ``{name: module}``."""
+    found = {}
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                found[node.name] = module_name(path)
+    return found
+
+
+def test_no_class_or_function_is_written_in_both_hosts() -> None:
+    """What the web server and the offline app share lives in ``mattis.table`` (issue 23.1):
+    neither host defines a class or function the other defines too."""
+    web, offline = top_level_definitions(SRC / "web"), top_level_definitions(SRC / "offline")
+    assert {"DeviceHost", "Device"} <= set(offline) and {"ServerHost", "Lobby"} <= set(web)
+    assert set(web) & set(offline) == set()
+
+
 def test_the_import_reader_sees_module_function_and_type_checking_imports() -> None:
     """The checks above can fail: what a made-up module imports, and at which level, is read."""
     code = ("from ..web import app\n"

@@ -137,8 +137,8 @@ def test_a_saved_checkpoint_loads_back_with_its_numbers(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     weights = [rng.normal(size=(OBSERVATION_SIZE, 16)), rng.normal(size=(16, NUM_ACTIONS))]
     biases = [rng.normal(size=16), rng.normal(size=NUM_ACTIONS)]
-    exact = load_checkpoint(save_checkpoint(tmp_path / "a.npz", weights, biases, "relu", "float32",
-                                            {"note": "test"}))
+    exact = load_checkpoint(save_checkpoint(tmp_path / "a.npz", weights, biases, "relu", dtype="float32",
+                                            meta={"note": "test"}))
     assert np.array_equal(exact.weights[0], weights[0].astype(np.float32)) and exact.meta == {"note": "test"}
     half = load_checkpoint(save_checkpoint(tmp_path / "b.npz", weights, biases, "relu"))
     assert np.array_equal(half.weights[1], weights[1].astype(np.float16).astype(np.float32))
@@ -165,6 +165,7 @@ def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> No
 
 
 def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None:
+    from mattis.table import table_profile
     from mattis.web import pwa  # here, not above: CI's train venv runs the torch test without the web
     from mattis.web.app import options_payload
     labels: tuple[tuple[Lang, str], ...] = (("nb", "maskinlært"), ("en", "learned"))
@@ -172,7 +173,8 @@ def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None
         served = {item["level"]: item for item in options_payload(lang)["levels"]}
         assert list(served) == list(LEVELS)
         assert served["learned"]["label"] == label and served["learned"]["description"]
-        device = [item["level"] for item in options_payload(lang, 1.0, on_device=True)["levels"]]
+        offered = options_payload(lang, table_profile("device"), on_device=True)["levels"]
+        device = [item["level"] for item in offered]
         assert device == list(BASE_LEVELS)
     kept = {item.url: item for item in pwa.app_files(lambda lang: "", options_payload, lambda lang: {})}
     for lang in ("nb", "en"):

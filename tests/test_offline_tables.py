@@ -1,6 +1,6 @@
 """The offline app's host under CPython: the messages its Web Worker answers (issue 16).
 
-:class:`~mattis.offline.LocalTables` is driven here exactly as the worker drives it, with
+:class:`~mattis.offline.DeviceHost` is driven here exactly as the worker drives it, with
 JSON text in and out, and a dictionary standing in for IndexedDB. The browser tests
 (``tests/test_app_browser.py``) run the same code under Pyodide.
 """
@@ -8,6 +8,7 @@ JSON text in and out, and a dictionary standing in for IndexedDB. The browser te
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -16,11 +17,13 @@ from typing import Any
 import pytest
 
 from mattis import Game
-from mattis.offline import LOCAL_PREFIX, LocalSettings, LocalTables
+from mattis.offline import LOCAL_PREFIX, DeviceHost
+from mattis.table import TableConfig, table_profile
 
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
 
-QUICK = LocalSettings(bot_delay=0.0, hard_seconds=0.02, expert_seconds=0.02, hint_seconds=0.02)
+QUICK = dataclasses.replace(table_profile("device"), bot_delay=0.0, hard_seconds=0.02, expert_seconds=0.02,
+                            hint_seconds=0.02)
 SEATS = [
     {"kind": "human", "name": "Kari"},
     {"kind": "bot", "level": "normal"},
@@ -39,9 +42,13 @@ class Dictionary:
         self.claimed: set[str] = set()
         """Tables held by a worker (a Web Lock in the browser)."""
 
-    def release(self) -> None:
+    def release_all(self) -> None:
         """Every worker ended (the app was closed)."""
         self.claimed.clear()
+
+    def release(self, table_id: str) -> object:
+        self.claimed.discard(table_id)
+        return None
 
     async def load(self, table_id: str) -> object:
         return self.tables.get(table_id)
@@ -68,9 +75,9 @@ class Dictionary:
 class Page:
     """The page's side of the worker: sends ops, collects what comes back."""
 
-    def __init__(self, device: Dictionary, settings: LocalSettings = QUICK) -> None:
+    def __init__(self, device: Dictionary, config: TableConfig = QUICK) -> None:
         self.posted: list[dict[str, Any]] = []
-        self.tables = LocalTables(device, lambda text: self.posted.append(json.loads(text)), settings)
+        self.tables = DeviceHost(device, lambda text: self.posted.append(json.loads(text)), config)
         self.calls = 0
 
     async def call(self, name: str, **fields: Any) -> dict[str, Any]:
@@ -164,7 +171,7 @@ def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:
             await first.send("c1", {"type": "act", "action": state["legal"][0]})
         state = await first.until("c1", my_turn_or_over)
         await first.tables.close()  # the app is closed: only the device remains
-        device.release()
+        device.release_all()
         again = Page(device)
         await again.open("c9", created["table"], created["token"])
         resumed = again.messages("c9")[0]
@@ -287,7 +294,7 @@ def test_a_table_plays_in_one_tab_at_a_time() -> None:
         info = await second.call("tableInfo", tableId=created["table"])
         assert info["status"] == 409 and info["data"]["code"] == "open_elsewhere"
         await first.tables.close()
-        device.release()
+        device.release_all()
         await second.open("c3", created["table"], created["token"])
         assert second.messages("c3")[-1]["type"] == "state"
         await second.tables.close()
@@ -323,10 +330,10 @@ def test_a_bug_answers_the_page_instead_of_leaving_it_waiting(monkeypatch: pytes
     """A call that fails inside the worker answers ``server_error`` (and is counted), so the
     page shows an error rather than waiting for a reply that never comes."""
 
-    async def broken(self: LocalTables, body: object) -> None:
+    async def broken(self: DeviceHost, body: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(LocalTables, "create", broken)
+    monkeypatch.setattr(DeviceHost, "create", broken)
 
     async def scenario() -> None:
         page = Page(Dictionary())
@@ -334,5 +341,67 @@ def test_a_bug_answers_the_page_instead_of_leaving_it_waiting(monkeypatch: pytes
         assert not answered["ok"] and answered["status"] == 500
         assert answered["data"]["code"] == "server_error" and answered["data"]["message"]
         assert page.tables.failures == ["RuntimeError: a bug"]
+
+    run(scenario)
+
+
+def infinite_score(data: dict[str, Any]) -> str:
+    data["tables"][next(iter(data["tables"]))]["match"]["scores"] = [float("inf")] * 3
+    return json.dumps(data)
+
+
+def deep_nesting(data: dict[str, Any]) -> str:
+    table_id = next(iter(data["tables"]))
+    text = json.dumps(data)
+    rules = json.dumps(data["tables"][table_id]["rules"])
+    return text.replace(rules, "[" * 100_000 + "]" * 100_000, 1)
+
+
+def wrong_types(data: dict[str, Any]) -> str:
+    table = data["tables"][next(iter(data["tables"]))]
+    table["players"], table["seats"][1]["kind"] = "three", 7
+    return json.dumps(data)
+
+
+def missing_fields(data: dict[str, Any]) -> str:
+    del data["tables"][next(iter(data["tables"]))]["match"]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("tamper", [infinite_score, deep_nesting, wrong_types, missing_fields])
+def test_a_damaged_save_is_set_aside_and_harms_nothing_else(tamper: Callable[[dict[str, Any]], str]) -> None:
+    """Any error while loading a saved table sets it aside as ``damaged`` (its lock let go);
+    every other saved table is listed and plays on (issue 29.6)."""
+
+    async def scenario() -> None:
+        device = Dictionary()
+        first = Page(device)
+        good = (await first.call("createTable", body={"players": 3, "seats": SEATS, "seed": 3}))["data"]
+        bad = (await first.call("createTable", body={"players": 3, "seats": SEATS, "seed": 4}))["data"]
+        await first.tables.close()
+        device.release_all()
+        device.tables[bad["table"]] = tamper(json.loads(device.tables[bad["table"]]))
+        page = Page(device)
+        listed = await page.call("list")
+        assert listed["ok"] and [item["table"] for item in listed["data"]] == [good["table"]]
+        info = await page.call("tableInfo", tableId=bad["table"])
+        assert info["status"] == 410 and info["data"]["code"] == "damaged" and info["data"]["message"]
+        for call in ("joinTable", "record"):
+            assert (await page.call(call, tableId=bad["table"]))["data"]["code"] == "damaged"
+        await page.open("c1", bad["table"], bad["token"])
+        assert [message["code"] for message in page.messages("c1")] == ["damaged"]
+        assert {"conn": "c1", "closed": 4410} in page.posted
+        assert bad["table"] not in device.claimed  # another tab may look at it: no open_elsewhere
+        assert any("damaged" in failure for failure in page.tables.failures)
+        await page.open("c2", good["table"], good["token"])
+        state = await page.until("c2", my_turn_or_over)
+        await page.send("c2", {"type": "act", "action": state["legal"][0]})
+        assert page.messages("c2")[-1]["type"] == "state"
+        assert (await page.call("list"))["data"][0]["table"] == good["table"]
+        await page.tables.close()
+        device.release_all()
+        other_tab = Page(device)  # a fresh worker tries the damaged table again, and is told the same
+        assert (await other_tab.call("tableInfo", tableId=bad["table"]))["data"]["code"] == "damaged"
+        assert bad["table"] not in device.claimed
 
     run(scenario)

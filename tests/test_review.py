@@ -279,10 +279,13 @@ def decision(options: dict[str, float], played: str, best: str,
                           risk_se=0.05, cost_se=0.03)
 
 
-def test_a_turning_point_in_words_in_both_languages() -> None:
+def test_a_turning_point_in_words_in_every_language() -> None:
     point = decision({"7h": 0.31, "9h": 0.22}, "7h", "9h")
     assert better_move_sentence(point, "nb").replace("\u00a0", " ") == \
         "Å spille 9♥ her ville ha senket risikoen fra 31 % til 22 %."
+    assert better_move_sentence(point, "nn").replace("\u00a0", " ") == \
+        "Å spele 9♥ her ville ha senka risikoen frå 31 % til 22 %."
+    assert turning_point_sentence(point, "nn").startswith("Trekk 12 (fase 1), spela: 7♥. Å spele 9♥")
     assert better_move_sentence(point, "en") == "Playing 9♥ here would have lowered the risk from 31% to 22%."
     assert turning_point_sentence(point, "en").startswith("Move 12 (phase 1), played: 7♥. Playing 9♥")
     chance = decision({"7h": 0.4, "chance": 0.2}, "7h", "chance")
@@ -319,12 +322,14 @@ def test_review_json_is_the_engine_review_and_alone_on_stdout(tmp_path: Path) ->
     assert json.loads(result.stdout) == review_record(record, 1, iterations=2, seed=5).to_dict()
 
 
-def test_review_defaults_to_the_players_seat_and_explains_in_both_languages(tmp_path: Path) -> None:
+def test_review_defaults_to_the_players_seat_and_explains_in_every_language(tmp_path: Path) -> None:
     path = saved(tmp_path / "game.json")
     record = json.loads(path.read_text(encoding="utf-8"))
     review = review_record(record, 2, iterations=2)
-    languages: tuple[tuple[Lang, str], ...] = (("nb", "Vendepunkter"), ("en", "Turning points"))
-    for lang, heading in languages:
+    languages: tuple[tuple[Lang, str, str], ...] = (
+        ("nb", "Vendepunkter", "Sett fra din plass"), ("nn", "Vendepunkt", "Sett frå plassen din"),
+        ("en", "Turning points", "Seen from your seat"))
+    for lang, heading, viewpoint in languages:
         result = cli("review", str(path), "--iterations", "2", "--lang", lang)
         assert result.exit_code == 0, result.output
         text = " ".join(result.stdout.split()).replace("\u00a0", " ")
@@ -332,7 +337,7 @@ def test_review_defaults_to_the_players_seat_and_explains_in_both_languages(tmp_
         for action in review.turning_points:
             sentence = " ".join(turning_point_sentence(review.decision(action), lang).split())
             assert sentence.replace("\u00a0", " ") in text
-        assert ("Sett fra din plass" if lang == "nb" else "Seen from your seat") in text
+        assert viewpoint in text
 
 
 def test_review_reads_a_web_record_with_a_seat_and_a_recent_game_by_number(tmp_path: Path) -> None:

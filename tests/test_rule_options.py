@@ -177,7 +177,7 @@ def test_the_rules_page_and_the_terminal_show_every_option(lang: Lang) -> None:
         assert (name in summary) == option.in_play, f"the terminal's rules summary and {field}"
 
 
-@pytest.mark.parametrize("doc", ["rules.en.md", "rules.nb.md"])
+@pytest.mark.parametrize("doc", ["rules.en.md", "rules.nb.md", "rules.nn.md"])
 def test_the_rules_text_defines_each_options_rule(doc: str) -> None:
     text = (DOCS / doc).read_text(encoding="utf-8")
     for field, option in RULE_OPTIONS.items():

@@ -211,7 +211,7 @@ def test_cards_in_the_move_list_have_the_colours_of_the_hand() -> None:
     from mattis.terminal.render import card_text, choices_text
 
     moves = [Action.parse("7s"), Action.parse("9h")]
-    text = choices_text(moves, ["7♠", "9♥"], None, "en", 80)
+    text = choices_text(moves, ["7♠", "9♥"], None, lang="en", width=80)
     assert "cyan" not in str(text.style)
     for card, label in ((Action.parse("7s").low, "7♠"), (Action.parse("9h").low, "9♥")):
         start = text.plain.index(label)

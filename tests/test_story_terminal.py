@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from mattis import Game, Rules
 from mattis.cli.app import app
 from mattis.frontend import make_participants, play_record, save_record
+from mattis.i18n import LANGS
 
 from .test_play import ENV, PROGRAM, PROMPTS, SAVED, Terminal, child_env, play_to_the_end
 
@@ -216,9 +217,11 @@ def test_a_changed_option_changes_the_caption() -> None:
     assert "kortregler with changes: " in result.output and "(was: no)" in result.output
 
 
-def test_the_full_rules_ship_with_the_package_in_both_languages() -> None:
+def test_the_full_rules_ship_with_the_package_in_every_language() -> None:
     root = Path(__file__).resolve().parent.parent
-    for lang, title in (("en", "Mattis: the rules"), ("nb", "Mattis: spilleregler")):
+    titles = {"en": "Mattis: the rules", "nb": "Mattis: spilleregler", "nn": "Mattis: spelereglar"}
+    assert set(titles) == set(LANGS)
+    for lang, title in titles.items():
         shipped = root / "src" / "mattis" / "data" / f"rules.{lang}.md"
         assert shipped.read_bytes() == (root / "docs" / f"rules.{lang}.md").read_bytes()
         result = CliRunner().invoke(app, ["rules", "--full", "--lang", lang], env={"COLUMNS": "100"})

@@ -18,7 +18,7 @@ import pytest
 
 from mattis import PRESET_NAMES
 from mattis.core.events import EventKind
-from mattis.table import Reader, Refusal, TableConfig, TableSession
+from mattis.table import MessageCursor, Refusal, TableConfig, TableSession
 from mattis.table.session import REACTIONS
 from mattis.table.tricks import TrickWatcher
 
@@ -50,7 +50,7 @@ def play_recording(session: TableSession, seed: int) -> tuple[list[dict[str, Any
     """A whole game, each seat's state read after every move; returns seat 0's and the last
     seat's messages."""
     rng = random.Random(seed)
-    first, last = Reader(0, "en"), Reader(session.players - 1, "nb")
+    first, last = MessageCursor(0, "en"), MessageCursor(session.players - 1, "nb")
     mine, theirs = [session.state_message(first)], [session.state_message(last)]
     game = session.game
     assert game is not None
@@ -98,7 +98,7 @@ def test_every_completed_trick_reaches_every_seat_once_with_all_its_cards_p1_1_p
 def test_the_won_piles_are_exactly_the_won_tricks_p1_1() -> None:
     session = random_table("pagat", 3, 5)
     rng = random.Random(5)
-    reader = Reader(0, "en")
+    reader = MessageCursor(0, "en")
     won: Counter[int] = Counter()
     numbers: set[int] = set()
     game = session.game
@@ -159,12 +159,12 @@ def test_an_undone_move_takes_its_trick_back_out_of_the_messages() -> None:
     for _ in range(60):
         game = session.game
         assert game is not None and game.to_move is not None
-        before = json.dumps(session.state_message(Reader(0, "en"))["last_trick"])
+        before = json.dumps(session.state_message(MessageCursor(0, "en"))["last_trick"])
         outcome = session.act(game.to_move, str(rng.choice(game.legal_actions())))
-        after = session.state_message(Reader(0, "en"))["last_trick"]
+        after = session.state_message(MessageCursor(0, "en"))["last_trick"]
         if after is not None and json.dumps(after) != before:
             session.undo(outcome)  # the move could not be stored: its trick was never completed
-            assert json.dumps(session.state_message(Reader(0, "en"))["last_trick"]) == before
+            assert json.dumps(session.state_message(MessageCursor(0, "en"))["last_trick"]) == before
             undone += 1
             game = session.game
             assert game is not None and game.to_move is not None
@@ -179,7 +179,7 @@ def test_every_seat_is_told_what_happens_next_not_only_the_one_to_move() -> None
         game = session.game
         assert game is not None
         rng = random.Random(11)
-        readers = [Reader(seat, "en") for seat in range(players)]
+        readers = [MessageCursor(seat, "en") for seat in range(players)]
         while not game.is_over:
             for reader in readers:
                 message = session.state_message(reader)
@@ -199,9 +199,9 @@ def test_every_seat_is_told_what_happens_next_not_only_the_one_to_move() -> None
 
 def test_the_mover_keeps_the_advice_about_their_own_hand() -> None:
     session = random_table("pagat", 3, 4)
-    message = session.state_message(Reader(0, "en"))
+    message = session.state_message(MessageCursor(0, "en"))
     assert message["legal"] and message["advice"].startswith("You lead")
-    other = session.state_message(Reader(1, "en"))
+    other = session.state_message(MessageCursor(1, "en"))
     assert other["advice"].startswith("Kari leads")
 
 
@@ -235,7 +235,7 @@ def test_the_invite_page_learns_whose_table_it_is_and_how_many_seats_are_free() 
     assert stored is not None
     restored, _ = TableSession.restore(stored, QUICK)
     assert restored.summary()["host"] == {"seat": 1, "name": "Siri"}
-    assert session.state_message(Reader(1, "en"))["table"]["host"] == 1
+    assert session.state_message(MessageCursor(1, "en"))["table"]["host"] == 1
 
 
 def test_a_newcomer_with_a_bots_name_gets_a_number_and_the_bot_keeps_its_name() -> None:
@@ -250,7 +250,7 @@ def test_reactions_are_a_fixed_few_and_one_per_seat_every_few_seconds() -> None:
     clock = Clock()
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3}, clock)
-    assert session.state_message(Reader(0, "en"))["table"]["reactions"] == list(REACTIONS)
+    assert session.state_message(MessageCursor(0, "en"))["table"]["reactions"] == list(REACTIONS)
     assert session.react(0, "thumbs_up") == {"type": "reaction", "seat": 0, "reaction": "thumbs_up"}
     with pytest.raises(Refusal) as refused:
         session.react(0, "wow")

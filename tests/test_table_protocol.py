@@ -1,7 +1,8 @@
-"""A seat's socket messages, read and dispatched once for both hosts (``mattis.table.protocol``).
+"""A connection's socket messages, read and dispatched once for every host
+(``mattis.table.protocol``, through ``TableMaster.receive``).
 
-The web server's WebSocket and the offline app's worker hand a seat's text to the same two
-functions, so the codes of ``docs/web.md`` and the meaning of each message are the same on
+The web server's WebSocket and the offline app's worker hand a connection's text to the same
+master, so the codes of ``docs/web.md`` and the meaning of each message are the same on
 both; the offline host gets reactions this way too.
 """
 
@@ -14,38 +15,46 @@ from typing import Any
 import pytest
 
 from mattis.i18n import Lang
-from mattis.table import Refusal
+from mattis.table import Connection, MessageCursor, Refusal
 from mattis.table.protocol import MAX_SEAT_MESSAGE, dispatch, read_seat_message
 
 from .test_offline_tables import SEATS, Dictionary, Page, run
 
 
 class Recorder:
-    """A host's SeatRequests that writes down what it was asked."""
+    """SeatRequests that write down what they were asked, for which connection."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[Any, ...]] = []
+        self.of: list[Connection[Any]] = []
 
-    async def act(self, action: str) -> None:
+    async def act(self, connection: Connection[Any], action: str) -> None:
         self.asked.append(("act", action))
+        self.of.append(connection)
 
-    async def hint(self) -> None:
+    async def hint(self, connection: Connection[Any]) -> None:
         self.asked.append(("hint",))
+        self.of.append(connection)
 
-    async def play_again(self) -> None:
+    async def play_again(self, connection: Connection[Any]) -> None:
         self.asked.append(("again",))
+        self.of.append(connection)
 
-    async def fill_with_bot(self, seat: object, level: object) -> None:
+    async def fill_with_bot(self, connection: Connection[Any], seat: object, level: object) -> None:
         self.asked.append(("bot", seat, level))
+        self.of.append(connection)
 
-    def switch_language(self, lang: Lang) -> None:
+    def switch_language(self, connection: Connection[Any], lang: Lang) -> None:
         self.asked.append(("lang", lang))
+        self.of.append(connection)
 
-    def resend(self) -> None:
+    def resend(self, connection: Connection[Any]) -> None:
         self.asked.append(("state",))
+        self.of.append(connection)
 
-    def react(self, reaction: object) -> None:
+    def react(self, connection: Connection[Any], reaction: object) -> None:
         self.asked.append(("react", reaction))
+        self.of.append(connection)
 
 
 @pytest.mark.parametrize(
@@ -67,22 +76,27 @@ def test_a_message_the_protocol_does_not_allow_is_refused_with_its_code(text: ob
 
 def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
     recorder = Recorder()
+    connection = Connection("c1", MessageCursor(2, "en"))
     texts = [
         {"type": "act", "action": "7h"}, {"type": "hint"}, {"type": "again"},
         {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
-        {"type": "lang", "lang": "nb"}, {"type": "state"}, {"type": "react", "reaction": "wow"},
+        {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
+        {"type": "react", "reaction": "wow"},
     ]
     for message in texts:
-        asyncio.run(dispatch(recorder, read_seat_message(json.dumps(message))))
+        asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
     assert recorder.asked == [
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
-        ("lang", "nb"), ("state",), ("react", "wow"),
+        ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"),
     ]
+    assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},
                 {"type": "dance"}):
         with pytest.raises(Refusal) as refused:
-            asyncio.run(dispatch(recorder, bad))
+            asyncio.run(dispatch(recorder, connection, bad))
         assert refused.value.code == "bad_message"
+        if bad.get("type") == "lang":
+            assert refused.value.message("en").endswith("lang must be one of nb, nn, en.")
     assert len(recorder.asked) == len(texts)  # a refused message asked nothing
 
 

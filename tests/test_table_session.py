@@ -8,10 +8,14 @@ documented in ``docs/web.md`` and ``docs/architecture.md``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import functools
 import itertools
 import json
+import math
+import random
+import statistics
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,23 +24,27 @@ import pytest
 from mattis import Game, next_dealer
 from mattis.frontend.match import MatchSecret
 from mattis.table import (
+    BotJob,
+    BotTurn,
+    Connection,
     DecisionParts,
     HintJob,
     Job,
     MemoryStore,
+    MessageCursor,
     Outcome,
-    Reader,
     Refusal,
     Row,
     TableConfig,
+    TableMaster,
     TableSession,
-    carry_out,
-    perform,
-    play_bot_turn,
+    Timer,
     run_job,
 )
 
-QUICK = TableConfig(absence_timeout=30.0, hard_seconds=0.02, hint_seconds=0.02, hint_cooldown=2.0)
+ABSENCE = 30.0
+QUICK = TableConfig(bot_delay=0.0, absence_timeout=ABSENCE, hard_seconds=0.02, hint_seconds=0.02,
+                    hint_cooldown=2.0)
 
 
 class Clock:
@@ -49,61 +57,84 @@ class Clock:
         return self.now
 
 
+class Stopped:
+    """A clock the test runs by hand (:attr:`ListHost.clocks`); cancelling it does nothing."""
+
+    def cancel(self) -> None:
+        pass
+
+
 class ListHost:
-    """A host made of lists: rows go to a :class:`MemoryStore`, messages to each reader's
-    inbox, jobs run in line, absence clocks are remembered."""
+    """A host made of lists: rows go to a :class:`MemoryStore`, messages to each connection's
+    inbox, jobs run in line, clocks are kept to be run by hand. One table at a time: its
+    master is :attr:`table` (:func:`new_table` makes it)."""
 
     def __init__(self) -> None:
         self.store_rows = MemoryStore()
-        self.readers: list[Reader] = []
         self.inbox: dict[int, list[dict[str, Any]]] = {}
-        self.clocks: list[int] = []
+        self.clocks: list[tuple[float, Callable[[], None]]] = []
         self.jobs: list[Job] = []
+        self.admitted: list[str] = []
         self.failing = False
-        self.lock = asyncio.Lock()
+        self.table: TableMaster[None] | None = None
+        self.reported: list[BaseException] = []
 
     async def store(self, rows: Sequence[Row]) -> None:
         if self.failing:
             raise OSError("disk full")
         self.store_rows.write(rows)
 
-    def deliver(self, session: TableSession) -> None:
-        for reader in self.readers:
-            self.send(session, reader)
+    def send(self, connection: Connection[None], message: dict[str, Any]) -> None:
+        self.inbox.setdefault(id(connection), []).append(message)
 
-    def send(self, session: TableSession, reader: Reader) -> None:
-        self.inbox.setdefault(id(reader), []).append(session.state_message(reader))
+    def hang_up(self, connection: Connection[None], code: int) -> None:
+        self.inbox.setdefault(id(connection), []).append({"closed": code})
 
-    def start_absence_clock(self, session: TableSession, seat: int) -> None:
-        self.clocks.append(seat)
-
-    async def think(self, job: Job) -> DecisionParts:
+    async def think(self, job: Job, asker: Connection[None] | None = None) -> DecisionParts:
         self.jobs.append(job)
         return run_job(job)
 
-    def exclusive(self, session: TableSession) -> contextlib.AbstractAsyncContextManager[object]:
-        return self.lock
+    def admit_searching_bots(self, table_id: str) -> None:
+        self.admitted.append(table_id)
 
-    def open(self, session: TableSession, seat: int, lang: str = "en") -> Reader:
-        reader = session.reader(seat, "nb" if lang == "nb" else "en")
-        self.readers.append(reader)
-        asyncio.run(carry_out(self, session, session.connect(seat)))
-        self.send(session, reader)
-        return reader
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
+        self.clocks.append((seconds, callback))
+        return Stopped()
 
-    def last(self, reader: Reader) -> dict[str, Any]:
-        return self.inbox[id(reader)][-1]
+    def report(self, table_id: str, error: BaseException) -> None:
+        self.reported.append(error)
+
+    @property
+    def master(self) -> TableMaster[None]:
+        assert self.table is not None
+        return self.table
+
+    def open(self, session: TableSession, seat: int, lang: str = "en") -> Connection[None]:
+        connection = Connection(None, session.cursor(seat, "nb" if lang == "nb" else "en"))
+        self.master.connect(connection)
+        return connection
+
+    def last(self, connection: Connection[None]) -> dict[str, Any]:
+        return self.inbox[id(connection)][-1]
+
+    def clock_seats(self) -> list[int]:
+        """The seats whose absence clocks were started, in order."""
+        return [callback.args[0] for _, callback in self.clocks if isinstance(callback, functools.partial)]
 
 
 def run(host: ListHost, session: TableSession, change: Callable[[], Outcome]) -> Outcome:
-    return asyncio.run(perform(host, session, change))
+    return asyncio.run(host.master.transact(change))
+
+
+def commit(host: ListHost, outcome: Outcome) -> None:
+    asyncio.run(host.master.commit(outcome))
 
 
 def bots_move(host: ListHost, session: TableSession) -> int:
     """Let bots (and stand-ins) move until a person must; how many moves they made."""
     moves = 0
-    while (turn := session.bot_move_due()) is not None:
-        assert asyncio.run(play_bot_turn(host, session, turn))
+    while session.bot_to_move:
+        assert asyncio.run(host.master.play_bot_turn())
         moves += 1
     return moves
 
@@ -111,18 +142,19 @@ def bots_move(host: ListHost, session: TableSession) -> int:
 def new_table(host: ListHost, request: dict[str, Any],
               clock: Clock | None = None) -> tuple[TableSession, int, str]:
     session, seat, token, outcome = TableSession.create("T1", request, QUICK, clock or Clock())
-    asyncio.run(carry_out(host, session, outcome))
+    host.table = TableMaster(host, session)
+    commit(host, outcome)
     return session, seat, token
 
 
-def play_out(host: ListHost, session: TableSession, reader: Reader) -> dict[str, Any]:
+def play_out(host: ListHost, session: TableSession, connection: Connection[None]) -> dict[str, Any]:
     """Bots move, the person plays the first legal move, until the game is over."""
     while True:
         bots_move(host, session)
-        state = session.state_message(reader)
+        state = session.state_message(MessageCursor(connection.seat, "en"))
         if state["view"]["phase"] == "over":
             return state
-        run(host, session, functools.partial(session.act, reader.seat, state["legal"][0]))
+        run(host, session, functools.partial(session.act, connection.seat, state["legal"][0]))
 
 
 def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> None:
@@ -131,8 +163,8 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
         {"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
         {"kind": "bot", "level": "easy"}]})
     assert session.seat_of(token) == seat == 0 and session.seat_of("wrong") is None
-    reader = host.open(session, 0)
-    first = play_out(host, session, reader)
+    connection = host.open(session, 0)
+    first = play_out(host, session, connection)
     game = session.game
     assert game is not None and game.is_over
     assert first["result"]["losers"] == game.losers and first["result"]["headline"]
@@ -141,7 +173,7 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
     second = session.game
     assert second is not None and session.game_number == 2
     assert second.dealer == next_dealer(game.dealer, game.losers, 3)  # C2
-    final = play_out(host, session, reader)
+    final = play_out(host, session, connection)
     assert sum(final["table"]["scores"]) == len(game.losers) + len(second.losers)
     stored = host.store_rows.stored("T1")
     assert stored is not None and stored.game is not None and stored.game.over
@@ -152,12 +184,12 @@ def test_a_person_and_two_bots_play_a_match_and_the_loser_deals_next_c2() -> Non
 def test_state_messages_carry_only_what_is_new_to_each_connection() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 3})
-    reader = host.open(session, 0, "nb")
-    assert host.last(reader)["legal"]  # seat 0, left of the dealer, leads (P1.1)
+    connection = host.open(session, 0, "nb")
+    assert host.last(connection)["legal"]  # seat 0, left of the dealer, leads (P1.1)
     for _ in range(4):
-        run(host, session, lambda: session.act(0, session.state_message(Reader(0, "en"))["legal"][0]))
+        run(host, session, lambda: session.act(0, session.state_message(MessageCursor(0, "en"))["legal"][0]))
         bots_move(host, session)
-    messages = host.inbox[id(reader)]
+    messages = host.inbox[id(connection)]
     assert len(messages) > 4
     for before, after in itertools.pairwise(messages):
         assert after["history_start"] == before["view"]["event_count"]
@@ -182,7 +214,7 @@ def test_refusals_are_domain_errors_with_stable_codes() -> None:
         session.fill_with_bot(2, "easy")
     assert not_open.value.code == "bad_message"
     seat, _, outcome = session.join("Ola\u0000 Nordmann")
-    asyncio.run(carry_out(host, session, outcome))
+    commit(host, outcome)
     assert seat == 1 and session.seats[1].name == "Ola Nordmann" and session.status == "playing"
     with pytest.raises(Refusal) as full:
         session.join("Per")
@@ -215,14 +247,14 @@ def test_a_bad_table_request_is_refused_naming_the_field(request_body: dict[str,
 def test_a_change_that_cannot_be_stored_is_undone_and_refused() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 13})
-    reader = host.open(session, 0)
+    connection = host.open(session, 0)
     bots_move(host, session)
-    state = session.state_message(reader)
+    state = session.state_message(connection.cursor)
     host.failing = True
     with pytest.raises(Refusal) as refused:
         run(host, session, lambda: session.act(0, state["legal"][0]))
     assert refused.value.code == "storage"
-    again = session.state_message(Reader(0, "en"))
+    again = session.state_message(MessageCursor(0, "en"))
     assert again["legal"] == state["legal"] and again["view"]["hand"] == state["view"]["hand"]
     host.failing = False
     run(host, session, lambda: session.act(0, state["legal"][0]))
@@ -234,23 +266,24 @@ def test_an_absent_person_gets_a_stand_in_and_takes_the_seat_back() -> None:
     session, _, _ = new_table(host, {"players": 3, "seed": 21, "seats": [
         {"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]}, clock)
     _, _, outcome = session.join("Ola")
-    asyncio.run(carry_out(host, session, outcome))
-    assert sorted(host.clocks) == [0, 1]  # nobody has connected yet: both clocks run
+    commit(host, outcome)
+    assert sorted(host.clock_seats()) == [0, 1]  # nobody has connected yet: both clocks run
+    assert {seconds for seconds, _ in host.clocks} == {ABSENCE}
     kari = host.open(session, 0)
-    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    asyncio.run(host.master.commit(session.set_absent(1)))
     assert not session.seats[1].stand_in  # not away long enough
-    clock.now += QUICK.absence_timeout
-    asyncio.run(carry_out(host, session, session.set_absent(0)))
-    assert not session.seats[0].stand_in  # Kari is connected
-    asyncio.run(carry_out(host, session, session.set_absent(1)))
+    clock.now += ABSENCE
+    host.clocks[0][1]()  # Kari's clock runs out: she is connected
+    assert not session.seats[0].stand_in
+    host.clocks[1][1]()  # Ola's: a bot stands in, and everyone sees it
     assert session.seats[1].stand_in and host.last(kari)["table"]["seats"][1]["stand_in"]
     bots_move(host, session)  # Ola's stand-in plays until it is Kari's turn
     game = session.game
     assert game is not None and (game.is_over or game.to_move == 0)
     ola = host.open(session, 1)
     assert not session.seats[1].stand_in and host.last(ola)["table"]["seats"][1]["connected"]
-    asyncio.run(carry_out(host, session, session.disconnect(1)))
-    assert host.clocks[-1] == 1 and not host.last(kari)["table"]["seats"][1]["connected"]
+    host.master.disconnect(ola)
+    assert host.clock_seats()[-1] == 1 and not host.last(kari)["table"]["seats"][1]["connected"]
 
 
 def test_only_a_seats_first_connection_changes_what_others_see() -> None:
@@ -281,8 +314,8 @@ def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 6, "seats": [
         {"kind": "human"}, {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]})
-    reader = host.open(session, 0)
-    final = play_out(host, session, reader)
+    connection = host.open(session, 0)
+    final = play_out(host, session, connection)
     assert final["result"] and any(job.level == "hard" for job in host.jobs if not isinstance(job, HintJob))
     run(host, session, lambda: session.play_again(0))
     bots_move(host, session)
@@ -300,9 +333,9 @@ def test_hard_bots_and_hints_are_jobs_for_the_host() -> None:
 def test_a_restored_table_plays_on_from_its_last_action() -> None:
     host = ListHost()
     session, _, token = new_table(host, {"players": 3, "seed": 8})
-    reader = host.open(session, 0)
+    connection = host.open(session, 0)
     bots_move(host, session)
-    state = session.state_message(reader)
+    state = session.state_message(connection.cursor)
     run(host, session, lambda: session.act(0, state["legal"][0]))
     bots_move(host, session)
     stored = host.store_rows.stored("T1")
@@ -313,6 +346,7 @@ def test_a_restored_table_plays_on_from_its_last_action() -> None:
     assert restored.match.scores == session.match.scores and restored.secret == session.secret
     fresh = ListHost()
     fresh.store_rows = host.store_rows  # the restarted host writes on where the first stopped
+    fresh.table = TableMaster(fresh, restored)
     later = play_out(fresh, restored, fresh.open(restored, 0))
     assert later["result"]
     again = fresh.store_rows.stored("T1")
@@ -327,18 +361,16 @@ def test_a_damaged_stored_table_raises_for_the_host_to_set_aside() -> None:
     assert stored is not None and stored.game is not None
     damaged = stored.game.__class__(stored.game.number, stored.game.start, ("zz",), False)
     with pytest.raises(ValueError):
-        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
-                                              stored.seats, stored.match, damaged), QUICK)
+        TableSession.restore(dataclasses.replace(stored, game=damaged), QUICK)
     with pytest.raises(ValueError):
-        TableSession.restore(stored.__class__(stored.table_id, stored.rules, stored.players,
-                                              [{"kind": "alien"}] * 3, stored.match, None), QUICK)
+        TableSession.restore(dataclasses.replace(stored, seats=[{"kind": "alien"}] * 3, game=None), QUICK)
 
 
 def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seed": 5})
-    reader = host.open(session, 0)
-    play_out(host, session, reader)
+    connection = host.open(session, 0)
+    play_out(host, session, connection)
     run(host, session, lambda: session.play_again(0))
     first = host.store_rows.game("T1", 1)
     second = host.store_rows.game("T1", 2)
@@ -346,7 +378,7 @@ def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     seed_one, seed_two = first.start["seed"], second.start["seed"]
     assert seed_one != 5 and seed_two not in (seed_one + 1, seed_one - 1, 5, 6)
     assert seed_two == MatchSecret.from_seed(5).game_seed(2)  # the creator, who knows the seed, can replay
-    assert session.summary()["seeded"] and host.last(reader)["table"]["seeded"]
+    assert session.summary()["seeded"] and host.last(connection)["table"]["seeded"]
     everything = json.dumps(host.inbox) + json.dumps(session.summary())
     assert session.secret.hex not in everything
 
@@ -357,13 +389,13 @@ def test_unseeded_tables_keep_their_secret_and_bots_do_not_follow_the_table_id()
     other, _, _, _ = TableSession.create("T1", {"players": 3}, QUICK)
     assert one.secret != other.secret and len(one.secret.hex) == 64 and not one.seeded
     assert one.match.game_seed(1) != other.match.game_seed(1)
-    reader = host.open(one, 0)
+    connection = host.open(one, 0)
     bots_move(host, one)
     job = one.request_hint(0)
     assert isinstance(job, HintJob)
     assert job.rng_seed == one.secret.move_seed("hint", 1, 0, job.moves)
     assert job.rng_seed != other.secret.move_seed("hint", 1, 0, job.moves)  # same id, other secret
-    assert one.secret.hex not in json.dumps(host.last(reader)) + json.dumps(one.summary())
+    assert one.secret.hex not in json.dumps(host.last(connection)) + json.dumps(one.summary())
 
 
 def test_a_seat_may_ask_for_a_few_hints_in_a_row_then_waits() -> None:
@@ -381,3 +413,196 @@ def test_a_seat_may_ask_for_a_few_hints_in_a_row_then_waits() -> None:
     assert soon.value.code == "hint_cooldown" and float(str(soon.value.params["seconds"])) > 0
     clock.now += QUICK.hint_cooldown
     assert isinstance(session.request_hint(0), HintJob)
+
+
+# ------------------------------------------------------------------ bots' pace and rest
+
+
+class TimedHost(ListHost):
+    """A host on the real clock that notes when each state reaches the person, and plays the
+    person's first legal move as soon as it is their turn (no polling: nothing else runs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last_sent: float | None = None
+        self.bot_moved: bool | None = None
+        """Set between a bot's move and its state: whether the move was forced."""
+        self.delays: list[tuple[bool, float]] = []
+        """(forced, seconds from the state before a bot's move to the state after it)."""
+        self.over = asyncio.Event()
+        self.enough = 16
+        """Forced and chosen moves to time (or the game's end)."""
+
+    def counts(self) -> tuple[int, int]:
+        forced = sum(was_forced for was_forced, _ in self.delays)
+        return forced, len(self.delays) - forced
+
+    def send(self, connection: Connection[None], message: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if message["type"] != "state" or message["view"] is None:
+            return
+        if self.bot_moved is not None and self.last_sent is not None:
+            self.delays.append((self.bot_moved, now - self.last_sent))
+        self.bot_moved, self.last_sent = None, now
+        if message["view"]["phase"] == "over" or min(self.counts()) >= self.enough:
+            self.over.set()
+        elif message["legal"]:
+            move = json.dumps({"type": "act", "action": message["legal"][0]})
+            asyncio.get_running_loop().create_task(self.master.receive(connection, move))
+
+
+def rank_sum_p(first: list[float], second: list[float]) -> float:
+    """Two-sided p-value of the Mann-Whitney U test (normal approximation, ties averaged and
+    corrected): how likely samples as far apart are if both come from one distribution."""
+    pooled = sorted([(value, 0) for value in first] + [(value, 1) for value in second])
+    ranks = [0.0] * len(pooled)
+    ties = 0.0
+    start = 0
+    while start < len(pooled):
+        end = start
+        while end + 1 < len(pooled) and pooled[end + 1][0] == pooled[start][0]:
+            end += 1
+        for index in range(start, end + 1):
+            ranks[index] = (start + end) / 2 + 1
+        size = end - start + 1
+        ties += size ** 3 - size
+        start = end + 1
+    n1, n2 = len(first), len(second)
+    u = sum(rank for rank, (_, group) in zip(ranks, pooled, strict=True) if group == 0) - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    variance = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    z = (abs(u - n1 * n2 / 2) - 0.5) / math.sqrt(variance)
+    return math.erfc(z / math.sqrt(2))
+
+
+def test_the_rank_sum_test_tells_apart_what_differs_and_not_what_does_not() -> None:
+    rng = random.Random(1)
+    same = [rng.gauss(0.07, 0.003) for _ in range(200)]
+    assert rank_sum_p(same[:30], same[30:]) > 0.01
+    shifted = [value + 0.004 for value in same[:30]]
+    assert rank_sum_p(shifted, same[30:]) < 0.01
+    assert abs(rank_sum_p([1, 2, 3, 4], [5, 6, 7, 8]) - 0.0304) < 0.002  # textbook: U = 0, n = 4 + 4
+
+
+def test_a_bots_move_takes_as_long_forced_or_chosen() -> None:
+    """Issue 29.7: a searching bot with one legal move (a forced pick-up) skips its search,
+    yet its move is shown after the same time as a chosen one, so the time tells nothing
+    of its hand. Delivery times of forced and chosen moves over whole games show no
+    difference a rank-sum test finds at 1%. The pause before a move is set to cover a
+    search's overrun on this machine now (it stops only between two of its playouts)."""
+    game = Game.new("pagat", players=3, seed=1)
+    job = BotJob(table_id="T", seat=0, view=game.view(0), legal=tuple(map(str, game.legal_actions())),
+                 level="hard", rng_seed="probe", seconds=0.005)
+    overrun = statistics.median(_timed(run_job, job) for _ in range(3))
+    config = dataclasses.replace(QUICK, bot_delay=min(0.15, max(0.03, 2.5 * overrun)), hard_seconds=0.005)
+    delays: list[tuple[bool, float]] = []
+
+    async def play(seed: int) -> None:
+        host = TimedHost()
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3  # four: many forced pick-ups
+        request = {"players": 4, "seed": seed, "seats": seats}
+        session, _, _, outcome = TableSession.create("T", request, config)
+        host.table = TableMaster(host, session)
+        await host.master.commit(outcome)
+        game = session.game
+        assert game is not None
+        while game.phase == "collect":  # at once to phase 2, where pick-ups are forced
+            if not await host.master.play_bot_turn():
+                await host.master.transact(lambda: session.act(0, str(game.legal_actions()[0])))
+        for seat in session.seats[1:]:
+            seat.level = "hard"
+        real_bot_act = session.bot_act
+
+        def bot_act(turn: BotTurn, answer: Any) -> Outcome | None:
+            host.bot_moved = turn.job is None  # the test may know a hand; players may not
+            return real_bot_act(turn, answer)
+
+        session.bot_act = bot_act  # type: ignore[method-assign]
+        host.master.start()
+        host.open(session, 0)
+        await asyncio.wait_for(host.over.wait(), 300)
+        await host.master.stop()
+        delays.extend(host.delays)
+
+    seed = 0
+    while sum(forced for forced, _ in delays) < 16 and seed < 4:
+        asyncio.run(play(seed))
+        seed += 1
+    forced = [seconds for was_forced, seconds in delays if was_forced]
+    chosen = [seconds for was_forced, seconds in delays if not was_forced]
+    assert len(forced) >= 16 and len(chosen) >= 16, (len(forced), len(chosen))
+    assert min(forced) >= config.move_seconds("hard") - 0.002  # a forced move waits as a search would
+    assert rank_sum_p(forced, chosen) > 0.01, (statistics.median(forced), statistics.median(chosen))
+
+
+def _timed(function: Callable[[Any], object], argument: object) -> float:
+    started = time.perf_counter()
+    function(argument)
+    return time.perf_counter() - started
+
+
+def test_a_table_nobody_is_at_stops_thinking_until_someone_returns() -> None:
+    """Issue 29.3: after ``idle_pause`` seconds with no person connected, bots and stand-ins
+    stop moving and no search is queued; the game goes on when a person connects."""
+    host, clock = ListHost(), Clock()
+    config = dataclasses.replace(QUICK, idle_pause=120.0)
+    session, _, _, outcome = TableSession.create("T1", {"players": 3, "seed": 2, "seats": [
+        {"kind": "bot", "level": "hard"}, {"kind": "human", "name": "Kari"},
+        {"kind": "bot", "level": "hard"}]}, config, clock)
+    host.table = TableMaster(host, session)
+    master = host.master
+
+    async def scenario() -> None:
+        await master.commit(outcome)
+        assert session.bot_to_move and session.unattended_since == clock.now  # seat 0 leads; Kari never came
+        clock.now += 120.0
+        assert master.resting  # no search is queued, and the server may unload it
+        master.start()
+        await asyncio.sleep(0.2)
+        assert session.game is not None and session.game.num_actions == 0 and host.jobs == []
+        kari = host.open(session, 1)  # she comes back: the bot plays, then it is her turn
+        while not host.last(kari)["legal"]:
+            await asyncio.sleep(0.01)
+        assert host.jobs and session.game.num_actions >= 1 and not master.resting
+        master.disconnect(kari)
+        clock.now += 119.0  # away, but not long: a stand-in would play for her (she has one now)
+        session.seats[1].stand_in = True
+        master.changed.set()
+        while session.game.num_actions < 3:  # the stand-in and the bots play on
+            await asyncio.sleep(0.01)
+        clock.now += 1.0  # two minutes with nobody: the table rests, stand-in and bots alike
+        moves, jobs = session.game.num_actions, len(host.jobs)
+        await asyncio.sleep(0.3)
+        assert session.game.num_actions <= moves + 1 and len(host.jobs) <= jobs + 1  # a move under way ends
+        moves, jobs = session.game.num_actions, len(host.jobs)
+        await asyncio.sleep(0.3)
+        assert (session.game.num_actions, len(host.jobs)) == (moves, jobs) and master.resting
+        back = host.open(session, 1)  # she is back: her turn is hers, the bots' moves come again
+        if session.game.to_move == 1:
+            await master.receive(back, json.dumps({"type": "act", "action": host.last(back)["legal"][0]}))
+        while session.game.num_actions <= moves + 1 and not session.game.is_over:
+            await asyncio.sleep(0.01)
+        await master.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_connection_is_not_a_seat() -> None:
+    """The master keeps connections, not seats: one that does not play its seat (a coach,
+    say) sees the seat's state but is not the person being there, and may not move."""
+    host = ListHost()
+    session, _, _ = new_table(host, {"players": 3, "seed": 3})
+    player = host.open(session, 0)
+    sent = len(host.inbox[id(player)])
+    onlooker = Connection(None, session.cursor(0, "en"), plays=False)
+    host.master.connect(onlooker)
+    assert host.last(onlooker)["view"]["hand"] == host.last(player)["view"]["hand"]
+    assert len(host.inbox[id(player)]) == sent and host.master.connections_of(0) == 1
+    host.master.disconnect(player)  # the person left: the onlooker does not keep them present
+    assert not session.seats[0].connections and host.clock_seats()[-1] == 0
+    move = json.dumps({"type": "act", "action": host.last(onlooker)["legal"][0]})
+    asyncio.run(host.master.receive(onlooker, move))
+    assert host.last(onlooker)["code"] == "bad_message" and session.game is not None
+    assert session.game.num_actions == 0
+    host.master.disconnect(onlooker)
+    assert host.master.connections == []

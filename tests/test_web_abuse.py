@@ -28,7 +28,6 @@ from mattis.table import Refusal
 from mattis.table.protocol import parse_json
 from mattis.web.limits import client_key, origin_allowed
 from mattis.web.server import uvicorn_config
-from mattis.web.tables import ApiError
 
 from .web_helpers import (
     FAST,
@@ -143,7 +142,7 @@ def test_parse_json_refuses_and_never_echoes() -> None:
 
 
 def test_a_refusal_that_would_echo_a_surrogate_is_still_sendable() -> None:
-    message = ApiError(400, "bad_request", "no option \ud800").message("en")
+    message = Refusal("bad_request", "no option \ud800").message("en")
     assert message.encode("utf-8") and "\ud800" not in message
 
 
@@ -338,7 +337,7 @@ def test_one_64_shares_one_allowance_of_tables(client: TestClient) -> None:
     lobby = lobby_of(client)
     for index in range(20):
         lobby.check_address(f"2001:db8:5:5::{index + 1:x}")
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Refusal) as refused:
         lobby.check_address("2001:db8:5:5:abcd::1")
     assert refused.value.code == "rate_limited"
     lobby.check_address("2001:db8:5:6::1")  # the next /64 has its own

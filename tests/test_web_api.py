@@ -16,7 +16,16 @@ from mattis import Game, next_dealer
 from mattis.frontend import card_label
 from mattis.web import Settings, create_app
 
-from .web_helpers import FAST, create_table, next_state, play_to_my_turn, receive, socket_url, web_client
+from .web_helpers import (
+    FAST,
+    create_table,
+    next_state,
+    play_to_my_turn,
+    receive,
+    socket_url,
+    web_client,
+    with_tables,
+)
 
 
 @pytest.fixture
@@ -48,7 +57,7 @@ def test_create_table_answers_with_seat_token_and_invite(client: TestClient) -> 
     ({"players": 9}, "players"),
     ({"players": "3"}, "players"),
     ({"set": {"min_sequence": 5}}, "min_sequence"),
-    ({"set": {"colour": "red"}}, "colour"),
+    ({"set": {"colour": "red"}}, "set"),  # an unknown name is not repeated (tested in test_web_echo.py)
     ({"set": ["x"]}, "set"),
     ({"seats": [{"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}, "creator"),
     ({"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]}, "open"),
@@ -173,7 +182,7 @@ def test_acting_out_of_turn_is_refused(client: TestClient) -> None:
 
 
 def test_flood_is_rate_limited_then_closed(tmp_path: Path) -> None:
-    settings = Settings(bot_delay=0.0, rate=1.0, burst=3.0, flood_close=30)
+    settings = with_tables(Settings(rate=1.0, burst=3.0, flood_close=30), bot_delay=0.0)
     with web_client(tmp_path / "flood.sqlite3", settings) as client:
         table = create_table(client)
         with client.websocket_connect(socket_url(table)) as socket:
@@ -229,7 +238,7 @@ def test_reconnect_with_token_continues_the_seat(client: TestClient) -> None:
 
 
 def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(tmp_path: Path) -> None:
-    settings = Settings(bot_delay=0.0, absence_timeout=0.2)
+    settings = with_tables(Settings(), bot_delay=0.0, absence_timeout=0.2)
     with web_client(tmp_path / "away.sqlite3", settings) as client:
         table = create_table(client, seed=4)
         deadline = time.monotonic() + 30
@@ -269,6 +278,37 @@ def test_pages_and_assets_are_served_by_the_package(client: TestClient) -> None:
     assert {o["field"] for o in options["options"]} >= {"trick", "min_sequence", "follow_suit"}
     texts = client.get("/api/texts", headers={"accept-language": "nb-NO,nb;q=0.9"}).json()
     assert texts["again"] == "Spill igjen"
+
+
+@pytest.mark.parametrize(("accept", "lang", "again"), [
+    ("nn-NO,nn;q=0.9,nb;q=0.8", "nn", "Spel igjen"), ("nb-NO,nb;q=0.9", "nb", "Spill igjen"),
+    ("no", "nb", "Spill igjen"), ("de-DE,nn;q=0.5", "nn", "Spel igjen"), ("de-DE", "en", "Play again"),
+])
+def test_the_browsers_language_picks_one_of_three(client: TestClient, accept: str, lang: str,
+                                                   again: str) -> None:
+    """``Accept-Language``: the first language we speak (nynorsk too), else English."""
+    texts = client.get("/api/texts", headers={"accept-language": accept}).json()
+    assert (texts["_lang"], texts["again"]) == (lang, again)
+    assert texts["_languages"] == [["nb", "Bokmål"], ["nn", "Nynorsk"], ["en", "English"]]
+    assert client.get("/api/texts?lang=nn", headers={"accept-language": "en"}).json()["_lang"] == "nn"
+
+
+def test_the_pages_get_plural_forms_and_the_rule_to_pick_them(client: TestClient) -> None:
+    texts = client.get("/api/texts?lang=nn").json()
+    assert texts["table.free_seats"] == ["{n} ledig plass", "{n} ledige plassar"]
+    assert texts["computer_players"][0].startswith("Du og éi datamaskin")
+    assert texts["_plural"] == "(n != 1)"
+    assert "table.cards_one" not in texts and "computer_one" not in texts
+
+
+def test_the_rules_page_offers_all_three_languages(client: TestClient) -> None:
+    page = client.get("/rules?lang=nn&back=/t/abc").text
+    assert '<html lang="nn">' in page and "Reglar for Mattis" in page and "Avgjerder" in page
+    for code, name in (("nb", "Bokmål"), ("nn", "Nynorsk"), ("en", "English")):
+        assert f'<a lang="{code}" href="/rules?lang={code}&amp;back=/t/abc"' in page
+        assert f">{name}</a>" in page
+    assert page.count('aria-current="page"') == 1
+    assert 'lang="nn" href="/rules?lang=nn&amp;back=/t/abc" aria-current' in page
 
 
 
@@ -336,7 +376,7 @@ def test_expert_bots_think_in_the_worker_with_their_own_budget(tmp_path: Path) -
         with client.websocket_connect(socket_url(table)) as socket:
             final = play_out(socket)
     assert final["result"]
-    assert ("choose_move", FAST.expert_seconds) in submitted
+    assert ("choose_move", FAST.table.expert_seconds) in submitted
 
 
 def test_idle_tables_leave_memory_and_come_back_when_opened(client: TestClient) -> None:
@@ -365,7 +405,8 @@ def test_pages_forbid_outside_content_and_referrers(client: TestClient) -> None:
 
 
 def test_one_address_cannot_create_tables_without_end(tmp_path: Path) -> None:
-    with web_client(tmp_path / "posts.sqlite3", Settings(bot_delay=0.0, posts_per_minute=1.0)) as client:
+    settings = with_tables(Settings(posts_per_minute=1.0), bot_delay=0.0)
+    with web_client(tmp_path / "posts.sqlite3", settings) as client:
         codes = [client.post("/api/tables", json={}).status_code for _ in range(25)]
     assert codes[:20] == [201] * 20 and set(codes[20:]) == {429}
 
@@ -389,7 +430,7 @@ def test_a_score_lost_in_a_crash_is_recounted_from_the_stored_game(client: TestC
     with client.websocket_connect(socket_url(table)) as socket:
         final = play_out(socket)
     live = lobby.tables[table["table"]]
-    seats = [seat.to_stored() for seat in live.seats]
+    seats = [seat.to_stored() for seat in live.session.seats]
     lobby.store.update_table(table["table"], seats, {"scores": [0, 0, 0], "dealer": 2, "games": 1,
                                                      "seed": 15, "results": []})
     assert lobby.unload_older_than(0) == 1

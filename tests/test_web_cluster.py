@@ -389,9 +389,11 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
             presences.append(presence)
         table_id = f"fence-{first.owner}"
         seats = [{"kind": "bot", "level": "easy"}] * 3
-        assert first.add_actions([NewTable(table_id, {}, 3, seats, {"scores": [0, 0, 0]}),
+        assert first.add_actions([NewTable(table_id=table_id, rules={}, players=3, seats=seats,
+                                           match={"scores": [0, 0, 0]}),
                                   NewGame(table_id, 1, {"deck": []}),
-                                  ActionRow(table_id, 1, 0, 0, "7h", True)]) == set()
+                                  ActionRow(table_id=table_id, game_number=1, index=0, seat=0,
+                                            action="7h", over=True)]) == set()
         # finished, so the servers' sweeps leave it alone (they take over unfinished tables)
         second_owner = second.owner
         assert second_owner is not None
@@ -409,7 +411,8 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
         stored = second.load_table(table_id)
         assert stored is not None and stored.match == {"scores": [0, 0, 0]} and len(stored.seats) == 3
         with pytest.raises(IntegrityError):
-            second.add_actions([ActionRow(table_id, 1, 0, 0, "8h", True)])
+            second.add_actions([ActionRow(table_id=table_id, game_number=1, index=0, seat=0,
+                                          action="8h", over=True)])
         game = second.game(table_id, 1)
         assert game is not None and game.actions == ("7h",)
         second.release_lease(table_id, second_owner)
@@ -420,3 +423,42 @@ def test_a_server_that_lost_a_lease_cannot_write_and_a_double_write_is_refused(d
             presence.close()
         first.close()
         second.close()
+
+
+def lease_owner(deployment: Cluster, table_id: str) -> int | None:
+    """The owner number of a table's lease (a dead server's too), ``None`` when parked."""
+    engine = create_engine(deployment.postgres.url)
+    try:
+        with engine.connect() as connection:
+            owner = connection.execute(text("SELECT owner FROM mattis_leases WHERE table_id = :t"),
+                                       {"t": table_id}).scalar()
+    finally:
+        engine.dispose()
+    return None if owner is None else int(owner)
+
+
+def test_a_dead_servers_games_are_swept_up_and_its_waiting_tables_taken_when_asked(
+        deployment: Cluster) -> None:
+    """Issue 29: the sweep takes over a dead server's games in play (their bots and clocks go
+    on) within each server's limit of tables in memory; a table waiting for players has
+    nothing to go on with, so it stays stored until its first request, served by whichever
+    server nginx sends it to."""
+    servers = deployment.servers
+    victim = servers.ports[2]
+    direct = f"http://127.0.0.1:{victim}"
+    playing = new_table(direct, [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "normal"},
+                                 {"kind": "bot", "level": "easy"}], seed=71)
+    waiting = new_table(direct, [{"kind": "human", "name": "Kari"}, {"kind": "open"},
+                                 {"kind": "bot", "level": "easy"}], seed=72)
+    dead = lease_owner(deployment, playing["table"])
+    assert dead is not None and lease_owner(deployment, waiting["table"]) == dead
+    servers.kill(victim)
+    try:
+        wait_until(lambda: lease_owner(deployment, playing["table"]) not in (None, dead), TAKEOVER_LIMIT,
+                   "the game to be taken over")
+        time.sleep(2.5)  # a few more sweeps
+        assert lease_owner(deployment, waiting["table"]) == dead
+        assert retried(deployment.base, "GET", f"/api/tables/{waiting['table']}")["status"] == "waiting"
+        assert lease_owner(deployment, waiting["table"]) not in (None, dead)
+    finally:
+        servers.start(victim)

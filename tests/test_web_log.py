@@ -48,7 +48,7 @@ def story_lines(client: TestClient, table: dict[str, Any], lang: str) -> list[Lo
     record = client.get(f"/api/tables/{table['table']}/record").json()
     live = client.app.state.lobby.tables[table["table"]]  # type: ignore[attr-defined]
     game = Game.from_record({**record, "actions": [], "result": None})
-    story = TableStory(live.participants(0), game.rules, lang)  # type: ignore[arg-type]
+    story = TableStory(live.session.participants(0), game.rules, lang)  # type: ignore[arg-type]
     lines = list(story.tell(game.history, game.view(0, since=game.num_events)))
     for action in record["actions"]:
         told = game.num_events

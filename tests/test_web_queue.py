@@ -1,14 +1,16 @@
-"""The worker jobs of all tables go through a fair queue (issue 13, item 3): each table waits
-for its own jobs, not for another table's flood; hints come at most one at a time per seat,
-a cooldown apart, and the same point of a game gets the same hint without a new search.
+"""The worker jobs of all tables go through a fair queue (issue 13, item 3; per client
+address since issue 29, item 3): each owner waits for its own jobs, not for another's flood;
+hints come at most one at a time per seat, a cooldown apart, and the same point of a game
+gets the same hint without a new search.
 
-The queue is driven here by a fake executor whose jobs end when the test says so."""
+The queue is driven here by a fake executor whose jobs end when the test says so. Which
+owner the server queues a job for is tested in ``tests/test_web_limits.py``."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -20,7 +22,7 @@ from starlette.testclient import TestClient
 from mattis.web import create_app
 from mattis.web.workqueue import FairQueue, default_workers
 
-from .web_helpers import FAST, create_table, play_to_my_turn, receive, socket_url
+from .web_helpers import FAST, create_table, play_to_my_turn, receive, socket_url, with_tables
 
 
 class HeldExecutor(Executor):
@@ -147,8 +149,51 @@ def test_a_withdrawn_job_is_never_started_and_a_broken_pool_fails_only_its_job()
     assert run(scenario) == ["a0", "d0"]
 
 
-def test_the_default_worker_count_leaves_a_core_for_the_server() -> None:
-    assert 1 <= default_workers() <= 8
+def test_twenty_tables_of_one_address_are_one_turn_not_twenty() -> None:
+    """The queue is fair per owner; the server's owners are client addresses, so an address
+    with a job waiting at each of its twenty tables waits for itself, and a newcomer is next."""
+    async def scenario() -> list[str]:
+        pool = HeldExecutor()
+        queue = FairQueue(pool, workers=1)
+        crowd = [asyncio.create_task(queue.run("10.0.0.66", 2.5, job, f"expert{i}")) for i in range(20)]
+        await asyncio.sleep(0)
+        honest = asyncio.create_task(queue.run("10.0.0.1", 0.5, job, "hint"))
+        await asyncio.sleep(0)
+        for _ in range(21):
+            await pool.finish()
+        await asyncio.gather(honest, *crowd)
+        return pool.order()
+
+    assert run(scenario)[:3] == ["expert0", "hint", "expert1"]
+
+
+def test_an_owner_takes_a_second_worker_only_while_another_stays_free() -> None:
+    async def scenario(workers: int) -> tuple[list[str], list[str]]:
+        pool = HeldExecutor()
+        queue = FairQueue(pool, workers=workers)
+        tasks = [asyncio.create_task(queue.run("a", 1.0, job, f"a{i}")) for i in range(4)]
+        await asyncio.sleep(0)
+        alone = pool.order()
+        tasks.append(asyncio.create_task(queue.run("b", 1.0, job, "b0")))
+        await asyncio.sleep(0)
+        with_b = pool.order()
+        while not all(task.done() for task in tasks):
+            await pool.finish(next(index for index, (_, future) in enumerate(pool.started)
+                                   if not future.done()))
+        await asyncio.gather(*tasks)
+        return alone, with_b
+
+    assert asyncio.run(scenario(1)) == (["a0"], ["a0"])
+    assert asyncio.run(scenario(2)) == (["a0"], ["a0", "b0"])  # a second would leave none free
+    assert asyncio.run(scenario(4)) == (["a0", "a1", "a2"], ["a0", "a1", "a2", "b0"])
+
+
+def test_the_default_worker_count_leaves_a_core_for_the_server_but_is_never_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert 2 <= default_workers() <= 8
+    for cores, workers in ((1, 2), (2, 2), (4, 3), (64, 8)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _, cores=cores: set(range(cores)), raising=False)
+        assert default_workers() == workers
 
 
 # ------------------------------------------------------------------ hints at a table
@@ -160,7 +205,7 @@ def counting_app(tmp_path: Path, submitted: list[str], **changes: Any) -> TestCl
             submitted.append(fn.__name__)
             return super().submit(fn, *args, **kwargs)
 
-    settings = dataclasses.replace(FAST, **changes)
+    settings = with_tables(FAST, **changes)
     return TestClient(create_app(f"sqlite:///{tmp_path / 'hints.sqlite3'}", settings,
                                  executor_factory=lambda: CountingPool(1), workers=1))
 

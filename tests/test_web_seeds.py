@@ -126,7 +126,7 @@ def test_a_table_stored_before_secrets_gets_one_and_plays_on(client: TestClient)
         play_game(socket, [])
     live = lobby.tables[table["table"]]
     old_match = {key: value for key, value in live.session._stored_match().items() if key != "secret"}
-    lobby.store.update_table(table["table"], [seat.to_stored() for seat in live.seats], old_match)
+    lobby.store.update_table(table["table"], [seat.to_stored() for seat in live.session.seats], old_match)
     assert lobby.unload_older_than(0) == 1
     with client.websocket_connect(socket_url(table)) as socket:
         assert next_game(socket, 2)["view"]["phase"] == "collect"

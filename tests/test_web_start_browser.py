@@ -21,7 +21,9 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .browser_helpers import PHONE
+from mattis.i18n import LANGS
+
+from .browser_helpers import OVERFLOW, PHONE
 
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 LIGHT_BG = "rgb(238, 242, 239)"
@@ -142,33 +144,7 @@ def test_the_invite_qr_code_decodes_to_the_invite_link(browser: Browser, base_ur
 # ---------------------------------------------------------------------------- a phone
 
 
-OVERFLOW = """() => {
-  const problems = [];
-  const width = document.documentElement.clientWidth;
-  const page = document.documentElement.scrollWidth;
-  if (page > width) problems.push(`the page is ${page} px wide`);
-  const measure = document.createElement("canvas").getContext("2d");
-  for (const el of document.body.querySelectorAll("*")) {
-    if (!el.getClientRects().length) continue;
-    const box = el.getBoundingClientRect();
-    const name = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className}`;
-    if (box.right > width + 0.5 || box.left < -0.5) problems.push(`${name} sticks out: ${box.right}`);
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
-      problems.push(`${name} cut: ${el.scrollWidth} > ${el.clientWidth}`);
-    }
-    if (el.tagName === "SELECT") {  // a select shows only what fits: measure its chosen text
-      const style = getComputedStyle(el);
-      measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const text = measure.measureText(el.selectedOptions[0]?.textContent ?? "").width;
-      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
-      if (text > room) problems.push(`${name} option cut: ${text} > ${room}`);
-    }
-  }
-  return problems;
-}"""
-
-
-@pytest.mark.parametrize("lang", ["nb", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_start_page_fits_a_phone_with_no_cut_off_text(browser: Browser, base_url: str, shots: Path,
                                                          lang: str, scheme: Scheme) -> None:
@@ -194,7 +170,7 @@ def test_the_start_page_fits_a_phone_with_no_cut_off_text(browser: Browser, base
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["nb", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_desktop_shows_the_two_choices_side_by_side(browser: Browser, base_url: str, shots: Path,
                                                     lang: str, scheme: Scheme) -> None:

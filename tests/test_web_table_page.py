@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from mattis import Game
-from mattis.table import Reader, TableConfig, TableSession
+from mattis.table import MessageCursor, TableConfig, TableSession
 
 from .browser_helpers import (
     PHONE,
@@ -148,7 +148,7 @@ def long_phase_two(cards: int = 20) -> tuple[dict[str, Any], list[str]]:
             bots_move(session)
             if game.phase != "collect":
                 break
-            move = session.state_message(Reader(0, "en"))["legal"][0]
+            move = session.state_message(MessageCursor(0, "en"))["legal"][0]
             script.append(move)
             session.act(0, move)
         if game.phase == "shed" and game.hand_size(0) >= cards:
@@ -170,7 +170,7 @@ def forced_pick_up() -> tuple[dict[str, Any], list[str]]:
             bots_move(session)
             if game.is_over:
                 break
-            legal = session.state_message(Reader(0, "en"))["legal"]
+            legal = session.state_message(MessageCursor(0, "en"))["legal"]
             if legal == ["pickup"] and len(script) > 3:
                 return body, script
             script.append(legal[0])

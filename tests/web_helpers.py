@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import subprocess
@@ -16,10 +17,18 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from mattis.table import table_profile
 from mattis.web import Settings, create_app
 
-FAST = Settings(bot_delay=0.0, absence_timeout=30.0, hard_seconds=0.05, expert_seconds=0.05,
-                hint_seconds=0.05, rate=10_000.0, burst=10_000.0)
+QUICK_TABLES = dataclasses.replace(table_profile("server"), bot_delay=0.0, absence_timeout=30.0,
+                                   hard_seconds=0.05, expert_seconds=0.05, hint_seconds=0.05)
+"""The server's tables with the waits shortened."""
+FAST = Settings(table=QUICK_TABLES, rate=10_000.0, burst=10_000.0)
+
+
+def with_tables(settings: Settings = FAST, **changes: Any) -> Settings:
+    """``settings`` with some of its tables' settings changed."""
+    return dataclasses.replace(settings, table=dataclasses.replace(settings.table, **changes))
 
 
 def thread_pool() -> Executor:
@@ -91,7 +100,7 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
         [sys.executable, "-m", "mattis", "serve", "--port", str(port), "--db", db, *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a shared, loaded machine may take half a minute
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).close()
@@ -110,9 +119,11 @@ def server(port: int, db: str, *options: str) -> Iterator[subprocess.Popen[bytes
 
 
 @contextmanager
-def served_in_thread(db: Path, settings: Settings = FAST) -> Iterator[str]:
-    """The app on uvicorn with ``mattis serve``'s configuration (timeouts, limits), in a
-    thread of this process, so a test can speak raw HTTP to it; yields its base URL."""
+def served_in_thread(db: Path, settings: Settings = FAST, *, app: Any = None,
+                     forwarded_allow_ips: str | None = None) -> Iterator[str]:
+    """The app (or another ASGI ``app``) on uvicorn with ``mattis serve``'s configuration
+    (timeouts, limits, trusted proxies), in a thread of this process, so a test can speak raw
+    HTTP to it; yields its base URL."""
     import threading
 
     import uvicorn
@@ -120,8 +131,10 @@ def served_in_thread(db: Path, settings: Settings = FAST) -> Iterator[str]:
     from mattis.web.server import uvicorn_config
 
     port = free_port()
-    app = create_app(f"sqlite:///{db}", settings, executor_factory=thread_pool)
-    running = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
+    if app is None:
+        app = create_app(f"sqlite:///{db}", settings, executor_factory=thread_pool)
+    config = uvicorn_config(app, "127.0.0.1", port, settings, forwarded_allow_ips=forwarded_allow_ips)
+    running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -29,8 +29,10 @@ def main(preset: str, players: int, games: int, hard_iterations: int = 20) -> No
     random_in_seat: list[float] = []
     hard: list[float] = []
     for index in range(games):
-        chance = play_lab_game(variant, players, "random", 1, index, hard_iterations)
-        skill = play_lab_game(variant, players, "skill", 1, index, hard_iterations)
+        chance = play_lab_game(variant, players, "random", seed=1, index=index,
+                               hard_iterations=hard_iterations)
+        skill = play_lab_game(variant, players, "skill", seed=1, index=index,
+                              hard_iterations=hard_iterations)
         if chance.capped or skill.capped:
             continue
         hard_lost = float(skill.hard_seat in skill.losers)

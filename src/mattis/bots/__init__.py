@@ -30,6 +30,10 @@ BASE_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard", "expert")
 """The levels that need no optional library (all the offline app can run)."""
 LEARNED = "learned"
 """The level that plays a trained network: its inference needs numpy (the rl or web extra)."""
+SEARCHING_LEVELS: frozenset[str] = frozenset({"hard", "expert"})
+"""The levels that search for each move (seconds of a worker, not a millisecond): a host
+runs their moves away from the table, and a server limits how many tables of them one
+client may have in play."""
 
 
 def available_levels() -> tuple[str, ...]:
@@ -93,8 +97,8 @@ def hint_for(game: Game, rng: random.Random, limit: Limit | None = None) -> Deci
 
 __all__ = [
     "BASE_LEVELS", "DEFAULT_ACTION_CAP", "DEFAULT_LIMIT", "EXPERT_ITERATIONS", "EXPERT_LIMIT",
-    "EXPERT_SECONDS", "LEARNED", "LEVELS", "Agent", "CardMemory", "CardTracker", "Decision",
-    "ExpertAgent", "IsmctsAgent", "Limit", "PlayedGame", "PlayerView", "RandomAgent",
+    "EXPERT_SECONDS", "LEARNED", "LEVELS", "SEARCHING_LEVELS", "Agent", "CardMemory", "CardTracker",
+    "Decision", "ExpertAgent", "IsmctsAgent", "Limit", "PlayedGame", "PlayerView", "RandomAgent",
     "RuleBasedAgent", "available_levels", "decide", "derived_rng", "hint", "hint_for", "make_agent",
     "parse_level", "play_game", "seat_rng", "seat_view",
 ]

@@ -295,15 +295,15 @@ class SeatEncoder:
         for other, row in enumerate(self._rows):
             mask = table[other]
             if mask != old_table[other]:
-                _write_cards(buffer, values, _TABLE + row, old_table[other], mask)
+                _write_cards(buffer, values, _TABLE + row, old=old_table[other], new=mask)
             mask = won[other]
             if mask != old_won[other]:
-                _write_cards(buffer, values, _WON + row, old_won[other], mask)
+                _write_cards(buffer, values, _WON + row, old=old_won[other], new=mask)
                 old_won[other] = mask
             seen |= mask
             mask = hand if other == seat else known[other]
             if mask != old_known[other]:
-                _write_cards(buffer, values, _KNOWN + row, old_known[other], mask)
+                _write_cards(buffer, values, _KNOWN + row, old=old_known[other], new=mask)
                 old_known[other] = mask
             seen |= mask
         self._table = table
@@ -321,7 +321,7 @@ class SeatEncoder:
         if masks != old_masks:
             for index, mask in enumerate(masks):
                 if mask != old_masks[index]:
-                    _write_cards(buffer, values, _CARD_STARTS[index], old_masks[index], mask)
+                    _write_cards(buffer, values, _CARD_STARTS[index], old=old_masks[index], new=mask)
             self._cards = masks
 
         # One-hot blocks, in the order of _ONE_HOT_STARTS.
@@ -360,7 +360,7 @@ class SeatEncoder:
         if flags != old_flags:
             for index, bits in enumerate(flags):
                 if bits != old_flags[index]:
-                    _write_cards(buffer, values, _FLAG_STARTS[index], old_flags[index], bits)
+                    _write_cards(buffer, values, _FLAG_STARTS[index], old=old_flags[index], new=bits)
             self._flags = flags
 
         # Counts.
@@ -383,7 +383,7 @@ class SeatEncoder:
         return self.vector
 
 
-def _write_cards(buffer: array[float], values: list[float], start: int, old: int, new: int) -> None:
+def _write_cards(buffer: array[float], values: list[float], start: int, *, old: int, new: int) -> None:
     """Rewrite the slots of a card block (or a flag block) whose bit differs from ``old``."""
     changed = old ^ new
     while changed:

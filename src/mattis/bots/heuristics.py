@@ -53,7 +53,7 @@ def lead_choice(plays: Sequence[Action], trump_suit: int | None, boss: int = 0) 
 
 
 def should_pick_up(
-    legal: Sequence[Action], target: Action, oldest: Action, trump_suit: int | None, hand: int
+    legal: Sequence[Action], target: Action, oldest: Action, *, trump_suit: int | None, hand: int
 ) -> bool:
     """Whether picking up beats spending a trump: only trumps beat ``target`` and the oldest
     play (what we would take) is cheap, or our trumps are too few to waste."""
@@ -74,6 +74,7 @@ def should_pick_up(
 def phase1_choice(
     hand: int,
     legal: Sequence[Action],
+    *,
     best_rank: int,
     last_to_play: bool,
     may_chance: bool,

@@ -165,6 +165,7 @@ class IsmctsAgent:
     def __init__(
         self,
         limit: Limit = DEFAULT_LIMIT,
+        *,
         exploration: float = 0.7,
         rollout_noise: float = 0.1,
         early_stop: bool = True,
@@ -197,8 +198,10 @@ class IsmctsAgent:
                 if now >= deadline:
                     break
                 time_left = (deadline - now) * iterations / (now - started)
-                if self.early_stop and self._settled(root, iterations, max_iterations, time_left,
-                                                     self.confident_after):
+                settled = self.early_stop and self._settled(
+                    root, iterations, max_iterations=max_iterations, time_left=time_left,
+                    confident_after=self.confident_after)
+                if settled:
                     break
             self._iterate(root, view, rng)
             iterations += 1
@@ -215,7 +218,7 @@ class IsmctsAgent:
                          ("safe", f"{safe:.0%}")), iterations)
 
     @staticmethod
-    def _settled(root: _Node, iterations: int, max_iterations: int, time_left: float,
+    def _settled(root: _Node, iterations: int, *, max_iterations: int, time_left: float,
                  confident_after: int) -> bool:
         """True when more thinking will not change the choice: the most visited move cannot
         be overtaken in the budget left, or after ``confident_after`` iterations it has three

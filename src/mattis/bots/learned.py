@@ -95,7 +95,7 @@ class Policy:
 
 
 def save_checkpoint(path: str | Path, weights: Sequence[Any], biases: Sequence[Any], activation: str,
-                    dtype: str = "float16", meta: dict[str, str] | None = None) -> Path:
+                    *, dtype: str = "float16", meta: dict[str, str] | None = None) -> Path:
     """Write a checkpoint (compressed ``.npz``; ``dtype`` ``float16`` halves the file, ``float32``
     keeps the trained numbers exactly) and check that it loads."""
     if dtype not in ("float16", "float32"):

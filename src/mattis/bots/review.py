@@ -276,13 +276,13 @@ def evaluate_decision(
         for option, action in enumerate(legal):
             game = base.copy()
             game.apply_unchecked(action)
-            outcomes[option].append(_play_out(game, seat, random.Random(dice), policy, noise))
+            outcomes[option].append(_play_out(game, seat, random.Random(dice), policy=policy, noise=noise))
         if progress is not None:
             progress(len(legal))
     return outcomes
 
 
-def _play_out(game: Game, seat: int, rng: random.Random, policy: RolloutPolicy, noise: float) -> float:
+def _play_out(game: Game, seat: int, rng: random.Random, *, policy: RolloutPolicy, noise: float) -> float:
     """Play ``game`` to the end with ``policy``; 1.0 if ``seat`` lost."""
     steps = 0
     while not game.is_over and steps < ROLLOUT_ACTION_CAP:

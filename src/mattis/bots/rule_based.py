@@ -86,7 +86,8 @@ class RuleBasedAgent:
             if cards:
                 return Decision(cards[0], "already winning this round: give the lowest card",
                                 "sacrifice_low")
-        action, reason, text = phase1_choice(view.hand, legal, others_best, last, CHANCE in legal)
+        action, reason, text = phase1_choice(view.hand, legal, best_rank=others_best, last_to_play=last,
+                                             may_chance=CHANCE in legal)
         detail = (("rank", RANK_WORDS[others_best]),) if reason == "win_cheap" and others_best >= 0 else ()
         return Decision(action, text, reason, detail)
 
@@ -117,7 +118,7 @@ class RuleBasedAgent:
             play = min(plays, key=lambda p: (p.suit == trump, rank_of(p.low), -len(p.cards)))
             return Decision(play, f"cheapest card that beats {target_text}", "cheapest_beat",
                             (("target", target_text),))
-        if should_pick_up(legal, target, oldest, trump, public.hand):
+        if should_pick_up(legal, target, oldest, trump_suit=trump, hand=public.hand):
             return Decision(PICKUP, f"only a trump beats {target_text}: picking up "
                             f"{describe_target(oldest)} is cheaper", "pickup_cheaper",
                             (("target", target_text), ("oldest", describe_target(oldest))))

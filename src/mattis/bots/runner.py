@@ -74,7 +74,7 @@ def seat_view(game: Game, seat: int, tracker: CardTracker | None = None) -> Play
     return PlayerView.of(game.seat_view(seat, since=tracker.count), tracker)
 
 
-def decide(agent: Agent, game: Game, rng: random.Random, limit: Limit | None = None,
+def decide(agent: Agent, game: Game, rng: random.Random, *, limit: Limit | None = None,
            tracker: CardTracker | None = None) -> Decision:
     """Ask ``agent`` for the move of the player to move, showing it only that seat's view
     (read incrementally when the caller keeps the seat's ``tracker``)."""
@@ -89,6 +89,7 @@ def play_game(
     game: Game,
     agents: Sequence[Agent],
     seed: int | str,
+    *,
     limits: Sequence[Limit | None] | None = None,
     action_cap: int = DEFAULT_ACTION_CAP,
     on_decision: Callable[[int, Decision], None] | None = None,

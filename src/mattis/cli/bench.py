@@ -16,6 +16,7 @@ from .common import JsonOption, LangOption, console, language, progress_bar
 
 
 def bench_command(
+    *,
     json_output: JsonOption = False,
     runs: Annotated[int | None, typer.Option(
         "--runs", min=1, help="Runs per case; figures are the median. Default: 5 (2 with --quick).",

@@ -12,7 +12,6 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from enum import StrEnum
 from time import monotonic
 from typing import Annotated, NoReturn
 
@@ -33,7 +32,7 @@ from ..bots import parse_level as bots_parse_level
 from ..core import Rules
 from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
-from ..i18n import Lang, detect_lang
+from ..i18n import LANGS, Lang, detect_lang, parse_lang
 
 USAGE_ERROR = 2
 """Exit code for bad input, the same code click uses for usage errors."""
@@ -50,22 +49,25 @@ class UsageFailure(Exception):
     """Bad input found by a command; :func:`fail` turns it into one stderr line."""
 
 
-class LangChoice(StrEnum):
-    """The ``--lang`` values."""
-
-    NB = "nb"
-    EN = "en"
+def _lang_value(text: str) -> str:
+    try:
+        return parse_lang(text)
+    except ValueError:
+        raise typer.BadParameter(f"expected one of {', '.join(LANGS)}, got {text!r}") from None
 
 
 LangOption = Annotated[
-    LangChoice | None,
+    str | None,
     typer.Option(
         "--lang",
-        case_sensitive=False,
-        help="Output language: nb (Norwegian bokmål) or en. Default: from LC_ALL, LC_MESSAGES or LANG.",
+        parser=_lang_value,
+        metavar="[" + "|".join(LANGS) + "]",
+        help=(f"Output language: {', '.join(LANGS)} (nb Norwegian bokmål, nn Norwegian nynorsk, "
+              "en English). Default: from LC_ALL, LC_MESSAGES or LANG."),
         show_default=False,
     ),
 ]
+"""``--lang``: one of :data:`~mattis.i18n.LANGS`, so a new language is offered as soon as it is named."""
 SetOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -84,11 +86,11 @@ JsonOption = Annotated[
 ]
 
 
-def language(choice: LangChoice | None) -> Lang:
+def language(choice: str | None) -> Lang:
     """The ``--lang`` choice, or the locale's language when none was given."""
     if choice is None:
         return detect_lang()
-    return "nb" if choice is LangChoice.NB else "en"
+    return parse_lang(choice)
 
 
 def one_line(message: str) -> str:

@@ -104,6 +104,7 @@ def parse_player_counts(text: str | None) -> list[int] | None:
 
 
 def lab_command(
+    *,
     rules: Annotated[list[str] | None, typer.Option(
         "--rules", "-r", metavar="PRESET[,PRESET]",
         help="Presets to compare (repeatable or comma-separated). Default: pagat, kortregler and app.",
@@ -165,8 +166,8 @@ def lab_command(
                                               total=format_number(total, chosen),
                                               iterations=format_number(hard_iterations, chosen)),
                                             style="dim"))
-        result = _run(variants, games, seed, counts, hard_iterations, action_cap, runner,
-                      total, chosen)
+        result = _run(variants, games, seed=seed, counts=counts, hard_iterations=hard_iterations,
+                      action_cap=action_cap, backend=runner, total=total, lang=chosen)
     try:
         json_path, html_path = write_report(result, out)
     except ReportError as error:
@@ -183,11 +184,12 @@ def lab_command(
     output.print(t("lab.written", chosen, html=str(html_path), json=str(json_path)), markup=False)
 
 
-def _run(variants: list[Variant], games: int, seed: int, counts: list[int] | None, hard_iterations: int,
+def _run(variants: list[Variant], games: int, *, seed: int, counts: list[int] | None, hard_iterations: int,
          action_cap: int, backend: Backend, total: int, lang: Lang) -> LabResult:
     """Run the lab, with progress on stderr (its total known from the start)."""
     with progress_bar(t("lab.progress", lang), total=total) as update:
-        return run_lab(variants, games, seed, counts, hard_iterations, action_cap, backend, progress=update)
+        return run_lab(variants, games, seed=seed, players=counts, hard_iterations=hard_iterations,
+                       action_cap=action_cap, backend=backend, progress=update)
 
 
 VARIANT_WIDTH = 16

@@ -47,7 +47,7 @@ def export_command(
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder to write the app into.")],
 ) -> None:
     """Write the whole offline app as static files (pages, runtime, package, manifest, service
-    worker, and the server's answers precomputed in both languages)."""
+    worker, and the server's answers precomputed in every language)."""
     if missing_modules("web"):
         fail(needs_extra("mattis app", "web"))
     from ..web.app import options_payload, texts_payload

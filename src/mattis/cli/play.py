@@ -58,6 +58,7 @@ cannot find the deal from its seed (the seed is saved with the game, to replay i
 
 
 def play_command(
+    *,
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to play: pagat, kortregler or app.")] = "pagat",
     sets: SetOption = None,

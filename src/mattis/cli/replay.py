@@ -31,6 +31,7 @@ RECENT_LIMIT = 10
 
 
 def replay_command(
+    *,
     file: Annotated[str | None, typer.Argument(
         metavar="[FILE|NUMBER]",
         help="A game saved by 'mattis play', or its number in the list of recent games. "

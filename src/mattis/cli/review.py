@@ -42,6 +42,7 @@ from .replay import saved_game_path
 
 
 def review_command(
+    *,
     file: Annotated[str, typer.Argument(
         metavar="FILE|NUMBER",
         help="A saved game ('mattis play --save', or a table's record from the web server), or "
@@ -118,10 +119,8 @@ def _show(review: Review, loaded: LoadedGame, lang: Lang) -> None:
             sentence = f"{turning_point_sentence(decision, lang)} ({uncertainty})"
             out.print(_hanging(sentence, _mark(), out.width))
     if review.forced:
-        count = len(review.forced)
-        key = "review.forced_one" if count == 1 else "review.forced"
         out.print()
-        out.print(Text(t(key, lang, count=count), style="dim"))
+        out.print(Text(t("review.forced", lang, count=len(review.forced)), style="dim"))
 
 
 def _hanging(sentence: str, mark: str, width: int) -> Text:

@@ -96,6 +96,7 @@ def _compare_table(lang: Lang) -> Table:
 
 
 def rules_command(
+    *,
     preset: Annotated[str, typer.Argument(help="Preset to show: pagat, kortregler or app.")] = "pagat",
     compare: Annotated[bool, typer.Option("--all", "-a", help="Compare all presets side by side.")] = False,
     full: Annotated[bool, typer.Option(

@@ -14,18 +14,21 @@ code, so the phones around the table open the game by scanning instead of typing
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, TextIO
 from urllib.parse import urlsplit
 
 import typer
 
-from ..bots import EXPERT_ITERATIONS, EXPERT_SECONDS
+from ..bots import EXPERT_ITERATIONS
 from ..extras import missing_modules, needs_extra
+from ..table.config import TableConfig, table_profile
 from .common import fail as _fail
 
 DEFAULT_HOST = "127.0.0.1"
@@ -33,9 +36,14 @@ ALL_INTERFACES = "0.0.0.0"
 ROUTE_PROBE = ("10.255.255.255", 1)
 """A private address to "connect" a UDP socket to: that sends nothing, but makes the system
 choose the interface it would route through, whose address is the one to print."""
+SERVED: TableConfig = table_profile("server")
+"""The tables' profile, whose values the table options change (their defaults are its own)."""
+SERVED_ABSENCE = 60.0 if SERVED.absence_timeout is None else SERVED.absence_timeout
+"""``--absence``'s default (the ``server`` profile always has one)."""
 
 
 def serve_command(
+    *,
     host: Annotated[str | None, typer.Option(
         "--host", help=f"Address to listen on (default {DEFAULT_HOST}; {ALL_INTERFACES} with --lan).",
         show_default=False)] = None,
@@ -48,18 +56,21 @@ def serve_command(
         help="SQLAlchemy database URL, e.g. postgresql+psycopg://user:pw@host/mattis. "
              "Default: an SQLite file in the user data folder.", show_default=False)] = None,
     bot_delay: Annotated[float, typer.Option(
-        "--bot-delay", min=0.0, help="Seconds before each bot move, so people can follow.")] = 0.8,
+        "--bot-delay", min=0.0, help="Seconds before each bot move, on top of its thinking time, "
+                                     "so people can follow.")] = SERVED.bot_delay,
     absence: Annotated[float, typer.Option(
-        "--absence", min=0.0, help="Seconds a player may be away before a bot plays for them.")] = 60.0,
+        "--absence", min=0.0,
+        help="Seconds a player may be away before a bot plays for them.")] = SERVED_ABSENCE,
     hard_seconds: Annotated[float, typer.Option(
-        "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = 1.0,
+        "--hard-seconds", min=0.01, help="Thinking time of hard bots per move.")] = SERVED.hard_seconds,
     expert_seconds: Annotated[float, typer.Option(
         "--expert-seconds", min=0.01,
         help="Longest thinking time of expert bots per move (they stop sooner at "
-             f"{EXPERT_ITERATIONS:,} iterations).")] = EXPERT_SECONDS,
+             f"{EXPERT_ITERATIONS:,} iterations).")] = SERVED.expert_seconds,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
-        help="Worker processes for hard bots and hints. Default: one per core but one (at most 8).")] = None,
+        help="Worker processes for searching bots and hints. Default: one per core but one "
+             "(at least 2, at most 8).")] = None,
     allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", metavar="ORIGIN", show_default=False,
         help="Another site whose pages may open game sockets, e.g. https://mattis.example "
@@ -109,8 +120,9 @@ def serve_command(
         lock.release()
         _fail(cannot_open(error))
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
-    settings = Settings(bot_delay=bot_delay, absence_timeout=absence, hard_seconds=hard_seconds,
-                        expert_seconds=expert_seconds, allowed_origins=origins)
+    table = dataclasses.replace(SERVED, bot_delay=bot_delay, absence_timeout=absence,
+                                hard_seconds=hard_seconds, expert_seconds=expert_seconds)
+    settings = Settings(table=table, allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     public_url = f"http://{url_host(lan_address())}:{port}/" if lan else None
@@ -120,24 +132,57 @@ def serve_command(
     if public_url:
         sys.stdout.write(lan_banner(public_url, sys.stdout))
     sys.stdout.flush()
-    _log_to_stderr()
     app = create_app(url, settings, workers=workers, public_url=public_url)
-    config = uvicorn_config(app, host, port, settings, forwarded_allow_ips)
+    config = uvicorn_config(app, host, port, settings, forwarded_allow_ips=forwarded_allow_ips)
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        with logging_to_stderr():
+            uvicorn.Server(config).run(sockets=[listener])
     finally:
         lock.release()
 
 
-def _log_to_stderr() -> None:
-    """The server's own log lines (a table set aside, a client gone mid-request, a write the
-    database refused) on stderr, one line each."""
-    logger = logging.getLogger("mattis.web")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+SERVER_LOGGERS = {"mattis.web": logging.INFO, "uvicorn": logging.WARNING}
+"""The loggers ``mattis serve`` prints, from these levels on: its own lines (a table set
+aside, a client gone mid-request, a write the database refused) and uvicorn's warnings."""
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes each line to ``sys.stderr`` as it is when the line is written, never to a stream
+    that was ``sys.stderr`` once and may be closed since (a captured one, in tests)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: TextIO) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def logging_to_stderr() -> Iterator[None]:
+    """The server's log lines on stderr, one line each, while the server runs; afterwards the
+    loggers are as they were (a command run in-process, as the tests do, leaves nothing)."""
+    handler = _StderrHandler()
+    before = {name: (logging.getLogger(name).level, logging.getLogger(name).propagate)
+              for name in SERVER_LOGGERS}
+    for name, level in SERVER_LOGGERS.items():
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = False
+    try:
+        yield
+    finally:
+        for name, (level, propagate) in before.items():
+            logger = logging.getLogger(name)
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+            logger.propagate = propagate
 
 
 def lan_address(

@@ -110,6 +110,7 @@ def _simulation_summary(stats: SimulationStats, preset: str, lang: Lang) -> list
 
 
 def simulate_command(
+    *,
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to start from: pagat, kortregler or app.")] = "pagat",
     players: Annotated[int | None, typer.Option(
@@ -140,7 +141,8 @@ def simulate_command(
     except ValueError as error:
         fail(for_option("--players", error) if players is not None else str(error))
     with open_backend(backend, workers, address) as runner:
-        stats = _run_simulation(resolved, seats, games, seed, action_cap, runner, chosen)
+        stats = _run_simulation(resolved, seats, games=games, seed=seed, action_cap=action_cap,
+                                backend=runner, lang=chosen)
     if json_output:
         data = stats.to_dict()
         data["base_preset"] = base.preset_name
@@ -152,9 +154,9 @@ def simulate_command(
         out.print(part)
 
 
-def _run_simulation(rules: Rules, players: int, games: int, seed: int, action_cap: int, backend: Backend,
+def _run_simulation(rules: Rules, players: int, *, games: int, seed: int, action_cap: int, backend: Backend,
                     lang: Lang) -> SimulationStats:
     """Play the games, with progress on stderr (its total known from the start)."""
     with progress_bar(t("sim.progress", lang), total=games) as update:
-        return simulate(rules, players, games, seed, action_cap, progress=lambda done: update(done, None),
-                        backend=backend)
+        return simulate(rules, players, games, seed, action_cap=action_cap,
+                        progress=lambda done: update(done, None), backend=backend)

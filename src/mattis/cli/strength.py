@@ -39,6 +39,7 @@ def parse_budgets(text: str) -> tuple[int, ...]:
 
 
 def strength_command(
+    *,
     out: Annotated[Path, typer.Option("--out", help="Folder of the checkpoint, table and plot.")],
     rules: Annotated[str, typer.Option("--rules", help="Preset.")] = "pagat",
     players: Annotated[int, typer.Option("--players", help="Number of players.")] = 3,
@@ -84,7 +85,7 @@ def strength_command(
 
     with open_backend(backend, workers, address) as runner:
         try:
-            experiment = run(out, settings, runner, hours, report)
+            experiment = run(out, settings, runner, hours=hours, report=report)
         except StrengthError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None

@@ -1,7 +1,7 @@
 """``mattis tournament``: bots against bots with rotated seats, in one table.
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
-the options, shows a progress bar on stderr and prints the standings in bokmål or English
+the options, shows a progress bar on stderr and prints the standings in the chosen language
 (its texts are :mod:`mattis.i18n.cli`, keys ``tournament.…``), or one JSON object with
 ``--json``.
 """
@@ -24,7 +24,7 @@ from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
 from ..core import Rules
-from ..i18n import Lang, format_number, format_percent, t
+from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
@@ -125,6 +125,7 @@ def parse_entrants(text: str) -> list[str]:
 
 
 def tournament_command(
+    *,
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Preset to start from: pagat, kortregler or app.")] = "pagat",
     players: Annotated[int | None, typer.Option(
@@ -198,8 +199,9 @@ def tournament_command(
         limit = Limit(seconds=hard_seconds, iterations=hard_iterations)
 
     with open_backend(backend, workers, address) as runner:
-        result = _run(resolved, seats, levels, games, seed, limit, action_cap, openspiel_simulations,
-                      runner, chosen, checkpoint)
+        result = _run(resolved, seats, levels, games=games, seed=seed, limit=limit, action_cap=action_cap,
+                      openspiel_simulations=openspiel_simulations, backend=runner, lang=chosen,
+                      learned_checkpoint=checkpoint)
     base = Rules.preset(rules)
     if json_output:
         data = result.to_dict()
@@ -212,13 +214,13 @@ def tournament_command(
         out.print(part)
 
 
-def _run(rules: Rules, players: int, levels: list[str], games: int, seed: int, limit: Limit,
+def _run(rules: Rules, players: int, levels: list[str], *, games: int, seed: int, limit: Limit,
          action_cap: int, openspiel_simulations: int, backend: Backend, lang: Lang,
          learned_checkpoint: str | None = None) -> TournamentResult:
     """Play the tournament, with progress on stderr (its total known from the start)."""
     with progress_bar(t("tournament.progress", lang), total=planned_games(games, players)) as update:
-        return run_tournament(rules, players, levels, games, seed, hard_limit=limit, action_cap=action_cap,
-                              progress=update, backend=backend,
+        return run_tournament(rules, players, levels, games, seed=seed, hard_limit=limit,
+                              action_cap=action_cap, progress=update, backend=backend,
                               openspiel_simulations=openspiel_simulations,
                               learned_checkpoint=learned_checkpoint)
 
@@ -232,8 +234,7 @@ def _milliseconds(seconds: float, lang: Lang) -> str:
 
 def _interval(low: float, high: float, lang: Lang) -> str:
     """``45.5–78.8%``: the percent sign once, so the column stays narrow."""
-    text = f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}"
-    return f"{text}\u00a0%" if lang == "nb" else f"{text}%"
+    return percent_text(f"{format_number(low * 100, lang, 1)}–{format_number(high * 100, lang, 1)}", lang)
 
 
 def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], lang: Lang) -> Table:

@@ -31,6 +31,7 @@ def parse_opponents(text: str) -> list[str]:
 
 
 def train_command(
+    *,
     out: Annotated[Path, typer.Option(
         "--out", "-o", metavar="FILE",
         help="Where to write the checkpoint (.npz, read by numpy alone): play it with "

@@ -16,7 +16,7 @@ types.)
 Everything else about an option (the values it accepts, its rule number, the key of its words,
 its place in the learning encoding) is declared with its field, as a :class:`RuleOption`
 (:data:`RULE_OPTIONS`), and every front end and adapter reads it from there: a new option is
-one field, its words in both languages and its rule logic (``docs/architecture.md``).
+one field, its words in every language and its rule logic (``docs/architecture.md``).
 """
 
 from __future__ import annotations

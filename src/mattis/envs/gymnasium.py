@@ -70,6 +70,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self,
         rules: str | Rules = "pagat",
         players: int = 3,
+        *,
         opponents: Opponent | Sequence[Opponent] = "normal",
         seat: int = 0,
         max_actions: int = DEFAULT_MAX_ACTIONS,

@@ -49,6 +49,7 @@ ILLEGAL_MOVE_REWARD = -1.0
 def env(
     rules: str | Rules = "pagat",
     players: int = 3,
+    *,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     render_mode: str | None = None,
     lang: str = "en",
@@ -62,7 +63,8 @@ def env(
     step directly (:class:`_OrderEnforced`): three layers of generic forwarding cost more
     than a whole Mattis step.
     """
-    return _OrderEnforced(_CheckedEnv(rules, players, max_actions, render_mode, lang, **options))
+    return _OrderEnforced(_CheckedEnv(rules, players, max_actions=max_actions, render_mode=render_mode,
+                                      lang=lang, **options))
 
 
 class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
@@ -76,6 +78,7 @@ class raw_env(AECEnv):  # PettingZoo's naming convention for the unwrapped class
         self,
         rules: str | Rules = "pagat",
         players: int = 3,
+        *,
         max_actions: int = DEFAULT_MAX_ACTIONS,
         render_mode: str | None = None,
         lang: str = "en",

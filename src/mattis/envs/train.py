@@ -97,7 +97,7 @@ class _Learner(gymnasium.Wrapper[Observation, np.int64, Observation, np.int64]):
 class _Reporter(BaseCallback):
     """Counts finished games and the learner's Mattis share; calls ``report`` now and then."""
 
-    def __init__(self, total: int, report: Callable[[Progress], None] | None, every: float,
+    def __init__(self, total: int, report: Callable[[Progress], None] | None, *, every: float,
                  save: Callable[[Any], object] | None = None, save_every: int | None = None,
                  window: int = 500) -> None:
         super().__init__()
@@ -136,7 +136,7 @@ class _Reporter(BaseCallback):
                         self.games, rate, len(recent))
 
 
-def make_envs(opponents: Sequence[Opponent], envs: int, rules: str | Rules, players: int, seed: int,
+def make_envs(opponents: Sequence[Opponent], envs: int, *, rules: str | Rules, players: int, seed: int,
               shaping: float) -> DummyVecEnv:
     """``envs`` games, game ``i`` against ``opponents[i % len]`` with the learner at seat
     ``i % players``, each seeded from ``seed``."""
@@ -188,7 +188,7 @@ def import_policy(model: Any, policy: Policy) -> None:
             layer.bias.copy_(torch.as_tensor(bias))
 
 
-def new_model(vector: DummyVecEnv, seed: int, hidden: Sequence[int] = DEFAULT_HIDDEN,
+def new_model(vector: DummyVecEnv, seed: int, *, hidden: Sequence[int] = DEFAULT_HIDDEN,
               n_steps: int = 256, batch_size: int = 512, learning_rate: float = 3e-4,
               ent_coef: float = 0.01) -> Any:
     """A fresh ``MaskablePPO`` on ``vector`` (tanh MLP policy and value networks); the learning
@@ -209,6 +209,7 @@ def new_model(vector: DummyVecEnv, seed: int, hidden: Sequence[int] = DEFAULT_HI
 def train(
     out: str | Path,
     opponents: Sequence[Opponent] = ("easy",),
+    *,
     steps: int = 100_000,
     seed: int = 1,
     rules: str | Rules = "pagat",
@@ -234,12 +235,12 @@ def train(
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps: must be a positive whole number, got {steps!r}")
     torch.set_num_threads(1)
-    vector = make_envs(opponents, envs, rules, players, seed, shaping)
+    vector = make_envs(opponents, envs, rules=rules, players=players, seed=seed, shaping=shaping)
     n_steps = max(8, min(256, steps // envs))
     if model is None:
         if start is not None:
             hidden = [weight.shape[1] for weight in start.weights[:-1]]
-        model = new_model(vector, seed, hidden, n_steps=n_steps, learning_rate=learning_rate)
+        model = new_model(vector, seed, hidden=hidden, n_steps=n_steps, learning_rate=learning_rate)
         if start is not None:
             import_policy(model, start)
     else:
@@ -255,7 +256,7 @@ def train(
         return save_checkpoint(out, weights, biases, activation, dtype=dtype,
                                meta={**meta, "steps": str(current.num_timesteps)})
 
-    reporter = _Reporter(steps, report, report_every, save, save_every)
+    reporter = _Reporter(steps, report, every=report_every, save=save, save_every=save_every)
     model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
     progress = reporter.progress()
     if report is not None:

@@ -17,19 +17,15 @@ from typing import Literal
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import SUIT_SYMBOLS, SUITS, cards_in, parse_card, rank_of, suit_of
 from ..core.phase import Phase
-from ..i18n import Lang
+from ..i18n import Lang, t
 
 RANK_LABELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Short rank labels as printed in the corner of a card (J, Q, K, A are used in Norway too)."""
 
-_RANK_WORDS: dict[Lang, tuple[str, ...]] = {
-    "nb": ("2", "3", "4", "5", "6", "7", "8", "9", "10", "knekt", "dame", "konge", "ess"),
-    "en": ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace"),
-}
-_SUIT_WORDS: dict[Lang, tuple[str, ...]] = {
-    "nb": ("kløver", "ruter", "hjerter", "spar"),
-    "en": ("clubs", "diamonds", "hearts", "spades"),
-}
+_COURT_WORDS: tuple[str, ...] = ("jack", "queen", "king", "ace")
+"""The keys of the ranks said in words (``card.rank.…``); 2 to 10 are said as digits."""
+_SUIT_KEYS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+"""The keys of the suits in words (``card.suit.…``), in the core's suit order."""
 
 SuitRole = Literal["black", "red"]
 """How a suit is coloured: clubs and spades black, diamonds and hearts red."""
@@ -95,19 +91,20 @@ def card_label(card: int | str) -> str:
 
 def rank_word(rank: int, lang: Lang) -> str:
     """The rank in words: ``"dame"`` / ``"queen"`` (digits for 2-10)."""
-    return _RANK_WORDS[lang][rank]
+    court = rank - (len(RANK_LABELS) - len(_COURT_WORDS))
+    return t(f"card.rank.{_COURT_WORDS[court]}", lang) if court >= 0 else RANK_LABELS[rank]
 
 
 def suit_word(suit: int, lang: Lang) -> str:
     """The suit in words: ``"hjerter"`` / ``"hearts"``."""
-    return _SUIT_WORDS[lang][suit]
+    return t(f"card.suit.{_SUIT_KEYS[suit]}", lang)
 
 
 def card_name(card: int | str, lang: Lang) -> str:
     """The card in words: ``"hjerter ess"`` / ``"ace of hearts"``."""
     number = card_int(card)
     rank, suit = rank_word(rank_of(number), lang), suit_word(suit_of(number), lang)
-    return f"{suit} {rank}" if lang == "nb" else f"{rank} of {suit}"
+    return t("card.name", lang, rank=rank, suit=suit)
 
 
 def suit_role(suit: int) -> SuitRole:
@@ -150,9 +147,9 @@ def play_label(action: Action) -> str:
 def action_label(action: Action, lang: Lang) -> str:
     """Any action in words for a list of moves: a card, a sequence, *sjanse*, *ta opp*."""
     if action is CHANCE:
-        return "sjanse" if lang == "nb" else "chance"
+        return t("play.action.chance", lang)
     if action is PICKUP:
-        return "ta opp" if lang == "nb" else "pick up"
+        return t("play.action.pickup", lang)
     return play_label(action)
 
 

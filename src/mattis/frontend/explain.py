@@ -44,6 +44,7 @@ def display_params(error: IllegalAction, lang: Lang) -> dict[str, object]:
 def explain_illegal(error: IllegalAction, lang: Lang) -> str:
     """The reason ``error`` gives, in ``lang``."""
     key = f"play.why.{error.reason.value}"
-    if error.reason is Reason.NOT_IN_HAND and "," in str(error.params.get("cards", "")):
-        key += "_many"
-    return t(key, lang, **display_params(error, lang))
+    params = display_params(error, lang)
+    if error.reason is Reason.NOT_IN_HAND:  # "is" or "are": a plural form, by the cards named
+        params["count"] = len(str(error.params.get("cards", "")).split(","))
+    return t(key, lang, **params)

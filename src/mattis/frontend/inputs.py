@@ -1,22 +1,24 @@
-"""What a player types, understood the same way by every front end, in bokmål and English.
+"""What a player types, understood the same way by every front end, in every language we speak.
 
 A turn accepts a card (``7h``, ``10h``, ``Th``, ``7♥``, Norwegian suit letters ``k r h s``
 and ranks ``D`` dame, ``E`` ess, ``Kn`` knekt too), a sequence (``6h-8h``, or ``6-8h``), a
 number from the displayed list of legal moves, *sjanse*/``chance``, *ta opp*/``pickup``, or a
-command (``hint``, ``help``, ``rules``, ``quit``, ``show``). Parsing never guesses and never
+command (``hint``, ``help``, ``rules``, ``quit``, ``show``), and in any language the words the
+help names for them (``play.help.<command>_cmd``: *reglar* in nynorsk). Parsing never guesses and never
 consults the game: it returns what was asked for, or an error saying what is wrong, and the
 game decides whether the move is legal.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import make_card, rank_of, suit_of
-from ..i18n import Lang, t
+from ..i18n import LANGS, Lang, t
 from .text import shown
 
 
@@ -41,7 +43,25 @@ _COMMAND_WORDS: dict[str, Command | Action] = {
     "pickup": PICKUP, "pick up": PICKUP, "pick-up": PICKUP, "take": PICKUP,
     "ta opp": PICKUP, "opp": PICKUP, "ta inn": PICKUP,
 }
-"""Every word a turn understands besides cards and numbers (lower case, single spaces)."""
+"""The words a turn understands besides cards and numbers (lower case, single spaces), besides
+the ones the help shows in each language (:func:`command_words`)."""
+_HELP_WORDS: dict[str, Command | Action] = {
+    "hint": Command.HINT, "help": Command.HELP, "rules": Command.RULES, "quit": Command.QUIT,
+    "show": Command.SHOW, "chance": CHANCE, "pickup": PICKUP,
+}
+"""The commands the help lists, by the key of their word (``play.help.<key>_cmd``)."""
+
+
+@functools.cache
+def command_words() -> dict[str, Command | Action]:
+    """Every word a turn understands besides cards and numbers: :data:`_COMMAND_WORDS` and the
+    word the help shows for each command in every language, so a language's own words work as
+    soon as its catalogue has them."""
+    words = dict(_COMMAND_WORDS)
+    for lang in LANGS:
+        for key, meaning in _HELP_WORDS.items():
+            words.setdefault(" ".join(t(f"play.help.{key}_cmd", lang).split()).lower(), meaning)
+    return words
 
 _SUIT_CHARS: dict[str, int] = {
     "c": 0, "k": 0, "♣": 0, "♧": 0,
@@ -106,7 +126,7 @@ def parse_input(text: str, choices: Sequence[Action] = ()) -> ParsedInput | None
     words = " ".join(text.split()).lower().rstrip(".!")
     if not words:
         return None
-    known = _COMMAND_WORDS.get(words)
+    known = command_words().get(words)
     if isinstance(known, Command):
         return CommandInput(known)
     if isinstance(known, Action):

@@ -64,8 +64,8 @@ class Narrator:
             assert seat is not None
             card = self._winning_card(seat)
             self._trick = []
-            key = "play.ev.won_one" if count == 1 else "play.ev.won"
-            return t(key, lang, who=self._who(seat), count=count, card=card_label(card) if card >= 0 else "?")
+            return t("play.ev.won", lang, who=self._who(seat), count=count,
+                     card=card_label(card) if card >= 0 else "?")
         if kind == EventKind.ASIDE:
             return t("play.ev.aside", lang, who=self._who(seat))
         if kind == EventKind.DROP:
@@ -127,10 +127,11 @@ def result_headline(game: Game, participants: Sequence[Participant], lang: Lang)
     names = [seat_name(participants[s], lang, initial=index == 0)
              for index, s in enumerate(result.losers)]
     you = any(participants[s].human for s in result.losers)
-    number = "many" if len(names) > 1 else ("you" if you else "one")
-    key = "play.result_empty_" if result.lost_on_empty else "play.result_"
+    key = "play.result_empty" if result.lost_on_empty else "play.result"
+    if you and len(names) == 1:
+        key += "_you"  # "You are", where a name "is"; a plural form counts the losers
     name = lost_on_empty_name(game.rules.nothing_left_counts)
-    return t(key + number, lang, who=join_names(names, lang), name=name)
+    return t(key, lang, who=join_names(names, lang), name=name, count=len(names))
 
 
 def out_order_line(game: Game, participants: Sequence[Participant], lang: Lang) -> str | None:

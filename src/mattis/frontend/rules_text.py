@@ -14,5 +14,4 @@ from ..i18n import Lang
 
 def full_rules(lang: Lang) -> str:
     """The full rules text in ``lang`` (Markdown)."""
-    name = "rules.nb.md" if lang == "nb" else "rules.en.md"
-    return resources.files("mattis").joinpath("data", name).read_text(encoding="utf-8")
+    return resources.files("mattis").joinpath("data", f"rules.{lang}.md").read_text(encoding="utf-8")

@@ -28,7 +28,7 @@ from ..bots import (
 )
 from ..core.actions import Action
 from ..core.game import Game
-from ..i18n import Lang, t
+from ..i18n import Lang, percent_text, t
 from .cards import action_label, play_label, sort_actions
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
@@ -100,6 +100,7 @@ class GameSession:
         game: Game,
         participants: Sequence[Participant],
         lang: Lang,
+        *,
         seed: int | str,
         hint_limit: Limit = DEFAULT_HINT_LIMIT,
     ) -> None:
@@ -245,7 +246,7 @@ def hint_reason(decision: Decision, lang: Lang) -> str:
     you out of Mattis in its simulated games, or the rule-based reason."""
     details = dict(decision.detail)
     if decision.reason == "search" and "safe" in details:
-        safe = details["safe"].replace("%", "\u00a0%") if lang == "nb" else details["safe"]
+        safe = percent_text(details["safe"].removesuffix("%"), lang)  # a whole percentage
         return t("play.hint.search", lang, safe=safe)
     return bot_reason(decision, lang)
 

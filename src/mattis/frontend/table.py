@@ -186,8 +186,7 @@ def status_line(state: TableState, lang: Lang) -> str:
     """Phase, stock and trump in one line."""
     parts = [t("play.phase." + state.phase, lang)]
     if state.phase == Phase.COLLECT:
-        key = "play.status.stock_one" if state.stock_size == 1 else "play.status.stock"
-        parts.append(t(key, lang, count=state.stock_size))
+        parts.append(t("play.status.stock", lang, count=state.stock_size))
     parts.append(trump_text(state, lang))
     if state.phase == Phase.SHED and state.trick_size:
         parts.append(t("play.status.trick_size", lang, count=state.trick_size,

@@ -1,70 +1,53 @@
 """The offline app's host: tables on the device, driven by messages from the page.
 
 The page talks to the worker in JSON text, one message at a time, and the worker hands each
-to :meth:`LocalTables.receive`:
+to :meth:`DeviceHost.receive`:
 
 * ``{"op": "call", "id": N, "name": NAME, "lang": L, ...}`` for what the server answers over
   HTTP: ``createTable`` (``body``), ``tableInfo`` and ``joinTable`` (``tableId``, ``name``),
-  ``record`` (``tableId``, ``game``; answered as JSON text, since JavaScript's numbers
-  cannot hold a 64-bit seed), ``list`` and ``searchSpeed`` (``seconds``: the ``hard`` search's
-  iterations a second here, for the benchmark). The answer is
+  ``record`` (``tableId``, ``game``; as JSON text: JavaScript's numbers cannot hold a 64-bit
+  seed), ``list`` and ``searchSpeed`` (``seconds``, for the benchmark). The answer is
   ``{"reply": N, "ok": …, "status": …, "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
   page sends over the WebSocket, and every message the socket would carry comes back as
-  ``{"conn": C, "message": …}`` (``{"conn": C, "closed": 1008}`` when the token is refused).
+  ``{"conn": C, "message": …}``, then ``{"conn": C, "closed": CODE}`` where the server would
+  close the socket (1008 for a refused token, 4410 for a damaged table).
 
-Every change is stored before anyone hears of it, as on the server: the table's rows go into
-its :class:`~mattis.table.MemoryStore`, which is saved whole to the device, and a finished
-game's record with it. Bots think in line (the worker is not the page, so nothing freezes);
-nobody stands in for an absent person (the only person is the one holding the device).
+The table layer runs each table (:class:`~mattis.table.TableMaster`) with the ``device``
+profile; this host saves its rows whole to the device before anyone hears of a change (with a
+finished game's record) and thinks in line (the worker is not the page). A saved table that
+does not load, for any reason, is set aside as ``damaged`` and its lock let go.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..core.game import Game
-from ..i18n import Lang, is_lang, t
-from ..table import (
-    ActionRow,
-    BotJob,
-    DecisionParts,
-    HintJob,
-    Job,
-    MemoryStore,
-    Outcome,
-    Reader,
-    Refusal,
-    Row,
-    TableConfig,
-    TableSession,
-    carry_out,
-    drive_bots,
-    perform,
-    run_job,
-)
-from ..table.protocol import dispatch, read_seat_message
+from ..i18n import Lang, is_lang
+from ..table.config import TableConfig, table_profile
+from ..table.errors import Refusal, error_message
+from ..table.host import Connection, Timer
+from ..table.jobs import DecisionParts, Job, run_job, search_speed
+from ..table.master import TableMaster
+from ..table.memory import MemoryStore
+from ..table.protocol import refused_opening
+from ..table.records import finished_record
+from ..table.rows import ActionRow, Row
+from ..table.session import TableSession
 
 LOCAL_PREFIX = "local-"
 """Every table kept on the device has an id starting with this, so the page's transport
 knows to send it to the worker and not to a server."""
 
-LOCAL_HARD_SECONDS = 1.0
-"""Thinking time of a ``hard`` bot on a phone: a move a second keeps the game moving, and
-the search finds most of its strength in the first few hundred iterations."""
-
-LOCAL_EXPERT_SECONDS = 2.0
-"""Longest thinking time of an ``expert`` bot on a phone: Pyodide searches about five times
-slower than a computer's Python, so the expert stops at this time, well before its
-iteration budget; it keeps its informed rollouts and still thinks twice as long as ``hard``."""
+Table = TableMaster[str]
+"""A table in the worker: its connections' links are the page's connection numbers."""
 
 
 def is_local(table_id: str) -> bool:
@@ -72,17 +55,27 @@ def is_local(table_id: str) -> bool:
     return table_id.startswith(LOCAL_PREFIX)
 
 
+def device_config(bot_delay: float | None = None, hard_seconds: float | None = None,
+                  hint_seconds: float | None = None) -> TableConfig:
+    """The ``device`` profile, with what the test hooks change (the worker's address carries
+    them, from ``localStorage`` ``mattis.app.bot_delay``, ``.hard_seconds``, ``.hint_seconds``)."""
+    profile = table_profile("device")
+    return dataclasses.replace(
+        profile, bot_delay=profile.bot_delay if bot_delay is None else bot_delay,
+        hard_seconds=profile.hard_seconds if hard_seconds is None else hard_seconds,
+        hint_seconds=profile.hint_seconds if hint_seconds is None else hint_seconds)
+
+
 class Device(Protocol):
     """The device's storage: IndexedDB in the browser, a dictionary in the tests."""
 
     def load(self, table_id: str) -> Awaitable[object]:
-        """The saved text of a table (its store's :meth:`~MemoryStore.to_data` as JSON), or
-        anything that is not text when there is none."""
+        """A table's saved text (:meth:`MemoryStore.to_data` as JSON); not text if none."""
         ...
 
     def save(self, table_id: str, data: str, record_key: str, record: str) -> Awaitable[object]:
-        """Save a table's text (and, when ``record_key`` is not empty, a finished game's
-        record under it) in one go; fail (raise or reject) if that is not possible."""
+        """Save a table's text, and a finished game's record under ``record_key`` if there is
+        one, in one go; fail (raise or reject) if that is not possible."""
         ...
 
     def table_ids(self) -> Awaitable[object]:
@@ -90,30 +83,13 @@ class Device(Protocol):
         ...
 
     def claim(self, table_id: str) -> Awaitable[object]:
-        """Hold the table for this worker until it ends (truthy), or say that another one
-        holds it (falsy): two tabs playing one table would each save over the other's moves."""
+        """Hold the table for this worker (truthy), or say another holds it (falsy): two tabs
+        playing one table would save over each other's moves."""
         ...
 
-
-@dataclass(frozen=True, slots=True)
-class LocalSettings:
-    """How the device's tables behave; the defaults suit people, the tests shorten the waits."""
-
-    bot_delay: float = 0.8
-    """Seconds before each bot move, so the person can follow the play."""
-    hard_seconds: float = LOCAL_HARD_SECONDS
-    """Thinking time of a ``hard`` bot per move."""
-    expert_seconds: float = LOCAL_EXPERT_SECONDS
-    """Longest thinking time of an ``expert`` bot per move."""
-    hint_seconds: float = 0.5
-    """Thinking time of the hint."""
-
-    @property
-    def table(self) -> TableConfig:
-        """What the tables themselves need to know (no invite: nobody else can reach them)."""
-        return TableConfig(hard_seconds=self.hard_seconds, expert_seconds=self.expert_seconds,
-                           hint_seconds=self.hint_seconds,
-                           invite_prefix=None)
+    def release(self, table_id: str) -> object:
+        """Let go of a table this worker claimed (it could not be loaded)."""
+        ...
 
 
 def record_key(table_id: str, game_number: int) -> str:
@@ -121,29 +97,19 @@ def record_key(table_id: str, game_number: int) -> str:
     return f"{table_id}/{game_number}"
 
 
-@dataclass
-class _Table:
-    """One table on the device: its session, its rows and the worker's part."""
-
-    session: TableSession
-    store: MemoryStore = field(default_factory=MemoryStore)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-    driver: asyncio.Task[None] | None = None
-    connections: dict[str, Reader] = field(default_factory=dict)
-
-
-class LocalTables:
-    """Every table of the device, hosted for the page (see the module docstring); it is the
-    :class:`~mattis.table.TableHost` of each of them."""
+class DeviceHost:
+    """Every table of the device, hosted for the page: their :class:`~mattis.table.TableHost`."""
 
     def __init__(self, device: Device, post: Callable[[str], object],
-                 settings: LocalSettings | None = None) -> None:
+                 config: TableConfig | None = None) -> None:
         self.device = device
         self.post = post
-        self.settings = settings or LocalSettings()
-        self.tables: dict[str, _Table] = {}
-        self.connections: dict[str, _Table] = {}
+        self.config = config or table_profile("device")
+        self.tables: dict[str, Table] = {}
+        self.stores: dict[str, MemoryStore] = {}
+        self.connections: dict[str, tuple[Table, Connection[str]]] = {}
+        self.damaged: dict[str, str] = {}
+        """Saved tables that could not be loaded, with why: set aside until the app restarts."""
         self.inbox: asyncio.Queue[str] | None = None
         self.reader_task: asyncio.Task[None] | None = None
         self.failures: list[str] = []
@@ -159,39 +125,40 @@ class LocalTables:
         self.inbox.put_nowait(text)
 
     async def idle(self) -> None:
-        """Wait until every message received so far is handled (for tests and shutdown)."""
+        """Wait until every message received so far is handled, hints included (for tests
+        and shutdown)."""
         if self.inbox is not None:
             await self.inbox.join()
+        for table in list(self.tables.values()):
+            await table.settled()
 
     async def _read(self) -> None:
         assert self.inbox is not None
         while True:
             text = await self.inbox.get()
             try:
-                await self._handle(text)
+                await self._handle(json.loads(text))
             except Exception as error:  # a bug must cost one message, never the worker
                 self.failures.append(f"{type(error).__name__}: {error}")
             finally:
                 self.inbox.task_done()
 
-    def send(self, envelope: dict[str, Any]) -> None:
-        """Post one envelope to the page (``conn`` and ``message``, or ``closed``)."""
-        self.post(json.dumps(envelope, ensure_ascii=False, separators=(",", ":")))
-
-    async def _handle(self, text: str) -> None:
-        message = json.loads(text)
-        op = message.get("op")
+    async def _handle(self, message: dict[str, Any]) -> None:
+        op, conn = message.get("op"), str(message.get("conn"))
         if op == "call":
             await self._call(message)
         elif op == "open":
-            await self._open(str(message.get("conn")), str(message.get("tableId") or ""),
-                             str(message.get("token") or ""), _lang(message.get("lang")))
-        elif op == "send":
-            await self._seat_message(str(message.get("conn")), message.get("text"))
-        elif op == "close":
-            self._close(str(message.get("conn")))
-        else:
-            raise ValueError(f"unknown op {op!r}")
+            await self._open(conn, str(message.get("tableId") or ""), str(message.get("token") or ""),
+                             _lang(message.get("lang")))
+        elif op not in ("send", "close"):
+            raise ValueError("unknown op")
+        elif conn in self.connections:  # a connection that closed meanwhile has nothing to do
+            table, connection = self.connections[conn]
+            if op == "send":
+                await table.receive(connection, message.get("text"))
+            else:
+                del self.connections[conn]
+                table.disconnect(connection)
 
     # ---------------------------------------------------------------- requests (the HTTP part)
 
@@ -201,146 +168,116 @@ class LocalTables:
         try:
             status, data = await self._answer(str(message.get("name")), message)
             reply |= {"ok": True, "status": status, "data": data}
-        except Refusal as error:
-            reply |= {"ok": False, "status": error.status,
-                      "data": {"type": "error", "code": error.code, "message": error.message(lang)}}
-        except Exception as error:  # a bug: the page gets an answer instead of waiting forever
-            self.failures.append(f"{type(error).__name__}: {error}")
-            failed = Refusal("server_error")
-            reply |= {"ok": False, "status": failed.status,
-                      "data": {"type": "error", "code": failed.code, "message": failed.message(lang)}}
-        self.send(reply)
+        except Exception as error:
+            if not isinstance(error, Refusal):  # a bug: the page gets an answer, not a wait
+                self.failures.append(f"{type(error).__name__}: {error}")
+                error = Refusal("server_error")
+            reply |= {"ok": False, "status": error.status, "data": error_message(error, lang)}
+        self.post(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
 
     async def _answer(self, name: str, message: dict[str, Any]) -> tuple[int, Any]:
         if name == "createTable":
             table, seat, token = await self.create(message.get("body"))
-            return 201, {"table": table.session.table_id, "seat": seat, "token": token, "invite": None}
+            return 201, {"table": table.table_id, "seat": seat, "token": token, "invite": None}
         if name == "list":
             return 200, await self.saved_tables()
         if name == "searchSpeed":
             return 200, search_speed(float(message.get("seconds") or 1.0))
-        table = await self._table(str(message.get("tableId") or ""))
+        table = await self.table(str(message.get("tableId") or ""))
+        if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
+            number = message.get("game")
+            number = table.session.game_number if number is None else number
+            if not isinstance(number, int) or isinstance(number, bool):
+                raise Refusal("bad_request", "game must be a number")
+            record = finished_record(self.stores[table.table_id].game(table.table_id, number))
+            return 200, json.dumps(record, separators=(",", ":"))
         if name == "tableInfo":
             return 200, table.session.summary()
         if name == "joinTable":
-            joined: list[tuple[int, str]] = []
+            seat, token = await table.join(message.get("name"))
+            return 200, {"seat": seat, "token": token}
+        raise Refusal("bad_message", "unknown request (see mattis/offline/host.py)")
 
-            def join() -> Outcome:
-                seat, token, outcome = table.session.join(message.get("name"))
-                joined.append((seat, token))
-                return outcome
-
-            await self.change(table, join)
-            return 200, {"seat": joined[0][0], "token": joined[0][1]}
-        if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
-            return 200, json.dumps(self.record(table, message.get("game")), separators=(",", ":"))
-        raise Refusal("bad_message", f"unknown request {name[:20]!r}")
-
-    async def create(self, body: object) -> tuple[_Table, int, str]:
+    async def create(self, body: object) -> tuple[Table, int, str]:
         """A new table on the device from a ``POST /api/tables`` body; returns it, the
         creator's seat and token (stored before anything is answered)."""
         table_id = LOCAL_PREFIX + secrets.token_urlsafe(9)
-        session, creator, token, outcome = TableSession.create(table_id, body, self.settings.table)
+        session, creator, token, outcome = TableSession.create(table_id, body, self.config)
         await self.device.claim(table_id)
-        table = _Table(session)
-        self.tables[table_id] = table
+        table = self._keep(session, MemoryStore())
         try:
-            async with table.lock:
-                await carry_out(self, session, outcome)
+            await table.commit(outcome)
         except Refusal:
-            del self.tables[table_id]
+            del self.tables[table_id], self.stores[table_id]
             raise
-        self._start(table)
+        table.start()
         return table, creator, token
 
-    def record(self, table: _Table, number: object) -> dict[str, Any]:
-        """A finished game's engine record (the latest game by default); refused while the
-        game is on, since the record holds the deck."""
-        session = table.session
-        if number is None:
-            number = session.game_number
-        if not isinstance(number, int) or isinstance(number, bool):
-            raise Refusal("bad_request", "game must be a number")
-        stored = table.store.game(session.table_id, number)
-        if stored is None:
-            raise Refusal("not_found")
-        if not stored.over:
-            raise Refusal("game_not_over")
-        return Game.from_record(stored.record()).record()
-
     async def saved_tables(self) -> list[dict[str, Any]]:
-        """The public facts of every table saved on the device (to continue one)."""
+        """The public facts of every table saved on the device (to continue one); one that
+        cannot be read is left out, and the others are listed."""
         found = []
         ids = await self.device.table_ids()
         for table_id in [str(item) for item in ids] if isinstance(ids, Iterable) else []:
             table = self.tables.get(table_id)
             if table is not None:
                 found.append(table.session.summary())
-                continue
-            with contextlib.suppress(ValueError, KeyError, TypeError):  # a damaged table is left out
-                text = await self.device.load(table_id)
-                stored = MemoryStore.from_data(json.loads(str(text))).stored(table_id)
-                if stored is not None:  # read, not taken: another tab may be playing it
-                    found.append(TableSession.restore(stored, self.settings.table)[0].summary())
+            elif table_id not in self.damaged:
+                try:  # read, not taken: another tab may be playing it
+                    found.append((await self._restore(table_id))[0].summary())
+                except Refusal:  # gone meanwhile
+                    pass
+                except Exception as error:
+                    self._set_aside(table_id, error)
         return found
 
     # ---------------------------------------------------------------- a seat's socket
 
     async def _open(self, conn: str, table_id: str, token: str, lang: Lang) -> None:
-        table = None
         try:
-            table = await self._table(table_id)
-        except Refusal as error:
-            if error.code != "not_found":  # the table is there, but not for this worker now
-                self.send({"conn": conn, "message": {"type": "error", "code": error.code,
-                                                      "message": error.message(lang)}})
-                return
-        seat = table.session.seat_of(token) if table is not None and token else None
-        if table is None or seat is None:
-            self.send({"conn": conn, "message": {"type": "error", "code": "bad_token",
-                                                  "message": t("web.err.bad_token", lang)}})
-            self.send({"conn": conn, "closed": 1008})
+            table = await self.table(table_id)
+            connection = table.admit(token, lang, conn)
+        except Refusal as error:  # no such table or seat, damaged, or open in another tab
+            message, code = refused_opening(error, lang)
+            self._post(conn, {"message": message})
+            if code is not None:
+                self._post(conn, {"closed": code})
             return
-        reader = table.session.reader(seat, lang)
-        table.connections[conn] = reader
-        self.connections[conn] = table
-        outcome = table.session.connect(seat)
-        if outcome.changed:
-            self.deliver(table.session)
-        else:
-            self.send({"conn": conn, "message": table.session.state_message(reader)})
+        self.connections[conn] = (table, connection)
+        table.connect(connection)
 
-    def _close(self, conn: str) -> None:
-        table = self.connections.pop(conn, None)
-        if table is None:
-            return
-        reader = table.connections.pop(conn)
-        if table.session.disconnect(reader.seat).changed:
-            self.deliver(table.session)
-
-    async def _seat_message(self, conn: str, text: object) -> None:
-        table = self.connections.get(conn)
-        if table is None:
-            return
-        reader = table.connections[conn]
-        try:
-            await dispatch(_SeatOfConnection(self, table, conn, reader), read_seat_message(text))
-        except Refusal as error:
-            self.send({"conn": conn, "message": {"type": "error", "code": error.code,
-                                                  "message": error.message(reader.lang)}})
+    def _post(self, conn: str, envelope: dict[str, Any]) -> None:
+        self.post(json.dumps({"conn": conn, **envelope}, ensure_ascii=False, separators=(",", ":")))
 
     # ---------------------------------------------------------------- tables in memory
 
-    async def _table(self, table_id: str) -> _Table:
+    async def table(self, table_id: str) -> Table:
         """A table by id, brought back from the device if it is not in memory; refused with
-        ``not_found`` if it is not there either."""
+        ``not_found`` if it is not there either, ``damaged`` if it does not load,
+        ``open_elsewhere`` while another tab plays it."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.damaged:
+            raise Refusal("damaged")
         if not is_local(table_id) or len(table_id) > 40:
             raise Refusal("not_found")
         if not await self.device.claim(table_id):
             raise Refusal("open_elsewhere")
+        try:
+            session, outcome, store = await self._restore(table_id)
+        except BaseException as error:
+            self.device.release(table_id)
+            if isinstance(error, Exception) and not isinstance(error, Refusal):
+                self._set_aside(table_id, error)
+                raise Refusal("damaged") from None
+            raise
+        table = self._keep(session, store)
+        await table.resume(outcome)
+        return table
+
+    async def _restore(self, table_id: str) -> tuple[TableSession, Any, MemoryStore]:
+        """A saved table read back and replayed (anything wrong in it raises)."""
         text = await self.device.load(table_id)
         if not isinstance(text, str):
             raise Refusal("not_found")
@@ -348,137 +285,68 @@ class LocalTables:
         stored = store.stored(table_id)
         if stored is None:
             raise Refusal("not_found")
-        session, outcome = TableSession.restore(stored, self.settings.table)
-        table = _Table(session, store)
-        self.tables[table_id] = table
-        async with table.lock:
-            await carry_out(self, session, outcome)
-        self._start(table)
+        session, outcome = TableSession.restore(stored, self.config)
+        return session, outcome, store
+
+    def _set_aside(self, table_id: str, error: Exception) -> None:
+        """Keep a saved table that does not load out of play, saying why in :attr:`failures`."""
+        self.damaged[table_id] = f"{type(error).__name__}: {str(error)[:200]}"
+        self.failures.append(f"table {table_id} is damaged and set aside ({self.damaged[table_id]})")
+
+    def _keep(self, session: TableSession, store: MemoryStore) -> Table:
+        table = self.tables[session.table_id] = TableMaster(self, session)
+        self.stores[session.table_id] = store
         return table
 
-    def _start(self, table: _Table) -> None:
-        table.driver = asyncio.ensure_future(self._drive(table))
-
-    async def change(self, table: _Table, make: Callable[[], Outcome]) -> Outcome:
-        """Carry out one change of ``table``'s session (the shared ``perform``: save, send)
-        and wake its bot driver; the seat adapter calls this for every seat request."""
-        outcome = await perform(self, table.session, make)
-        table.changed.set()
-        return outcome
-
-    async def _drive(self, table: _Table) -> None:
-        """Move for the table's bots, one move at a time after the bot delay."""
-        session = table.session
-
-        def failed(error: Exception) -> None:
-            self.failures.append(f"bot move at {session.table_id}: {type(error).__name__}: {error}")
-
-        await drive_bots(self, session, table.changed, self.settings.bot_delay, failed)
-
     async def close(self) -> None:
-        """Stop every table's bots and the message reader."""
-        tasks = [table.driver for table in self.tables.values() if table.driver is not None]
+        """Stop every table's bots and hints, and the message reader."""
+        for table in list(self.tables.values()):
+            await table.stop()
         if self.reader_task is not None:
-            tasks.append(self.reader_task)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+            self.reader_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await task
+                await self.reader_task
 
     # ---------------------------------------------------------------- the host's part
 
     async def store(self, rows: Sequence[Row]) -> None:
         """Save the table with ``rows`` to the device first; keep it in memory only once that
-        worked (a failure raises, and the session undoes the change)."""
+        worked (a failure raises, and the change is undone)."""
         table_id = rows[0].table_id
-        table = self.tables[table_id]
-        written = table.store.with_rows(rows)
+        written = self.stores[table_id].with_rows(rows)
         key, record = "", ""
-        game = table.session.game
+        game = self.tables[table_id].session.game
         finished = [row for row in rows if isinstance(row, ActionRow) and row.over]
         if finished and game is not None and game.is_over:
             key = record_key(table_id, finished[-1].game_number)
             record = json.dumps(game.record(), separators=(",", ":"))
         await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), key, record)
-        table.store = written
+        self.stores[table_id] = written
 
-    def deliver(self, session: TableSession) -> None:
-        """Send every open seat of the table its state."""
-        table = self.tables[session.table_id]
-        for conn, reader in list(table.connections.items()):
-            self.send({"conn": conn, "message": session.state_message(reader)})
+    def send(self, connection: Connection[str], message: dict[str, Any]) -> None:
+        """Post a message to the page for one of its connections."""
+        self._post(connection.link, {"message": message})
 
-    def start_absence_clock(self, session: TableSession, seat: int) -> None:
-        """Nothing: on the device nobody else is waiting for an absent person."""
+    def hang_up(self, connection: Connection[str], code: int) -> None:
+        """Tell the page the connection is closed."""
+        self.connections.pop(connection.link, None)
+        self._post(connection.link, {"closed": code})
 
-    async def think(self, job: Job) -> DecisionParts:
+    async def think(self, job: Job, asker: Connection[str] | None = None) -> DecisionParts:
         """Search in line: the worker is not the page, so the page stays responsive."""
         return run_job(job)
 
-    def exclusive(self, session: TableSession) -> asyncio.Lock:
-        """The table's lock."""
-        return self.tables[session.table_id].lock
+    def admit_searching_bots(self, table_id: str) -> None:
+        """The device plays as many searching bots as its owner likes."""
 
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
+        """A clock on the worker's event loop."""
+        return asyncio.get_running_loop().call_later(seconds, callback)
 
-def search_speed(seconds: float) -> dict[str, float]:
-    """How fast ``hard`` searches here: its iterations in ``seconds`` from the first move of
-    a fixed deal (the benchmark asks the worker and native Python the same)."""
-    game = Game.new("pagat", players=3, seed=1)
-    legal = tuple(str(action) for action in game.legal_actions())
-    job = BotJob("speed", 0, game.view(0), legal, "hard", "speed", seconds)
-    started = time.perf_counter()
-    iterations = run_job(job)[4]
-    elapsed = time.perf_counter() - started
-    return {"iterations": iterations, "seconds": elapsed, "per_second": iterations / elapsed}
+    def report(self, table_id: str, error: BaseException) -> None:
+        """Keep it for :attr:`failures`; the table goes on."""
+        self.failures.append(f"table {table_id}: {type(error).__name__}: {error}")
 
 
 def _lang(value: object) -> Lang:
     return value if is_lang(value) else "en"
-
-
-@dataclass(frozen=True, slots=True)
-class _SeatOfConnection:
-    """A connection's requests (:class:`~mattis.table.protocol.SeatRequests`) on the device:
-    changes through the table's lock, hints searched in line, reactions to every open seat."""
-
-    tables: LocalTables
-    table: _Table
-    conn: str
-    reader: Reader
-
-    async def act(self, action: str) -> None:
-        session, seat = self.table.session, self.reader.seat
-        await self.tables.change(self.table, lambda: session.act(seat, action))
-
-    async def hint(self) -> None:
-        session, seat = self.table.session, self.reader.seat
-        asked = session.request_hint(seat)
-        if isinstance(asked, HintJob):
-            try:
-                parts = await self.tables.think(asked)
-            except Exception:
-                session.hint_failed(seat)
-                raise
-            asked = session.hint_done(seat, asked, parts)
-        self.tables.send({"conn": self.conn, "message": session.hint_message(asked, self.reader.lang)})
-
-    async def play_again(self) -> None:
-        session, seat = self.table.session, self.reader.seat
-        await self.tables.change(self.table, lambda: session.play_again(seat))
-
-    async def fill_with_bot(self, seat: object, level: object) -> None:
-        session = self.table.session
-        await self.tables.change(self.table, lambda: session.fill_with_bot(seat, level))
-
-    def switch_language(self, lang: Lang) -> None:
-        self.reader.switch_language(lang)
-        self.resend()
-
-    def resend(self) -> None:
-        self.tables.send({"conn": self.conn, "message": self.table.session.state_message(self.reader)})
-
-    def react(self, reaction: object) -> None:
-        message = self.table.session.react(self.reader.seat, reaction)
-        for conn in list(self.table.connections):
-            self.tables.send({"conn": conn, "message": message})

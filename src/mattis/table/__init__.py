@@ -1,32 +1,48 @@
-"""A shared table of Mattis that any host can drive: the web server, the offline app, tests.
+"""A shared table of Mattis that any host can run: the web server, the offline app, tests.
 
-:class:`TableSession` is the table (seats, match, game, each seat's story and messages) with
-no sockets, database or event loop; :class:`TableHost` is what a host provides, and
-:func:`perform`, :func:`carry_out`, :func:`play_bot_turn` and :func:`drive_bots` are the steps
-every host takes; :mod:`.protocol` reads and dispatches a seat's messages for every host.
+:class:`TableSession` is the table's state (seats, match, game, each seat's story and
+messages) with no sockets, database or event loop; :class:`TableMaster` runs one session for
+a host (connections, changes, hints, reactions, the bots' loop); :class:`TableHost` is the
+little a host supplies (rows, sending, jobs, clocks); :class:`TableConfig` and its profiles
+say how a table behaves; :mod:`.protocol` reads and dispatches a connection's messages.
 """
 
-from .errors import IllegalMove, Refusal
-from .host import TableHost, carry_out, drive_bots, perform, play_bot_turn
-from .jobs import BotJob, DecisionParts, HintJob, Job, choose_move, run_job, suggest_move
+from .config import TABLE_PROFILES, Profile, TableConfig, table_profile
+from .errors import STATUS, IllegalMove, Refusal, error_message
+from .host import Connection, TableHost, Timer
+from .jobs import BotJob, DecisionParts, HintJob, Job, choose_move, run_job, search_speed, suggest_move
+from .master import TableMaster
 from .memory import MemoryStore
-from .rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from .records import finished_record
+from .rows import (
+    ActionRow,
+    NewGame,
+    NewTable,
+    Row,
+    StoredGame,
+    StoredTable,
+    TableUpdate,
+)
 from .seats import Seat, SeatKind, clean_name, hash_token
-from .session import BotTurn, Outcome, Reader, TableConfig, TableSession
+from .session import BotTurn, MessageCursor, Outcome, TableSession
 
 __all__ = [
+    "STATUS",
+    "TABLE_PROFILES",
     "ActionRow",
     "BotJob",
     "BotTurn",
+    "Connection",
     "DecisionParts",
     "HintJob",
     "IllegalMove",
     "Job",
     "MemoryStore",
+    "MessageCursor",
     "NewGame",
     "NewTable",
     "Outcome",
-    "Reader",
+    "Profile",
     "Refusal",
     "Row",
     "Seat",
@@ -35,15 +51,17 @@ __all__ = [
     "StoredTable",
     "TableConfig",
     "TableHost",
+    "TableMaster",
     "TableSession",
     "TableUpdate",
-    "carry_out",
+    "Timer",
     "choose_move",
     "clean_name",
-    "drive_bots",
+    "error_message",
+    "finished_record",
     "hash_token",
-    "perform",
-    "play_bot_turn",
     "run_job",
+    "search_speed",
     "suggest_move",
+    "table_profile",
 ]

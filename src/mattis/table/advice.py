@@ -37,7 +37,7 @@ def watch_advice(game: Game, people: Sequence[Participant], lang: Lang) -> str:
     target, oldest = cards_label(plays[-1][1]), cards_label(plays[0][1])
     key = "web.advice.beat2" if game.rules.voluntary_pickup else "web.advice.beat2_forced"
     left = game.trick_size - len(plays)
-    clears = t("web.advice.clears_one", lang) if left == 1 else t("web.advice.clears", lang, count=left)
+    clears = t("web.advice.clears", lang, count=left)
     return f"{t(key, lang, who=who, target=target, oldest=oldest)} {clears}"
 
 

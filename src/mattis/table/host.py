@@ -1,130 +1,103 @@
-"""What a host of a :class:`~.session.TableSession` does, written once for every host.
+"""What a host gives a table, and what one connection to a table is.
 
-A host keeps the rows, delivers the messages, runs the thinking and keeps the clocks. The web
-server does it with SQLAlchemy, WebSockets, a worker pool and asyncio timers; the offline
-app's Web Worker with IndexedDB, ``postMessage`` and an in-line search; the tests with lists.
-Each implements :class:`TableHost`, and the steps that must go the same way everywhere —
-store first and undo if that fails, then tell everyone; a bot's turn; the loop that moves for
-the bots — are the coroutines below. They run on asyncio: the server's loop, or Pyodide's
-own in the browser.
+The table layer runs a table for every host (:class:`~.master.TableMaster`: connections,
+changes, hints, reactions, the bots' loop). A host supplies only what differs between the
+web server, the offline app and the tests — as boardgame.io's transports supply only
+``send`` and ``sendAll`` to its master: where rows are kept, how a message reaches one
+connection (all of them is the master's loop over its connections), where a search runs,
+and its clocks.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
-from ..core.actions import Action
-from .errors import Refusal
+from ..i18n import Lang
 from .jobs import DecisionParts, Job
 from .rows import Row
-from .session import BotTurn, Outcome, TableSession
+from .session import MessageCursor
+
+L = TypeVar("L")
+"""The host's own handle on a connection: a socket's outbox on the server, a connection
+number in the offline app's worker, nothing in the tests."""
 
 
-class TableHost(Protocol):
-    """The services a table needs from whoever hosts it."""
+@dataclass(eq=False, slots=True)
+class Connection(Generic[L]):
+    """One connection to a table: whose view it sees (``cursor.seat``), in which language,
+    how far it has read, and whether it plays that seat.
+
+    A connection is not a seat. Today every connection plays the seat it sees, but nothing
+    here counts on it: a connection that does not play (``plays=False``) sees its seat's
+    messages without making the person present, and may not move, deal or seat a bot (a
+    coach watching one hand, say). Several connections may share a seat (tabs, devices).
+    """
+
+    link: L
+    cursor: MessageCursor
+    plays: bool = True
+    """Whether this connection plays its seat: it makes the person present (a stand-in
+    gives the seat back), and may move for it."""
+    hints: set[asyncio.Task[None]] = field(default_factory=set)
+    """Hints being worked out for this connection (cancelled when it closes)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat whose view this connection sees."""
+        return self.cursor.seat
+
+    @property
+    def lang(self) -> Lang:
+        """The language this connection reads."""
+        return self.cursor.lang
+
+
+class Timer(Protocol):
+    """A clock started by :meth:`TableHost.call_later` (``asyncio.TimerHandle`` is one)."""
+
+    def cancel(self) -> None:
+        """Stop the clock; its callback is not called."""
+        ...
+
+
+class TableHost(Protocol[L]):
+    """What a host provides to every table it runs."""
 
     async def store(self, rows: Sequence[Row]) -> None:
-        """Keep ``rows`` durably, all or none; raise if that is not possible."""
+        """Keep ``rows`` (all of one table, ``rows[0].table_id``) durably, all or none; raise
+        if that is not possible (a :class:`~.errors.Refusal` as it is, anything else as
+        ``storage``)."""
         ...
 
-    def deliver(self, session: TableSession) -> None:
-        """Send every connection of the table its :meth:`TableSession.state_message`."""
+    def send(self, connection: Connection[L], message: dict[str, Any]) -> None:
+        """Send one message to one connection (never blocking: queue it or post it)."""
         ...
 
-    def start_absence_clock(self, session: TableSession, seat: int) -> None:
-        """Call :meth:`TableSession.set_absent` for ``seat`` (and :func:`carry_out` its
-        outcome) once the table's absence timeout has passed."""
+    def hang_up(self, connection: Connection[L], code: int) -> None:
+        """Close a connection with a socket close code, after what was sent to it."""
         ...
 
-    async def think(self, job: Job) -> DecisionParts:
-        """Run a job (:func:`~.jobs.run_job` or its pieces) away from the table; a failure
-        raises (and is the host's to report)."""
+    async def think(self, job: Job, asker: Connection[L] | None = None) -> DecisionParts:
+        """Run a job (:func:`~.jobs.run_job` or its pieces) away from the table, or in line;
+        a failure raises (the host logs it here if it logs). ``asker`` is the connection a
+        hint is for (``None`` for a bot's move): a host that shares its workers between
+        clients may queue the job in that client's turn."""
         ...
 
-    def exclusive(self, session: TableSession) -> AbstractAsyncContextManager[object]:
-        """The table to one change at a time, from the input until its rows are stored."""
+    def admit_searching_bots(self, table_id: str) -> None:
+        """Raise a :class:`~.errors.Refusal` if the table may not have one more game with
+        searching bots (:data:`mattis.bots.SEARCHING_LEVELS`) in play: the server limits them
+        per client address (``too_many_bot_tables``); a host without such a limit returns."""
         ...
 
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` once ``seconds`` have passed (an absence clock)."""
+        ...
 
-async def perform(host: TableHost, session: TableSession, change: Callable[[], Outcome]) -> Outcome:
-    """Make one change to the table and carry it out, with the table to itself until its rows
-    are stored (so a move never lands on top of one that may still be undone)."""
-    async with host.exclusive(session):
-        outcome = change()
-        await carry_out(host, session, outcome)
-    return outcome
-
-
-async def carry_out(host: TableHost, session: TableSession, outcome: Outcome) -> None:
-    """Store an outcome's rows, then tell everyone; if the rows cannot be stored, undo the
-    change and refuse with ``storage`` (so nothing is ever half done). Call it with the
-    table to itself (:func:`perform` does)."""
-    if outcome.rows:
-        try:
-            await host.store(outcome.rows)
-        except Refusal:  # the host's own refusal (the table moved to another server): as it is
-            session.undo(outcome)
-            raise
-        except Exception as error:  # the store is outside our control: refuse, keep the state
-            session.undo(outcome)
-            raise Refusal("storage") from error
-    for seat in outcome.timers:
-        host.start_absence_clock(session, seat)
-    if outcome.changed:
-        host.deliver(session)
-
-
-async def play_bot_turn(host: TableHost, session: TableSession, turn: BotTurn) -> bool:
-    """Play one bot move: think if the turn needs it (a failed search plays like a careful
-    human instead), then store and tell. ``False`` if the table moved on meanwhile."""
-    answer: Action | DecisionParts
-    if turn.action is not None:
-        answer = turn.action
-    else:
-        assert turn.job is not None
-        try:
-            answer = await host.think(turn.job)
-        except Exception:  # the host reports it; the game goes on
-            answer = session.fallback_move(turn)
-    async with host.exclusive(session):
-        outcome = session.bot_act(turn, answer)
-        if outcome is None:
-            return False
-        await carry_out(host, session, outcome)
-    return True
-
-
-async def drive_bots(
-    host: TableHost,
-    session: TableSession,
-    changed: asyncio.Event,
-    delay: float,
-    report: Callable[[Exception], None],
-    gate: AbstractAsyncContextManager[object] | None = None,
-) -> None:
-    """Move for the table's bots and stand-ins, one move at a time, ``delay`` seconds apart
-    (so people can follow; it also lets other tables go first), until cancelled. The host
-    sets ``changed`` after each change, which wakes the loop when a bot is due. A failure
-    (a store that refuses a write, a crashed worker) is reported and costs a second's pause,
-    never the table: the move was undone, and is tried again. ``gate`` (optional) is held
-    while the session picks a move."""
-    while True:
-        if not session.bot_to_move:
-            changed.clear()
-            await changed.wait()
-            continue
-        await asyncio.sleep(delay)
-        try:
-            if gate is None:
-                turn = session.bot_move_due()
-            else:
-                async with gate:
-                    turn = session.bot_move_due()
-            if turn is not None:
-                await play_bot_turn(host, session, turn)
-        except Exception as error:
-            report(error)
-            await asyncio.sleep(1.0)
+    def report(self, table_id: str, error: BaseException) -> None:
+        """Something went wrong outside any request (a bot move, a hint, a bug in a
+        message): the host logs it; the table goes on."""
+        ...

@@ -10,6 +10,7 @@ comes back as plain values (:data:`DecisionParts`) that the session turns into a
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,12 +18,13 @@ from typing import Any
 from ..bots import EXPERT_LIMIT, Decision, Limit, hint, make_agent
 from ..bots.view import PlayerView
 from ..core.actions import Action
+from ..core.game import Game
 
 DecisionParts = tuple[str, str, str, tuple[tuple[str, str], ...], int]
 """``(action text, explanation, reason, detail, iterations)`` — picklable and exact."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BotJob:
     """Choose a move for the bot of ``level`` at ``seat`` from its view."""
 
@@ -35,7 +37,7 @@ class BotJob:
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HintJob:
     """Suggest a move for the person at ``seat`` (the ``hard`` bot's choice, with reasons)."""
 
@@ -92,3 +94,16 @@ def job_function(job: Job) -> Callable[[Any], DecisionParts]:
 def run_job(job: Job) -> DecisionParts:
     """Do a job in line (the offline app's worker and the tests)."""
     return job_function(job)(job)
+
+
+def search_speed(seconds: float) -> dict[str, float]:
+    """How fast ``hard`` searches here: its iterations in ``seconds`` from the first move of
+    a fixed deal (the app's benchmark asks the offline app's worker and native Python)."""
+    game = Game.new("pagat", players=3, seed=1)
+    legal = tuple(str(action) for action in game.legal_actions())
+    job = BotJob(table_id="speed", seat=0, view=game.view(0), legal=legal, level="hard", rng_seed="speed",
+                 seconds=seconds)
+    started = time.perf_counter()
+    iterations = run_job(job)[4]
+    elapsed = time.perf_counter() - started
+    return {"iterations": iterations, "seconds": elapsed, "per_second": iterations / elapsed}

@@ -24,14 +24,14 @@ class SeatLog:
         self.kinds: list[str] = []
         """Each line's kind (``"war"``, ``"out"``, ``"lead"`` …), for the page to style."""
 
-    def feed(self, game: Game, public: SeatView | None = None) -> None:
-        """Tell the events since the last feed; they must be one step's (the table after
-        them explains them). ``public`` is the table now, if the caller already has it."""
+    def feed(self, game: Game, view: SeatView | None = None) -> None:
+        """Tell the events since the last feed; they must be one step's (the seat's view
+        after them explains them). ``view`` is that view, if the caller already has it."""
         if game.num_events == self.events_told and self.events_told:
             return
         events = game.events_since(self.events_told)
-        table_now = public or SeatView.from_dict(game.view(self.seat, since=game.num_events))
-        for line in self.story.tell(events, table_now):
+        view_now = view or SeatView.from_dict(game.view(self.seat, since=game.num_events))
+        for line in self.story.tell(events, view_now):
             self.lines.append(line.text)
             self.kinds.append(str(line.kind))
         self.events_told = game.num_events

@@ -54,8 +54,9 @@ class MemoryStore:
         if played:
             latest = played[-1]
             game = StoredGame(len(played), copy.deepcopy(latest.start), tuple(latest.actions), latest.over)
-        return StoredTable(table_id, copy.deepcopy(table["rules"]), table["players"],
-                           copy.deepcopy(table["seats"]), copy.deepcopy(table["match"]), game)
+        return StoredTable(table_id=table_id, rules=copy.deepcopy(table["rules"]),
+                           players=table["players"], seats=copy.deepcopy(table["seats"]),
+                           match=copy.deepcopy(table["match"]), game=game)
 
     def game(self, table_id: str, number: int) -> StoredGame | None:
         """Game ``number`` (1-based) of a table, or ``None``."""

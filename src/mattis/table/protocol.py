@@ -1,11 +1,11 @@
-"""A seat's messages (the socket protocol of ``docs/web.md``), read and acted on once for
+"""A connection's messages (the socket protocol of ``docs/web.md``), read and acted on once for
 every host.
 
-The web server gets a seat's text over a WebSocket, the offline app's worker over
-``postMessage``; both hand it to :func:`read_seat_message`, which checks it as the protocol
-says (and refuses with its codes), then to :func:`dispatch`, which calls the host's
-:class:`SeatRequests` for that seat. So a message means the same thing everywhere, and a new
-kind of message is added here, once.
+The web server gets a connection's text over a WebSocket, the offline app's worker over
+``postMessage``; both hand it to :meth:`~.master.TableMaster.receive`, which reads it with
+:func:`read_seat_message` (checked as the protocol says, refused with its codes) and acts on
+it with :func:`dispatch`. So a message means the same thing everywhere, and a new kind of
+message is added here and in :class:`SeatRequests`' one implementation, the master.
 """
 
 from __future__ import annotations
@@ -13,41 +13,65 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from ..i18n import Lang, is_lang
-from .errors import Refusal
+from ..i18n import LANGS, Lang, is_lang
+from .errors import Refusal, error_message
+from .host import Connection
 
 MAX_SEAT_MESSAGE = 4096
-"""Largest seat message, in characters: a move, a hint request or a reaction is a few dozen."""
+"""Largest message from a connection, in characters: a move, a hint request or a reaction is
+a few dozen."""
+
+CLOSE_REFUSED = 1008
+"""Socket close code after ``bad_token``: the seat is not this client's (the page forgets
+the token)."""
+CLOSE_TRY_LATER = 1013
+"""Socket close code for "open this socket again in a moment": over a cap, or the table
+moved to another server (the page reconnects, with back-off)."""
+CLOSE_DAMAGED = 4410
+"""Socket close code for a table set aside as damaged (the page stops reconnecting)."""
+CLOSE_AFTER: dict[str, int] = {"bad_token": CLOSE_REFUSED, "damaged": CLOSE_DAMAGED,
+                               "moved": CLOSE_TRY_LATER, "busy": CLOSE_TRY_LATER,
+                               "too_many_sockets": CLOSE_TRY_LATER}
+"""The close code that follows the one ``error`` a connection refused at opening gets."""
+
+
+def refused_opening(error: Refusal, lang: Lang) -> tuple[dict[str, Any], int | None]:
+    """What a connection refused at opening gets, on every host: one ``error`` (a table that
+    does not exist is a wrong token, so nobody learns which tables exist) and the close code
+    that follows it (``None``: the host may leave it open)."""
+    if error.code == "not_found":
+        error = Refusal("bad_token")
+    return error_message(error, lang), CLOSE_AFTER.get(error.code)
 
 
 class SeatRequests(Protocol):
-    """What a host does when one seat's connection asks (each may raise :class:`Refusal`)."""
+    """What a connection may ask of its table (each may raise :class:`Refusal`)."""
 
-    async def act(self, action: str) -> None:
-        """Play ``action`` (a move's text, such as ``7h``) for the seat."""
+    async def act(self, connection: Connection[Any], action: str) -> None:
+        """Play ``action`` (a move's text, such as ``7h``) for the connection's seat."""
         ...
 
-    async def hint(self) -> None:
-        """Work out a hint for the seat and send it (the web starts it and returns at once)."""
+    async def hint(self, connection: Connection[Any]) -> None:
+        """Start working out a hint for the seat; it is sent when it is ready."""
         ...
 
-    async def play_again(self) -> None:
+    async def play_again(self, connection: Connection[Any]) -> None:
         """Deal the next game once this one is over."""
         ...
 
-    async def fill_with_bot(self, seat: object, level: object) -> None:
+    async def fill_with_bot(self, connection: Connection[Any], seat: object, level: object) -> None:
         """Put a bot of ``level`` in the open seat ``seat`` (both checked by the session)."""
         ...
 
-    def switch_language(self, lang: Lang) -> None:
+    def switch_language(self, connection: Connection[Any], lang: Lang) -> None:
         """Speak ``lang`` on this connection from now on, and send the state in it."""
         ...
 
-    def resend(self) -> None:
+    def resend(self, connection: Connection[Any]) -> None:
         """Send this connection its state again."""
         ...
 
-    def react(self, reaction: object) -> None:
+    def react(self, connection: Connection[Any], reaction: object) -> None:
         """Pass a quick reaction to the whole table (checked by the session)."""
         ...
 
@@ -72,7 +96,7 @@ def parse_json(data: bytes | str) -> object:
 
 
 def read_seat_message(text: object, limit: int = MAX_SEAT_MESSAGE) -> dict[str, Any]:
-    """One seat message as an object with a ``type``, or the protocol's refusal for it."""
+    """One message from a connection as an object with a ``type``, or the protocol's refusal."""
     if not isinstance(text, str):
         raise Refusal("bad_message", "send text frames")
     if len(text) > limit:
@@ -83,28 +107,28 @@ def read_seat_message(text: object, limit: int = MAX_SEAT_MESSAGE) -> dict[str, 
     return message
 
 
-async def dispatch(requests: SeatRequests, message: dict[str, Any]) -> None:
-    """Do what one seat message (from :func:`read_seat_message`) asks."""
+async def dispatch(requests: SeatRequests, connection: Connection[Any], message: dict[str, Any]) -> None:
+    """Do what one message (from :func:`read_seat_message`) of ``connection`` asks."""
     kind = message["type"]
     if kind == "act":
         action = message.get("action")
         if not isinstance(action, str) or not 0 < len(action) <= 16:
             raise Refusal("bad_message", "act needs an action such as 7h")
-        await requests.act(action)
+        await requests.act(connection, action)
     elif kind == "hint":
-        await requests.hint()
+        await requests.hint(connection)
     elif kind == "again":
-        await requests.play_again()
+        await requests.play_again(connection)
     elif kind == "bot":
-        await requests.fill_with_bot(message.get("seat"), message.get("level", "normal"))
+        await requests.fill_with_bot(connection, message.get("seat"), message.get("level", "normal"))
     elif kind == "lang":
         lang = message.get("lang")
         if not is_lang(lang):
-            raise Refusal("bad_message", "lang must be nb or en")
-        requests.switch_language(lang)
+            raise Refusal("bad_message", f"lang must be one of {', '.join(LANGS)}")
+        requests.switch_language(connection, lang)
     elif kind == "state":
-        requests.resend()
+        requests.resend(connection)
     elif kind == "react":
-        requests.react(message.get("reaction"))
+        requests.react(connection, message.get("reaction"))
     else:
-        raise Refusal("bad_message", f"unknown type {kind[:20]!r}")
+        raise Refusal("bad_message", "unknown message type (see docs/web.md)")

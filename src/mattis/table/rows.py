@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NewTable:
     """A table was created: its rules, seats (tokens only hashed) and match state."""
 
@@ -41,7 +41,7 @@ class NewGame:
     start: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ActionRow:
     """One action: which table and game, its index in the game, who played it, its text."""
 
@@ -72,7 +72,7 @@ class StoredGame:
         return {**self.start, "actions": list(self.actions)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoredTable:
     """One table as stored, with its latest game (``None`` before it started)."""
 

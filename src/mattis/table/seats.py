@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal
 
 from ..frontend.seats import BOT_NAMES, Participant
@@ -49,6 +49,7 @@ class Seat:
 
     kind: SeatKind
     name: str = ""
+    _: KW_ONLY
     level: str | None = None
     token_hash: str | None = None
     connections: int = 0
@@ -80,7 +81,7 @@ class Seat:
                 or not (token is None or isinstance(token, str)):
             raise ValueError("stored seat: name, level and token must be text")
         kind: SeatKind = item["kind"]
-        return cls(kind, name, level, token)
+        return cls(kind, name, level=level, token_hash=token)
 
 
 def participants(seats: list[Seat], viewer: int | None) -> list[Participant]:

@@ -15,13 +15,14 @@ offline app's Web Worker, the tests. The host's part is small and the same every
   changed, and the seats whose absence clock starts. The host stores the rows **before**
   anyone hears of the change, and if storing fails calls :meth:`~TableSession.undo`, which
   puts the table back exactly as it was;
-* it sends each connection :meth:`~TableSession.state_message` for its :class:`Reader`;
+* it sends each connection :meth:`~TableSession.state_message` for its
+  :class:`MessageCursor`;
 * it runs the jobs the session hands out (a ``hard`` bot's search, a hint:
   :mod:`.jobs`) wherever it likes, and hands the answer back.
 
 Refusals are :class:`~.errors.Refusal` values with stable codes; the host turns them into
-HTTP statuses or socket errors. :mod:`.host` has the protocol a host implements and the
-steps every host takes, written once.
+HTTP statuses or socket errors. :mod:`.master` runs a session for every host (connections,
+changes, hints, the bots' loop), and :mod:`.host` is what a host supplies to it.
 
 Secrets: a table has a secret that never leaves the host. Each game's deal is derived
 one-way from it (:class:`~mattis.frontend.match.MatchSecret`), and so are the bots' and the
@@ -37,16 +38,16 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
-from ..bots import EXPERT_SECONDS, CardTracker, Decision, available_levels, make_agent, seat_view
+from ..bots import SEARCHING_LEVELS, CardTracker, Decision, available_levels, make_agent, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
 from ..core.observation import SeatView
 from ..core.record import MAX_SEED
-from ..core.rules import PRESET_NAMES, Rules
+from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import sort_actions
 from ..frontend.match import Match, MatchSecret
 from ..frontend.narrate import out_order_line, result_headline
@@ -56,6 +57,7 @@ from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang
 from .advice import watch_advice
+from .config import TableConfig
 from .errors import IllegalMove, Refusal
 from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
 from .limits import RateLimiter
@@ -79,40 +81,15 @@ REACTIONS: tuple[str, ...] = ("thumbs_up", "phew", "wow", "well_played")
 so a reaction can never carry words of its own."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """How a table behaves; the defaults suit people, the tests shorten the waits."""
-
-    absence_timeout: float = 60.0
-    """Seconds a person may be away before a bot plays their seat."""
-    hard_seconds: float = 1.0
-    """Thinking time of a ``hard`` bot per move."""
-    expert_seconds: float = EXPERT_SECONDS
-    """Longest thinking time of an ``expert`` bot per move (it stops sooner at its
-    iteration budget, :data:`mattis.bots.EXPERT_LIMIT`)."""
-    hint_seconds: float = 0.5
-    """Thinking time of the hint."""
-    hint_cooldown: float = 2.0
-    """Seconds between a seat's hints, on average (asking again at the same point of the
-    game gets the same hint again at once, and costs nothing) ..."""
-    hint_burst: int = 3
-    """... and how many may come one right after the other (a person who asks at each turn
-    of a quick round is not refused)."""
-    invite_prefix: str | None = "/t/"
-    """Where a friend opens the table (the prefix of its id); ``None`` where there is no
-    invite (the offline app)."""
-    reaction_interval: float = 3.0
-    """Seconds after a reaction before the same seat may send the next one."""
-
-
 @dataclass(slots=True)
-class Reader:
-    """One connection's place in the table's messages: its seat, its language, and how much
-    of the current game's history and log it has been sent (so each message carries only
-    what is new)."""
+class MessageCursor:
+    """A connection's cursor into the table's messages: whose messages they are (the seat
+    whose view they show, in which language) and how much of the current game's history
+    and log has been sent, so each message carries only what is new."""
 
     seat: int
     lang: Lang
+    _: KW_ONLY
     game_number: int = 0
     history_sent: int = 0
     log_sent: int = 0
@@ -146,12 +123,15 @@ class Outcome:
     snapshot: _Snapshot | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BotTurn:
     """A bot (or a stand-in) is to move: either its move is already chosen (a forced move or
     a rule-based bot, in a millisecond) or a :class:`~.jobs.BotJob` must think first."""
 
     seat: int
+    level: str
+    """The level that moves (a stand-in plays as ``normal``): its pace is
+    :meth:`TableConfig.move_seconds` of it, forced move or not."""
     game_number: int
     moves_before: int
     action: Action | None
@@ -167,7 +147,7 @@ def table_secret(seed: int | None) -> MatchSecret:
 class TableSession:
     """One shared table (see the module docstring)."""
 
-    def __init__(self, table_id: str, rules: Rules, seats: list[Seat], match: Match, secret: MatchSecret,
+    def __init__(self, table_id: str, rules: Rules, *, seats: list[Seat], match: Match, secret: MatchSecret,
                  seed: int | None = None, config: TableConfig | None = None,
                  clock: Callable[[], float] = time.monotonic, host: int | None = None) -> None:
         self.table_id = table_id
@@ -212,14 +192,7 @@ class TableSession:
         preset = request.get("rules", "pagat")
         if not isinstance(preset, str) or preset.strip().lower() not in PRESET_NAMES:
             raise Refusal("bad_request", f"rules must be one of {', '.join(PRESET_NAMES)}")
-        changes = request.get("set") or {}
-        if not isinstance(changes, dict) or not all(
-                isinstance(value, str | int | bool) for value in changes.values()):
-            raise Refusal("bad_request", "set must map option names to values")
-        try:
-            rules = Rules.preset(preset).with_options(**{str(k): v for k, v in changes.items()})
-        except (ValueError, TypeError) as error:
-            raise Refusal("bad_request", str(error)) from None
+        rules = _house_rules(Rules.preset(preset), request.get("set") or {})
         players = request.get("players", 3)
         if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
             raise Refusal("bad_request", f"players must be from {rules.min_players} to {rules.max_players}")
@@ -230,10 +203,11 @@ class TableSession:
             raise Refusal("bad_request", "seed must be a whole number from 0 to 2**64-1")
         secret = table_secret(seed)
         match = Match(rules, players, secret)
-        session = cls(table_id, rules, seats, match, secret, seed, config, clock, creator)
+        session = cls(table_id, rules, seats=seats, match=match, secret=secret, seed=seed, config=config,
+                      clock=clock, host=creator)
         session.away_since[creator] = clock()
-        rows: list[Row] = [NewTable(table_id, rules.to_dict(), players, session._stored_seats(),
-                                    session._stored_match())]
+        rows: list[Row] = [NewTable(table_id=table_id, rules=rules.to_dict(), players=players,
+                                    seats=session._stored_seats(), match=session._stored_match())]
         timers: tuple[int, ...] = ()
         if session.full:
             deal_rows, timers = session._deal()
@@ -269,8 +243,8 @@ class TableSession:
                       scores=scores, results=results)
         host = data.get("host")  # tables stored before it was kept: the first person's seat
         valid_host = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < stored.players
-        session = cls(stored.table_id, rules, seats, match, secret, seed, config, clock,
-                      host if valid_host else None)
+        session = cls(stored.table_id, rules, seats=seats, match=match, secret=secret, seed=seed,
+                      config=config, clock=clock, host=host if valid_host else None)
         rows: list[Row] = []
         if stored.game is not None:
             session.game = Game.from_record(stored.game.record())
@@ -322,8 +296,16 @@ class TableSession:
 
     @property
     def connected(self) -> bool:
-        """Whether anyone has a connection open."""
+        """Whether any person has a connection open (that plays their seat)."""
         return any(seat.connections for seat in self.seats)
+
+    @property
+    def unattended_since(self) -> float | None:
+        """When the last person left the table (on the session's clock), or ``None`` while
+        someone is connected."""
+        if self.connected:
+            return None
+        return max(self.away_since.values(), default=None)
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token belongs to, compared in constant time."""
@@ -447,8 +429,9 @@ class TableSession:
 
     def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot) -> Outcome:
         """The rows of a move just applied; the story of every seat is told it at once."""
-        rows: list[Row] = [ActionRow(self.table_id, self.game_number, game.num_actions - 1, seat,
-                                     str(action), game.is_over)]
+        rows: list[Row] = [ActionRow(table_id=self.table_id, game_number=self.game_number,
+                                     index=game.num_actions - 1, seat=seat, action=str(action),
+                                     over=game.is_over)]
         self._tell_logs(game)
         if game.is_over:
             self.match.finish(game)
@@ -494,14 +477,18 @@ class TableSession:
         seat = game.to_move
         legal = game.legal_actions()
         level = self.seats[seat].bot_level
+        action: Action | None = None
+        job: BotJob | None = None
         if len(legal) == 1:
-            return BotTurn(seat, self.game_number, game.num_actions, legal[0], None)
-        if level in ("hard", "expert"):
-            seconds = self.config.hard_seconds if level == "hard" else self.config.expert_seconds
-            job = BotJob(self.table_id, seat, game.view(seat), tuple(str(a) for a in legal), level,
-                         self._rng_seed("bot", seat), seconds)
-            return BotTurn(seat, self.game_number, game.num_actions, None, job)
-        return BotTurn(seat, self.game_number, game.num_actions, self._rule_based(level, seat), None)
+            action = legal[0]
+        elif level in SEARCHING_LEVELS:
+            job = BotJob(table_id=self.table_id, seat=seat, view=game.view(seat),
+                         legal=tuple(str(a) for a in legal), level=level,
+                         rng_seed=self._rng_seed("bot", seat), seconds=self.config.thinking_seconds(level))
+        else:
+            action = self._rule_based(level, seat)
+        return BotTurn(seat=seat, level=level, game_number=self.game_number, moves_before=game.num_actions,
+                       action=action, job=job)
 
     def _rule_based(self, level: str, seat: int) -> Action:
         assert self.game is not None
@@ -557,8 +544,9 @@ class TableSession:
             raise Refusal("hint_cooldown", seconds=f"{max(limit.wait(), 0.1):.1f}")
         self.hinting.add(seat)
         legal = tuple(str(action) for action in game.legal_actions())
-        return HintJob(self.table_id, seat, game.view(seat), legal, self._rng_seed("hint", seat),
-                       self.config.hint_seconds, self.game_number, game.num_actions)
+        return HintJob(table_id=self.table_id, seat=seat, view=game.view(seat), legal=legal,
+                       rng_seed=self._rng_seed("hint", seat), seconds=self.config.hint_seconds,
+                       game_number=self.game_number, moves=game.num_actions)
 
     def hint_done(self, seat: int, job: HintJob, parts: DecisionParts) -> Decision:
         """The hint a job worked out for ``seat``, remembered for its point of the game."""
@@ -603,27 +591,28 @@ class TableSession:
         away for :attr:`TableConfig.absence_timeout` (a person who came back meanwhile, or
         not long enough ago, keeps the seat)."""
         occupant = self.seats[seat]
-        since = self.away_since.get(seat)
-        if occupant.kind != "human" or occupant.connections or occupant.stand_in or since is None:
+        since, timeout = self.away_since.get(seat), self.config.absence_timeout
+        if occupant.kind != "human" or occupant.connections or occupant.stand_in or since is None \
+                or timeout is None:
             return Outcome()
-        if self.clock() - since + 1e-3 < self.config.absence_timeout:
+        if self.clock() - since + 1e-3 < timeout:
             return Outcome()
         occupant.stand_in = True
         return Outcome(changed=True)
 
     # ---------------------------------------------------------------- messages
 
-    def reader(self, seat: int, lang: Lang) -> Reader:
-        """A new connection's place in the messages: it is sent everything at first."""
-        return Reader(seat, lang)
+    def cursor(self, seat: int, lang: Lang) -> MessageCursor:
+        """A new connection's cursor into the messages: it is sent everything at first."""
+        return MessageCursor(seat, lang)
 
-    def state_message(self, reader: Reader) -> dict[str, Any]:
+    def state_message(self, reader: MessageCursor) -> dict[str, Any]:
         """The ``state`` message for one connection (``docs/web.md``): its seat's view, the
         legal moves when it is to move, the new log lines and the table around the game.
 
         ``view["history"]`` holds only the events from ``history_start`` on (everything at
         the first message of a connection and of each game); ``log`` likewise holds the
-        sentences from ``log_start`` on. The reader remembers what it has been sent.
+        sentences from ``log_start`` on. The cursor remembers what has been sent.
         """
         seat, lang, game = reader.seat, reader.lang, self.game
         message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
@@ -697,11 +686,11 @@ class TableSession:
 
     def _tell_logs(self, game: Game) -> None:
         """Feed the step just played to every move log (each with its own seat's table)."""
-        tables: dict[int, SeatView] = {}
+        views: dict[int, SeatView] = {}
         for (seat, _), seat_log in self.logs.items():
-            if seat not in tables:
-                tables[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
-            seat_log.feed(game, tables[seat])
+            if seat not in views:
+                views[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
+            seat_log.feed(game, views[seat])
 
     def prepare_log(self, seat: int, lang: Lang) -> None:
         """Begin the move log of ``seat`` in ``lang`` now if it is not there yet (one replay of
@@ -735,6 +724,26 @@ class TableSession:
         return TableUpdate(self.table_id, self._stored_seats(), self._stored_match())
 
 
+def _house_rules(preset: Rules, changes: object) -> Rules:
+    """The preset with the requested house rules (``set``); a refusal names the option in our
+    words and never repeats a name or value the client sent."""
+    if not isinstance(changes, dict) or not all(
+            isinstance(value, str | int | bool) for value in changes.values()):
+        raise Refusal("bad_request", "set must map option names to values")
+    if any(name not in RULE_OPTIONS for name in changes):
+        raise Refusal("bad_request", "set names an option that does not exist (see /api/options)")
+    for name, value in changes.items():
+        try:
+            preset.with_options(**{name: value})
+        except (ValueError, TypeError):
+            raise Refusal("bad_request", f"set: {name} must be one of "
+                                         f"{', '.join(Rules.option_choices(name))}") from None
+    try:
+        return preset.with_options(**changes)
+    except (ValueError, TypeError):
+        raise Refusal("bad_request", "set: these options do not go together") from None
+
+
 def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]:
     """The seats of a new table: exactly one person (the creator), bots and open seats."""
     if items is None:
@@ -752,14 +761,14 @@ def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]
             if creator >= 0:
                 raise Refusal("bad_request", "only the creator's seat is human; mark friends' seats open")
             creator, token = index, new_token()
-            seats.append(Seat("human", clean_name(item.get("name")), None, hash_token(token)))
+            seats.append(Seat("human", clean_name(item.get("name")), token_hash=hash_token(token)))
         elif kind == "bot":
             level = item.get("level", "normal")
             levels = available_levels()  # learned only where numpy is (never in the offline app)
             if not isinstance(level, str) or level not in levels:
                 raise Refusal("bad_request", f"level must be one of {', '.join(levels)}")
             name = clean_name(item.get("name")) or spare_bot_name(seats, index, taken)
-            seats.append(Seat("bot", name, level))
+            seats.append(Seat("bot", name, level=level))
         elif kind == "open":
             seats.append(Seat("open"))
         else:

@@ -308,7 +308,7 @@ class TerminalPlay:
         self.console.print(Text(session.advice(), style="yellow"))
         width = max(40, min(self.console.width, 100))
         self.console.print(choices_text(session.choices(), session.choice_labels(),
-                                        state.trump_suit, lang, width))
+                                        state.trump_suit, lang=lang, width=width))
 
     def _ask(self, session: GameSession) -> Ending | None:
         """Read lines until one is a legal move (``None``) or the person stops."""

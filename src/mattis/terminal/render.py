@@ -165,7 +165,7 @@ def board(state: TableState, lang: Lang, show_cards: bool = False, hand_title: s
     return Group(*parts)
 
 
-def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int | None, lang: Lang,
+def choices_text(actions: Sequence[Action], labels: Sequence[str], trump_suit: int | None, *, lang: Lang,
                  width: int) -> Text:
     """The numbered legal moves, wrapped to ``width``: ``1) 4♣  2) 7♥  3) sjanse``."""
     text = Text(t("play.moves", lang) + " ", style="bold")
@@ -212,7 +212,7 @@ def rules_summary(rules: Rules, preset: str, lang: Lang) -> Group:
 
 
 def help_text(lang: Lang) -> Group:
-    """Every command, with the bokmål and English words that work."""
+    """Every command, with the words that work in the reader's language (every language's work)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="cyan", no_wrap=True)
     grid.add_column()

@@ -245,6 +245,7 @@ def _micro(pairs: Sequence[tuple[Game, Action]], repeats: int) -> tuple[float, f
 
 def run_benchmarks(
     presets: Sequence[tuple[str, int]] = DEFAULT_CASES,
+    *,
     runs: int = 5,
     games_per_run: int = 100,
     progress: Callable[[int, int], None] | None = None,

@@ -355,7 +355,7 @@ def lab_deck_seed(seed: int, variant: Variant, players: int, index: int) -> int:
     return random.Random(f"{seed}:{variant.label}:{players}:deal{index}").getrandbits(32)
 
 
-def play_lab_game(variant: Variant, players: int, run: str, seed: int, index: int,
+def play_lab_game(variant: Variant, players: int, run: str, *, seed: int, index: int,
                   hard_iterations: int = DEFAULT_HARD_ITERATIONS,
                   action_cap: int = DEFAULT_ACTION_CAP) -> LabGame:
     """Play (or replay) game ``index`` of ``run`` exactly, watching for repeated positions."""
@@ -410,8 +410,9 @@ def _phase1_actions(game: Game, deck_seed: int) -> int:
 
 def _play_batch(batch: _LabBatch) -> tuple[int, str, tuple[LabGame, ...]]:
     """Play a batch (runs wherever the backend puts it)."""
-    games = tuple(play_lab_game(batch.variant, batch.players, batch.run, batch.seed, index,
-                                batch.hard_iterations, batch.action_cap) for index in batch.indices)
+    games = tuple(play_lab_game(batch.variant, batch.players, batch.run, seed=batch.seed, index=index,
+                                hard_iterations=batch.hard_iterations, action_cap=batch.action_cap)
+                  for index in batch.indices)
     return batch.configuration, batch.run, games
 
 
@@ -536,6 +537,7 @@ def planned_lab_games(configurations: int, games: int) -> int:
 def run_lab(
     variants: Sequence[Variant],
     games: int,
+    *,
     seed: int,
     players: Sequence[int] | None = None,
     hard_iterations: int = DEFAULT_HARD_ITERATIONS,

@@ -162,7 +162,7 @@ def _playout(game: Game, rng: random.Random, action_cap: int) -> int:
     return phase1
 
 
-def play_random_game(rules: Rules, players: int, seed: int, index: int,
+def play_random_game(rules: Rules, players: int, seed: int, *, index: int,
                      action_cap: int = DEFAULT_ACTION_CAP) -> Game:
     """Replay game ``index`` of ``simulate(rules, players, ..., seed=seed)`` exactly.
 
@@ -287,6 +287,7 @@ def simulate(
     players: int,
     games: int,
     seed: int,
+    *,
     action_cap: int = DEFAULT_ACTION_CAP,
     progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,

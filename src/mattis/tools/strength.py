@@ -296,7 +296,7 @@ def play_chunk(experiment: Experiment, opponents: str, budget: int, backend: Bac
     played = experiment.chunks.setdefault((opponents, budget), [])
     number = len(played)
     result = run_tournament(Rules.preset(settings.rules), settings.players, settings.bots(opponents, budget),
-                            settings.chunk_games, settings.chunk_seed(number), backend=backend)
+                            settings.chunk_games, seed=settings.chunk_seed(number), backend=backend)
     focal = result.standings[0]
     chunk = Chunk(number, focal.games, focal.finished_games, focal.mattis, focal.decisions.decisions,
                   focal.decisions.iterations, focal.decisions.seconds_total)
@@ -304,7 +304,7 @@ def play_chunk(experiment: Experiment, opponents: str, budget: int, backend: Bac
     return chunk
 
 
-def run(folder: Path, settings: Settings, backend: Backend, hours: float | None = None,
+def run(folder: Path, settings: Settings, backend: Backend, *, hours: float | None = None,
         report: Callable[[Experiment, Cell], None] | None = None) -> Experiment:
     """Play chunks until every cell is done or ``hours`` have passed (a chunk once started
     is finished), saving the checkpoint and the outputs after each."""

@@ -464,7 +464,7 @@ def uses_openspiel(levels: Sequence[str]) -> bool:
     return any(entrant_spec(level).kind == OPENSPIEL_ISMCTS for level in levels)
 
 
-def _check(rules: Rules, players: int, bots: Sequence[str], games: int, workers: int,
+def _check(rules: Rules, players: int, bots: Sequence[str], games: int, *, workers: int,
            action_cap: int, openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS) -> tuple[str, ...]:
     """Normalised entrant names, or ``ValueError`` naming the bad argument."""
     rules.check_players(players)
@@ -497,6 +497,7 @@ def play_tournament_game(
     players: int,
     bots: Sequence[str],
     seed: int,
+    *,
     index: int,
     hard_limit: Limit | None = None,
     action_cap: int = DEFAULT_ACTION_CAP,
@@ -505,7 +506,8 @@ def play_tournament_game(
 ) -> PlayedGame:
     """Play (or replay) game ``index`` of a tournament exactly: fresh agents, the deal's
     deck and the game's own generators, so nothing else in the run can influence it."""
-    levels = _check(rules, players, bots, 1, 1, action_cap, openspiel_simulations)
+    levels = _check(rules, players, bots, 1, workers=1, action_cap=action_cap,
+                    openspiel_simulations=openspiel_simulations)
     seats = seating(players, index, seed)
     game = Game.new(rules, players, seed=deck_seed(seed, index // players))
     agents = [make_entrant(levels[entrant], hard_limit, openspiel_simulations, learned_checkpoint)
@@ -530,9 +532,10 @@ class _Batch:
 
 def _play_one(batch: _Batch, index: int) -> GameOutcome:
     """Play game ``index`` and boil it down to an outcome."""
-    played = play_tournament_game(batch.rules, batch.players, batch.bots, batch.seed, index,
-                                  batch.hard_limit, batch.action_cap, batch.openspiel_simulations,
-                                  batch.learned_checkpoint)
+    played = play_tournament_game(batch.rules, batch.players, batch.bots, batch.seed, index=index,
+                                  hard_limit=batch.hard_limit, action_cap=batch.action_cap,
+                                  openspiel_simulations=batch.openspiel_simulations,
+                                  learned_checkpoint=batch.learned_checkpoint)
     game = played.game
     result = game.result
     capped = played.capped or result is None
@@ -573,6 +576,7 @@ def run_tournament(
     players: int,
     bots: Sequence[str],
     games: int,
+    *,
     seed: int,
     workers: int = 1,
     hard_limit: Limit | None = None,
@@ -595,7 +599,8 @@ def run_tournament(
     entrant, a bot count other than ``players``, a player count the rules do not allow, or
     a non-positive ``games``, ``workers``, ``action_cap`` or ``openspiel_simulations``.
     """
-    levels = _check(rules, players, bots, games, workers, action_cap, openspiel_simulations)
+    levels = _check(rules, players, bots, games, workers=workers, action_cap=action_cap,
+                    openspiel_simulations=openspiel_simulations)
     total = planned_games(games, players)
     deals = total // players
     runner: Backend = backend if backend is not None else LocalBackend(min(workers, total))

@@ -7,15 +7,17 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
-* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|en``) → what the pages show
-* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nb]``: the server sends ``state`` messages, the
+* ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
+* ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
   message to that client alone.
 
 No input can cost more than a refusal: bodies and messages are read within limits and
 parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
-"message"}`` with a 4xx (5xx only for ``storage`` and a bug), and a socket opens only from
-the server's own pages (or allowed origins), within caps per seat and per address.
+"message"}`` with its code's status (:data:`mattis.table.errors.STATUS`: a 4xx, 5xx only for
+``storage``, ``moved``, ``busy`` and a bug), and a socket opens only from the server's own
+pages (or allowed origins), within caps per seat and per address. Everything a socket asks
+of its table is done by the table layer's master (:meth:`~mattis.table.TableMaster.receive`).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,34 +42,40 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BASE_LEVELS, EXPERT_SECONDS, available_levels
+from ..bots import BASE_LEVELS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..i18n import (
+    DEFAULT_LANG,
+    LANGS,
     Lang,
+    format_decimal,
+    is_plural,
+    language_name,
+    match_lang,
     message_keys,
     option_description,
     option_name,
     option_value,
+    plural_forms,
+    plural_rule,
     preset_summary,
     t,
 )
-from ..offline import LOCAL_EXPERT_SECONDS, LOCAL_HARD_SECONDS
 from ..pool import worker_pool
-from ..table import Refusal
-from ..table.protocol import dispatch, parse_json, read_seat_message
+from ..table import Connection, Refusal, TableConfig, error_message, table_profile
+from ..table.limits import RateLimiter
+from ..table.protocol import parse_json, refused_opening
 from . import pwa
-from .limits import ClientGone, game_number, origin_allowed, read_body
-from .lobby import Lobby
+from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
+from .lobby import LiveTable, Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .qr import qr_svg
 from .rules_page import rules_page
+from .settings import Settings
 from .store import Store, default_url
-from .tables import CLOSE_TRY_LATER, ApiError, Connection, LiveTable, Settings, http_status
-from .workqueue import default_workers
+from .workqueue import NO_ADDRESS, default_workers
 
 STATIC = Path(__file__).parent / "static"
-CLOSE_DAMAGED = 4410
-"""Socket close code for a table set aside as damaged (the page stops reconnecting)."""
 log = logging.getLogger("mattis.web")
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -123,30 +132,29 @@ def _is_loopback(host: str) -> bool:
 
 
 def pick_lang(query: str | None, accept: str | None) -> Lang:
-    """``?lang=`` if given, else the browser's first language: Norwegian → ``nb``."""
-    if query in ("nb", "en"):
-        return "nb" if query == "nb" else "en"
+    """``?lang=`` if it names a language we speak, else the browser's first language that we
+    speak (``Accept-Language``: ``nn`` → nynorsk, ``nb`` and ``no`` → bokmål), else English."""
+    if query and (asked := match_lang(query)):
+        return asked
     for part in (accept or "").split(","):
-        tag = part.split(";")[0].strip().lower()
-        if tag.startswith(("nb", "no", "nn")):
-            return "nb"
-        if tag.startswith("en"):
-            return "en"
-    return "en"
+        if found := match_lang(part.split(";")[0]):
+            return found
+    return DEFAULT_LANG
 
 
 def _request_lang(request: Request) -> Lang:
     return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
-RETRY_AFTER = "1"
-"""Seconds a client told ``moved`` waits before asking again (its table is changing server)."""
+RETRY_AFTER: dict[str, str] = {"moved": "1", "busy": "10"}
+"""Seconds a client refused with a code waits before asking again: ``moved``, its table is
+changing server; ``busy``, memory is full of tables people are connected to."""
 
 
 def _refusal(error: Refusal, lang: Lang) -> JSONResponse:
-    headers = {"retry-after": RETRY_AFTER} if error.code == "moved" else None
-    return JSONResponse({"type": "error", "code": error.code, "message": error.message(lang)},
-                        status_code=http_status(error), headers=headers)
+    retry = RETRY_AFTER.get(error.code)
+    headers = {"retry-after": retry} if retry is not None else None
+    return JSONResponse(error_message(error, lang), status_code=error.status, headers=headers)
 
 
 def _address(request: Request | WebSocket) -> str:
@@ -171,17 +179,18 @@ def api(handler: Handler) -> Handler:
             return Response(status_code=400)
         except Exception:
             log.exception("%s %r failed", request.method, request.url.path)
-            return _refusal(ApiError(500, "server_error"), _request_lang(request))
+            return _refusal(Refusal("server_error"), _request_lang(request))
 
     return route
 
 
-def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = False,
-                    expert_seconds: float = EXPERT_SECONDS) -> dict[str, Any]:
+def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bool = False) -> dict[str, Any]:
     """Everything the start page needs to offer every rule option, in ``lang``; each bot
-    level says what it does, ``hard`` and ``expert`` with their budgets where they play.
-    Only the levels that can play there are offered: ``learned`` needs numpy, which this
-    process may lack and the offline app (``on_device``, Pyodide without numpy) always does."""
+    level says what it does, ``hard`` and ``expert`` with the thinking time their tables
+    give them (``config``: the ``server`` profile by default). Only the levels that can play
+    there are offered: ``learned`` needs numpy, which this process may lack and the offline
+    app (``on_device``, Pyodide without numpy) always does."""
+    config = config or table_profile("server")
     presets = [{"name": name, "summary": preset_summary(name, lang),
                 "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
     options = []
@@ -193,34 +202,43 @@ def options_payload(lang: Lang, hard_seconds: float = 1.0, on_device: bool = Fal
                         "rule": option.rule,
                         "values": [{"value": value, "label": option_value(option.text, value, lang)}
                                    for value in option.json_values]})
-    budgets = {"expert": expert_seconds}
     levels = [{"level": level, "label": t(f"play.level.{level}", lang),
                "description": t(f"app.level_help.{level}", lang,
-                                seconds=format_seconds(budgets.get(level, hard_seconds), lang))}
+                                seconds=format_seconds(config.thinking_seconds(level), lang))}
               for level in (BASE_LEVELS if on_device else available_levels())]
     return {"presets": presets, "options": options, "levels": levels}
 
 
 def format_seconds(seconds: float, lang: Lang) -> str:
-    """``1`` or ``0.5`` (``0,5`` in bokmål): a budget as people read it."""
-    text = f"{seconds:g}"
-    return text.replace(".", ",") if lang == "nb" else text
+    """``1`` or ``0.5`` (``0,5`` in Norwegian): a budget as people read it."""
+    return format_decimal(seconds, lang)
 
 
-def texts_payload(lang: Lang) -> dict[str, str]:
+def texts_payload(lang: Lang) -> dict[str, Any]:
     """The page labels (``web.ui.*`` and the offline app's ``app.ui.*``, bot levels, phases)
-    in ``lang``."""
-    texts = {key.split(".", 2)[2]: t(key, lang) for key in message_keys()
-             if key.startswith(("web.ui.", "app.ui."))}
+    in ``lang``, from the same compiled catalogues as every other text: a label by its short
+    key, a counted one as its list of plural forms (``static/i18n.js`` picks one with
+    ``_plural``, the language's gettext plural rule). ``_lang`` is the language answered in
+    and ``_languages`` every language's code and own name, for the language switch."""
+    texts: dict[str, Any] = {}
     for key in message_keys():
-        if key.startswith(("play.level.", "play.phase.")):
-            texts[key[len("play."):]] = t(key, lang)
+        if key.startswith(("web.ui.", "app.ui.")):
+            short = key.split(".", 2)[2]
+        elif key.startswith(("play.level.", "play.phase.")):
+            short = key[len("play."):]
+        else:
+            continue
+        texts[short] = plural_forms(key, lang) if is_plural(key) else t(key, lang)
+    texts["_lang"] = lang
+    texts["_plural"] = plural_rule(lang)
+    texts["_languages"] = [[code, language_name(code)] for code in LANGS]
     return texts
 
 
 def create_app(
     db_url: str | None = None,
     settings: Settings | None = None,
+    *,
     executor_factory: Callable[[], Executor] | None = None,
     workers: int | None = None,
     public_url: str | None = None,
@@ -259,7 +277,7 @@ def create_app(
     @api
     async def create_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        table, seat, token = await lobby_of(request).create(await json_body(request))
+        table, seat, token = await lobby_of(request).create(await json_body(request), _address(request))
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
@@ -273,7 +291,7 @@ def create_app(
     @api
     async def table_info(request: Request) -> Response:
         table = await lobby_of(request).table(request.path_params["table_id"])
-        return JSONResponse(table.summary())
+        return JSONResponse(table.session.summary())
 
     @api
     async def table_record(request: Request) -> Response:
@@ -291,9 +309,8 @@ def create_app(
 
     async def options(request: Request) -> Response:
         on_device = request.query_params.get("host") == "device"  # what the offline app keeps
-        seconds = LOCAL_HARD_SECONDS if on_device else config.hard_seconds
-        expert = LOCAL_EXPERT_SECONDS if on_device else config.expert_seconds
-        return JSONResponse(options_payload(_request_lang(request), seconds, on_device, expert))
+        table = table_profile("device") if on_device else config.table
+        return JSONResponse(options_payload(_request_lang(request), table, on_device))
 
     async def texts(request: Request) -> Response:
         return JSONResponse(texts_payload(_request_lang(request)))
@@ -355,8 +372,7 @@ def create_app(
         lobby = lobby_of(websocket)
         address = _address(websocket)
         if not lobby.open_socket(address):
-            await _refuse_socket(websocket, ApiError(429, "too_many_sockets"),
-                                 _socket_lang(websocket), CLOSE_TRY_LATER)
+            await _refuse_socket(websocket, Refusal("too_many_sockets"), _socket_lang(websocket))
             return
         try:
             await serve_socket(lobby, websocket)
@@ -391,146 +407,128 @@ def create_app(
 # -------------------------------------------------------------------- the socket
 
 
+class Outbox:
+    """One open WebSocket's side of the server: its queue of messages to write, its rate
+    limit, how it is to be closed, and the client address (:func:`~.limits.client_key`) its
+    hints are queued for."""
+
+    QUEUE_LIMIT = 256
+
+    def __init__(self, settings: Settings, address: str = NO_ADDRESS) -> None:
+        self.address = address
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(self.QUEUE_LIMIT)
+        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.closed = False
+        self.close_code = 1000
+        """The code the socket is closed with."""
+
+    def put(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to read 256 messages is let go."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self, code: int = 1000) -> None:
+        """Ask the writer to close the socket with ``code`` after what is queued."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
 def _socket_lang(websocket: WebSocket) -> Lang:
     return pick_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
 
 
-async def _refuse_socket(websocket: WebSocket, error: Refusal, lang: Lang, code: int) -> None:
-    """Accept, send the one refusal, close with ``code``."""
+async def _refuse_socket(websocket: WebSocket, error: Refusal, lang: Lang) -> None:
+    """Accept, send the one refusal, close with the code that follows it."""
+    message, code = refused_opening(error, lang)
     await websocket.accept()
-    await websocket.send_json({"type": "error", "code": error.code, "message": error.message(lang)})
-    await websocket.close(code=code)
+    await websocket.send_json(message)
+    await websocket.close(code=code or 1011)
 
 
 async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
-    """One seat's WebSocket: check the token, then relay messages until it closes."""
+    """One seat's WebSocket: check the token, then hand its messages to the table until it
+    closes (the table does everything else)."""
     lang = _socket_lang(websocket)
+    outbox = Outbox(lobby.settings, client_key(_address(websocket)))
     try:
-        table = await lobby.find(websocket.path_params["table_id"])
-    except Refusal as error:  # damaged, moved to another server, or the database cannot be read just now
-        code = {"damaged": CLOSE_DAMAGED, "moved": CLOSE_TRY_LATER}.get(error.code, 1011)
-        await _refuse_socket(websocket, error, lang, code)
-        return
-    token = websocket.query_params.get("token") or ""
-    seat = table.seat_of(token) if table is not None and token else None
-    if table is None or seat is None:
-        await _refuse_socket(websocket, ApiError(403, "bad_token"), lang, 1008)
-        return
-    if len(table.connections[seat]) >= lobby.settings.max_sockets_per_seat:
-        await _refuse_socket(websocket, ApiError(429, "too_many_sockets"), lang, CLOSE_TRY_LATER)
-        return
-    await table.prepare_log(seat, lang)  # a replay for a new reader, away from the event loop
-    if table.closed:  # handed over to another server meanwhile
-        await _refuse_socket(websocket, ApiError(503, "moved"), lang, CLOSE_TRY_LATER)
+        table = await lobby.table(websocket.path_params["table_id"])
+        connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
+        if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
+            raise Refusal("too_many_sockets")
+        await _prepare_log(table, connection)
+        if table.closed:  # handed over to another server meanwhile
+            raise Refusal("moved")
+    except Refusal as error:  # damaged, moved, a wrong token, or the database cannot be read just now
+        await _refuse_socket(websocket, error, lang)
         return
     await websocket.accept()
-    connection = Connection(table.session.reader(seat, lang), lobby.settings)
     writer = asyncio.create_task(_pump(websocket, connection))
+    lobby.adopt(table.table_id, outbox.address)
+    lobby.seen(table)
     table.connect(connection)
-    hints: set[asyncio.Task[None]] = set()
     try:
-        while not connection.closed:
+        while not outbox.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            text = message.get("text")
-            if text is None:
-                _refuse(connection, ApiError(400, "bad_message", "send text frames"))
+            if _flooding(lobby, table, connection):
                 continue
-            await _handle(table, connection, text, hints)
+            started = time.perf_counter()
+            text = message.get("text")  # a binary frame is refused as one
+            if await table.receive(connection, b"" if text is None else text) == "act":
+                lobby.metrics.latency.observe(time.perf_counter() - started)
     except WebSocketDisconnect:
         pass
     finally:
         table.disconnect(connection)
-        connection.close()
-        for task in hints:
-            task.cancel()
+        lobby.seen(table)
+        outbox.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=2)
 
 
-async def _pump(websocket: WebSocket, connection: Connection) -> None:
+async def _prepare_log(table: LiveTable, connection: Connection[Outbox]) -> None:
+    """Replay the game for the seat's move log in a new language (a new connection, a
+    restored table) in a thread, with the table to itself: the other tables play on."""
+    session, key = table.session, (connection.seat, connection.lang)
+    if session.game is not None and key not in session.logs:
+        async with table.lock:
+            await asyncio.to_thread(session.prepare_log, *key)
+
+
+def _flooding(lobby: Lobby, table: LiveTable, connection: Connection[Outbox]) -> bool:
+    """Whether a message goes over the connection's rate (a refusal now and then, and a
+    connection that keeps flooding is closed)."""
+    limiter = connection.link.limiter
+    if limiter.allow():
+        return False
+    if limiter.refused >= lobby.settings.flood_close:
+        connection.link.close()
+    elif limiter.refused == 1 or limiter.refused % 25 == 0:
+        table.refuse(connection, Refusal("rate_limited"))
+    return True
+
+
+async def _pump(websocket: WebSocket, connection: Connection[Outbox]) -> None:
     """Write queued messages in order; ``None`` closes the socket."""
+    outbox = connection.link
     try:
         while True:
-            text = await connection.outbox.get()
+            text = await outbox.queue.get()
             if text is None:
                 break
             try:
                 await websocket.send_text(text)
             except UnicodeEncodeError:  # a bug let unsendable text through: say so, live on
                 log.error("a message to seat %s could not be encoded", connection.seat)
-                await websocket.send_json({"type": "error", "code": "server_error",
-                                           "message": t("web.err.server_error", connection.lang)})
-        await websocket.close(code=connection.close_code)
+                await websocket.send_json(error_message(Refusal("server_error"), connection.lang))
+        await websocket.close(code=outbox.close_code)
     except Exception:  # the peer is gone; the reader notices and cleans up
-        connection.closed = True
-
-
-def _refuse(connection: Connection, error: Refusal) -> None:
-    connection.send({"type": "error", "code": error.code, "message": error.message(connection.lang)})
-
-
-async def _handle(table: LiveTable, connection: Connection, text: str,
-                  hints: set[asyncio.Task[None]]) -> None:
-    """Act on one client message; every refusal goes back to this client only."""
-    settings = table.lobby.settings
-    if not connection.limiter.allow():
-        refused = connection.limiter.refused
-        if refused >= settings.flood_close:
-            connection.close()
-        elif refused == 1 or refused % 25 == 0:
-            _refuse(connection, ApiError(429, "rate_limited"))
-        return
-    try:
-        message = read_seat_message(text, settings.max_message)
-        await dispatch(_SeatOfConnection(table, connection, hints), message)
-    except Refusal as error:
-        _refuse(connection, error)
-    except Exception:  # a bug must cost one message, not the connection or the table
-        log.exception("message from table %s seat %s failed", table.table_id, connection.seat)
-        _refuse(connection, ApiError(500, "server_error"))
-
-
-@dataclass(frozen=True, slots=True)
-class _SeatOfConnection:
-    """A connection's requests (:class:`~mattis.table.protocol.SeatRequests`) on the server:
-    the live table's calls; a hint is worked out in a task so the socket reads on."""
-
-    table: LiveTable
-    connection: Connection
-    hints: set[asyncio.Task[None]]
-
-    async def act(self, action: str) -> None:
-        await self.table.act(self.connection.seat, action)
-
-    async def hint(self) -> None:
-        task = asyncio.create_task(_hint(self.table, self.connection))
-        self.hints.add(task)
-        task.add_done_callback(self.hints.discard)
-
-    async def play_again(self) -> None:
-        await self.table.play_again(self.connection.seat)
-
-    async def fill_with_bot(self, seat: object, level: object) -> None:
-        await self.table.fill_with_bot(seat, level)
-
-    def switch_language(self, lang: Lang) -> None:
-        self.connection.reader.switch_language(lang)
-        self.table.resend(self.connection)
-
-    def resend(self) -> None:
-        self.table.resend(self.connection)
-
-    def react(self, reaction: object) -> None:
-        self.table.react(self.connection, reaction)
-
-
-async def _hint(table: LiveTable, connection: Connection) -> None:
-    try:
-        await table.hint(connection)
-    except Refusal as error:
-        _refuse(connection, error)
-    except Exception:
-        log.exception("hint failed at table %s", table.table_id)
-        _refuse(connection, ApiError(500, "server_error"))
+        outbox.closed = True

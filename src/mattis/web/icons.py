@@ -26,7 +26,8 @@ Shape = Callable[[float, float], Colour | None]
 ``None`` where the picture shows what is below."""
 
 
-def _rounded_box(x0: float, y0: float, x1: float, y1: float, radius: float) -> Callable[[float, float], bool]:
+def _rounded_box(x0: float, y0: float, x1: float, y1: float, *,
+                 radius: float) -> Callable[[float, float], bool]:
     def inside(x: float, y: float) -> bool:
         if not (x0 <= x <= x1 and y0 <= y <= y1):
             return False
@@ -54,10 +55,10 @@ def picture(scale: float) -> Shape:
     def shrink(x: float, y: float) -> tuple[float, float]:
         return 0.5 + (x - 0.5) / scale, 0.5 + (y - 0.5) / scale
 
-    back_edge = _rounded_box(0.14, 0.16, 0.60, 0.80, 0.06)
-    back = _rounded_box(0.165, 0.185, 0.575, 0.775, 0.045)
-    front_edge = _rounded_box(0.36, 0.22, 0.86, 0.88, 0.065)
-    front = _rounded_box(0.375, 0.235, 0.845, 0.865, 0.055)
+    back_edge = _rounded_box(0.14, 0.16, 0.60, 0.80, radius=0.06)
+    back = _rounded_box(0.165, 0.185, 0.575, 0.775, radius=0.045)
+    front_edge = _rounded_box(0.36, 0.22, 0.86, 0.88, radius=0.065)
+    front = _rounded_box(0.375, 0.235, 0.845, 0.865, radius=0.055)
     heart = _heart(0.61, 0.55, 0.16)
 
     def colour(x: float, y: float) -> Colour | None:

@@ -52,7 +52,7 @@ class Presence:
     leases good, the heartbeat and the handover requests (see the module docstring)."""
 
     def __init__(self, store: Store, on_handover: Callable[[str], None], on_lost: Callable[[], None],
-                 interval: float = 1.0, lease_seconds: float = 10.0) -> None:
+                 *, interval: float = 1.0, lease_seconds: float = 10.0) -> None:
         self.store = store
         self.on_handover = on_handover
         """Called with a table id when another server is asked for one of ours."""

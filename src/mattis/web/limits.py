@@ -2,8 +2,9 @@
 time limit, JSON parsed so that no text can make it fail in an unexpected way, client
 addresses as rate limits count them, and the WebSocket origin check.
 
-Every refusal is an :class:`~.tables.ApiError`, so the client gets a 4xx and one error
-message, and never its own text back (a lone surrogate could not even be encoded).
+Every refusal is a :class:`~mattis.table.Refusal` (its status from
+:data:`~mattis.table.errors.STATUS`), so the client gets a 4xx and one error message, and never
+its own text back (a lone surrogate could not even be encoded).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import ClientDisconnect, Request
 
-from .tables import ApiError
+from ..table import Refusal
 
 MAX_BODY = 16 * 1024
 """Bytes a request body may have."""
@@ -33,18 +34,18 @@ async def read_body(request: Request, timeout: float, limit: int = MAX_BODY) -> 
     declared = request.headers.get("content-length")
     if declared is not None:
         if not (declared.isascii() and declared.isdigit() and len(declared) <= 20):
-            raise ApiError(400, "bad_request", "Content-Length must be a number")
+            raise Refusal("bad_request", "Content-Length must be a number")
         if int(declared) > limit:
-            raise ApiError(413, "too_large", limit=limit)
+            raise Refusal("too_large", limit=limit)
     body = bytearray()
     try:
         async with asyncio.timeout(timeout):
             async for chunk in request.stream():
                 body += chunk
                 if len(body) > limit:
-                    raise ApiError(413, "too_large", limit=limit)
+                    raise Refusal("too_large", limit=limit)
     except TimeoutError:
-        raise ApiError(408, "slow_body", seconds=f"{timeout:g}") from None
+        raise Refusal("slow_body", seconds=f"{timeout:g}") from None
     except ClientDisconnect:
         raise ClientGone from None
     return bytes(body)
@@ -56,7 +57,7 @@ def game_number(text: str | None) -> int | None:
     if not text:
         return None
     if not (text.isascii() and text.isdigit() and len(text) <= MAX_GAME_DIGITS):
-        raise ApiError(400, "bad_request", "game must be a number")
+        raise Refusal("bad_request", "game must be a number")
     return int(text)
 
 

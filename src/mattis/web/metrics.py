@@ -47,7 +47,7 @@ class Metrics:
         Gauge("mattis_worker_queue", "Worker jobs (hard bots, hints) waiting",
               registry=registry).set_function(lambda: lobby.work.pending)
         Gauge("mattis_worker_running", "Worker jobs running", registry=registry).set_function(
-            lambda: len(lobby.work.running))
+            lambda: lobby.work.busy)
         Gauge("mattis_actions_per_second", f"Actions stored per second, over the last {RATE_WINDOW:g} s",
               registry=registry).set_function(self.actions_per_second)
         self._recent: deque[tuple[float, int]] = deque()

@@ -14,8 +14,9 @@ The app is the same pages, plus a Web Worker that runs our package on Pyodide
   options, texts), so the service worker can keep them.
 
 :func:`app_files` lists every file the service worker keeps, by the address the pages ask
-for; their digest is the app's version, written into the service worker, so any change to
-any of them makes browsers install the new version. :func:`export` writes them all as
+for, with its SHA-256, which the worker checks before it keeps the file; their digests and
+the worker's own source make the app's version, written into the service worker, so any
+change to any of them makes browsers install the new version. :func:`export` writes them all as
 static files.
 """
 
@@ -35,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..i18n import LANGS, Lang
-from ..offline import LOCAL_HARD_SECONDS
+from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
+from ..table import TableConfig, table_profile
 from .icons import ICONS, THEME_COLOUR, draw_icons
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -167,13 +168,15 @@ def _build(say: Callable[[str], object]) -> None:
 
 
 def package_zip() -> bytes:
-    """Our package as the worker imports it: ``mattis/__init__.py`` and the sources of
-    :data:`APP_UNITS`, in a zip that is the same bytes for the same sources. Only ``.py``
-    files: the app runs pure Python, also when it is made from a compiled install."""
+    """Our package as the worker imports it: ``mattis/__init__.py``, the sources of
+    :data:`APP_UNITS` and the compiled message catalogues, in a zip that is the same bytes for
+    the same sources. Only ``.py`` files of code: the app runs pure Python, also when it is made
+    from a compiled install."""
     paths = [PACKAGE / "__init__.py"]
     for unit in APP_UNITS:
         module = PACKAGE / f"{unit}.py"
         paths += [module] if module.is_file() else sorted((PACKAGE / unit).rglob("*.py"))
+    paths += sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.mo"))  # the texts, as mattis.i18n reads them
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for path in paths:
@@ -236,11 +239,12 @@ Answers = Callable[[str], bytes]
 
 def app_files(
     rules_page: Callable[[Lang], str],
-    options: Callable[[Lang, float, bool], dict[str, Any]],
-    texts: Callable[[Lang], dict[str, str]],
+    options: Callable[[Lang, TableConfig, bool], dict[str, Any]],
+    texts: Callable[[Lang], dict[str, Any]],
     exported: bool = False,
 ) -> list[AppFile]:
-    """Every file of the app, as the service worker keeps it. ``exported``: for the static
+    """Every file of the app, as the service worker keeps it (its ``/api/options`` answers
+    from the ``device`` profile, which the offline app plays). ``exported``: for the static
     export, where an address with a query (``/api/texts?lang=nb``) is a file of its own."""
     files: list[AppFile] = []
     html = "text/html; charset=utf-8"
@@ -267,7 +271,7 @@ def app_files(
             AppFile(
                 f"/api/options?lang={lang}",
                 f"/api/options.{lang}.json" if exported else f"/api/options?lang={lang}&host=device",
-                _json(options(lang, LOCAL_HARD_SECONDS, True)),  # on the device: what Pyodide can run
+                _json(options(lang, table_profile("device"), True)),  # what the device plays
                 "application/json",
             )
         )
@@ -295,16 +299,18 @@ def app_files(
     return files
 
 
-def version(files: list[AppFile]) -> str:
-    """The app's version: a digest of every file it is made of."""
-    digest = hashlib.sha256()
+def version(files: list[AppFile], worker: str = "") -> str:
+    """The app's version: a digest of every file it is made of and of the service worker's
+    source (``worker``), so a new worker never writes into the cache of the one before."""
+    digest = hashlib.sha256(hashlib.sha256(worker.encode()).digest())
     for item in sorted(files, key=lambda item: item.url):
         digest.update(item.url.encode() + b"\0" + hashlib.sha256(item.data).digest())
     return digest.hexdigest()[:16]
 
 
 def service_worker(files: list[AppFile], exported: bool = False) -> str:
-    """The service worker's script: its source with the version and the files to keep."""
+    """The service worker's script: its source with the version and the files to keep, each
+    with its SHA-256, which the worker checks every file against before it keeps it."""
     source = SERVICE_WORKER_SOURCE.read_text(encoding="utf-8")
     before, mark, rest = source.partition(SERVICE_WORKER_MARK)
     _, mark_again, after = rest.partition(SERVICE_WORKER_MARK)
@@ -313,9 +319,10 @@ def service_worker(files: list[AppFile], exported: bool = False) -> str:
             f"{SERVICE_WORKER_SOURCE.name}: no {SERVICE_WORKER_MARK} ... {SERVICE_WORKER_MARK} part"
         )
     build_info = {
-        "version": version(files),
+        "version": version(files, source),
         "exported": exported,
-        "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()[:16]] for item in files],
+        "languages": {"codes": list(LANGS), "aliases": dict(LANG_ALIASES), "default": DEFAULT_LANG},
+        "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()] for item in files],
     }
     return before + json.dumps(build_info, separators=(",", ":")) + after
 

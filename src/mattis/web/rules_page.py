@@ -1,4 +1,4 @@
-"""The rules as a web page, in bokmål and English: how to play first, the reference last.
+"""The rules as a web page, in every language we speak: how to play first, the reference last.
 
 A family opening the page wants to know how the game goes, not what ``tie=replay`` means. So
 the page opens with a short "how to play" in plain words, each step shown on a little table
@@ -27,13 +27,13 @@ from ..core.cards import SUIT_SYMBOLS, SUITS, parse_card, rank_of, suit_of
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import RANK_LABELS, card_name
 from ..frontend.rules_text import full_rules
-from ..i18n import Lang, option_description, option_name, option_value, t
+from ..i18n import LANGS, Lang, language_name, option_description, option_name, option_value, t
 
 _INLINE = [
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
     (re.compile(r"\*\*((?:[^*]|\*[^*]+\*)+)\*\*"), r"<strong>\1</strong>"),
     (re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])"), r"<em>\1</em>"),
-    (re.compile(r"\[([^\]]+)\]\(rules\.(nb|en)\.md\)"), r'<a href="/rules?lang=\2">\1</a>'),
+    (re.compile(rf"\[([^\]]+)\]\(rules\.({'|'.join(LANGS)})\.md\)"), r'<a href="/rules?lang=\2">\1</a>'),
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),
 ]
 _ITEM = re.compile(r"^(\s*)(?:[-*]|\d+\.)\s+(.*)$")
@@ -251,10 +251,12 @@ def rules_page(lang: Lang, back: str | None = None) -> str:
     def text(key: str) -> str:
         return html.escape(t(key, lang))
 
-    other: Lang = "en" if lang == "nb" else "nb"
-    other_name = "English" if other == "en" else "Norsk"
     target = back_target(back)
     keep_back = f"&amp;back={quote(target, safe='/')}" if target != "/" else ""
+    current = ' aria-current="page"'
+    languages = "".join(
+        f'<a lang="{code}" href="/rules?lang={code}{keep_back}"{current if code == lang else ""}>'
+        f"{html.escape(language_name(code))}</a>" for code in LANGS)
     back_link = (f'<a class="back-link" data-back href="{html.escape(target)}">'
                  f'<span aria-hidden="true">\u2190 </span>{text("web.rules.back")}</a>')
     again = text("web.rules.play_now" if target == "/" else "web.rules.back")
@@ -267,7 +269,7 @@ def rules_page(lang: Lang, back: str | None = None) -> str:
     header = (f'<header class="bar"><h1><a href="/">Mattis</a></h1>{back_link}<span class="bar-end">\n'
               f'<button type="button" class="theme-switch" data-action="theme">'
               f'{text("web.ui.theme")}</button>\n<nav class="lang" aria-label="{text("web.ui.language")}">'
-              f'<a lang="{other}" href="/rules?lang={other}{keep_back}">{other_name}</a></nav>'
+              f'{languages}</nav>'
               "</span></header>")
     how_to_play = f"""<section class="panel how-to-play" aria-labelledby="rules-title">
 <h2 id="rules-title">{text("web.rules.title")}</h2><p class="lead">{text("web.rules.lead")}</p>

@@ -337,16 +337,17 @@ class Store:
                                {"channel": owner_channel(owner), "table_id": table_id})
 
     def orphaned_table_ids(self, limit: int) -> list[str]:
-        """Unfinished tables whose owner is dead (or that never had a lease), oldest first:
-        what the servers alive take over without waiting to be asked. Parked tables are
-        not orphans: they wait to be opened."""
+        """Tables with a game in play whose owner is dead (or that never had a lease), oldest
+        first: what the servers alive take over without waiting to be asked. Parked tables
+        and tables waiting for players are not: they wait to be opened."""
         with self.engine.connect() as connection:
             live = sorted(self._live_owners(connection))
             dead_owner: ColumnElement[bool] = _leases.c.owner.is_not(None)
             if live:
                 dead_owner = and_(dead_owner, _leases.c.owner.not_in(live))
             query = (select(_tables.c.id).outerjoin(_leases, _leases.c.table_id == _tables.c.id)
-                     .where(_tables.c.id.not_in(self._finished()),
+                     .where(_tables.c.id.in_(select(_games.c.table_id)),
+                            _tables.c.id.not_in(self._finished()),
                             or_(_leases.c.table_id.is_(None), dead_owner))
                      .order_by(_tables.c.created).limit(limit))
             return [str(table_id) for table_id in connection.execute(query).scalars()]
@@ -367,19 +368,6 @@ class Store:
             connection.execute(text("SELECT 1"))
 
     # ---------------------------------------------------------------- reads
-
-    def unfinished_table_ids(self) -> list[str]:
-        """The tables whose latest game is unfinished (or not yet dealt), oldest first: what a
-        restart brings back, each with :meth:`load_table` (so one damaged table cannot stop
-        the others); finished tables are loaded when someone asks for them."""
-        with self.engine.connect() as connection:
-            return self._unfinished(connection)
-
-    @classmethod
-    def _unfinished(cls, connection: Connection) -> list[str]:
-        rows = connection.execute(select(_tables.c.id).where(_tables.c.id.not_in(cls._finished()))
-                                  .order_by(_tables.c.created)).scalars().all()
-        return [str(row) for row in rows]
 
     @staticmethod
     def _finished() -> Select[tuple[str]]:
@@ -402,8 +390,8 @@ class Store:
             select(_games).where(_games.c.table_id == row.id)
             .order_by(_games.c.number.desc()).limit(1)).first()
         game = None if game_row is None else self._stored_game(connection, game_row)
-        return StoredTable(row.id, _as_dict(row.rules), int(row.players), _as_list(row.seats),
-                           _as_dict(row.match), game)
+        return StoredTable(table_id=row.id, rules=_as_dict(row.rules), players=int(row.players),
+                           seats=_as_list(row.seats), match=_as_dict(row.match), game=game)
 
     def game(self, table_id: str, number: int | None = None) -> StoredGame | None:
         """Game ``number`` of a table (default: the latest), or ``None``."""

@@ -7,40 +7,64 @@
 //   waits, and the pages are told (pwa.js shows "a new version is ready"). It takes over only
 //   when a page asks (the person pressed "update") or when no page of the old one is open,
 //   so nothing is swapped under a game; games live in IndexedDB anyway, not in a page.
+//   Every file kept, fetched or carried over, must have the SHA-256 named below, or the
+//   install fails and nothing of it stays: the version before goes on (a proxy that alters a
+//   file on the way, on plain-HTTP --lan, cannot plant code in the app).
 // - fetch: the pages, /static/*, /rules and the /api/options and /api/texts answers come
 //   from the cache (the network only for what is not kept); a finished game's record of a
 //   table on this device comes from IndexedDB; everything else (server tables, sockets) goes
 //   to the network untouched.
-const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": []}/*BUILD*/;
+const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": [], "languages": {"codes": ["en"], "aliases": {}, "default": "en"}}/*BUILD*/;
 const CACHE = `mattis-${BUILD.version}`;
 const KEPT = new Set(BUILD.files.map(([url]) => url));
 
 const DIGEST = "x-mattis-digest";
 
+async function sha256(bytes) {
+  // The SHA-256 of `bytes` in hex, as BUILD names each file's.
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 async function kept(url, digest) {
-  // The same file from an earlier version, so an update downloads only what changed.
+  // The same file from an earlier version, so an update downloads only what changed; its
+  // bytes are checked again (a version before this check may have kept a file altered on the
+  // way under its right digest): a file that fails is fetched anew.
   for (const name of await caches.keys()) {
     if (!name.startsWith("mattis-") || name === CACHE) continue;
     const found = await (await caches.open(name)).match(url);
-    if (found && found.headers.get(DIGEST) === digest) return found;
+    if (!found || found.headers.get(DIGEST) !== digest) continue;
+    const body = await found.arrayBuffer();
+    if (await sha256(body) === digest) return new Response(body, { status: found.status, headers: found.headers });
   }
   return null;
+}
+
+async function fetched(source, digest) {
+  // The file from the network, only if its bytes are the ones BUILD names. "reload": never
+  // the browser's HTTP cache, which may hold what a proxy altered.
+  const response = await fetch(source, { cache: "reload" });
+  if (!response.ok) throw new Error(`${source}: ${response.status}`);
+  const body = await response.arrayBuffer();
+  if (await sha256(body) !== digest) throw new Error(`${source}: not the file this version names`);
+  const headers = new Headers(response.headers);
+  headers.set(DIGEST, digest);
+  headers.delete("content-encoding");  // the body kept is the decoded one
+  headers.delete("content-length");
+  return new Response(body, { status: response.status, headers });
 }
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await Promise.all(BUILD.files.map(async ([url, source, digest]) => {
-      const earlier = await kept(url, digest);
-      if (earlier) { await cache.put(url, earlier); return; }
-      const response = await fetch(source, { cache: "no-cache" });
-      if (!response.ok) throw new Error(`${source}: ${response.status}`);
-      const headers = new Headers(response.headers);
-      headers.set(DIGEST, digest);
-      headers.delete("content-encoding");  // the body kept is the decoded one
-      headers.delete("content-length");
-      await cache.put(url, new Response(await response.blob(), { status: response.status, headers }));
-    }));
+    try {
+      await Promise.all(BUILD.files.map(async ([url, source, digest]) => {
+        await cache.put(url, (await kept(url, digest)) || (await fetched(source, digest)));
+      }));
+    } catch (error) {
+      await caches.delete(CACHE);  // the cache is this version's alone (sw.js is in its version)
+      throw error;
+    }
   })());
 });
 
@@ -73,8 +97,19 @@ function cacheKey(url) {
   return null;
 }
 
+// The language of a cached answer: ?lang= if the app speaks it, else the device's first language
+// it speaks, else the default, as the server's pick_lang does (the languages come from BUILD).
 function langOf(url) {
-  return url.searchParams.get("lang") === "nb" ? "nb" : "en";
+  const { codes, aliases, default: fallback } = BUILD.languages;
+  const match = (tag) => {
+    const primary = String(tag).toLowerCase().split(/[-_.@]/)[0];
+    const code = aliases[primary] ?? primary;
+    return codes.includes(code) ? code : null;
+  };
+  const asked = url.searchParams.get("lang");
+  if (asked && match(asked)) return match(asked);
+  for (const tag of self.navigator.languages || []) if (match(tag)) return match(tag);
+  return fallback;
 }
 
 async function fromCache(key, request) {

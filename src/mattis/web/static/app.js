@@ -2,7 +2,7 @@
 // below them every choice (rules, players, seats, house rules). The last choices are kept in
 // this browser, so "Play now" deals the game you played last time.
 import { cardSvg } from "./cards.js";
-import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { currentLang, fmt, langSwitch, loadTexts, plural } from "./i18n.js";
 import { createTable } from "./transport.js";
 
 const CHOICES_KEY = "mattis.choices";
@@ -75,7 +75,7 @@ function presetTitle(name) {
 function quickSummary() {
   const bots = choices.players - 1;
   const levels = [...new Set(choices.levels)].map(levelLabel).join(", ");
-  const who = fmt(bots === 1 ? texts.computer_one : texts.computer_many, { n: bots, levels });
+  const who = plural(texts, "computer_players", bots, { n: bots, levels });
   const changed = Object.keys(choices.set).length;
   const rules = presetTitle(choices.rules) + (changed ? ` + ${texts.house_rules.toLowerCase()}` : "");
   return [who, fmt(texts.quick_rules, { rules })];
@@ -85,7 +85,7 @@ function fillTexts() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = texts[node.dataset.text] ?? "";
   for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
-  langSwitch($("lang"), lang, (code) => { lang = code; start(); });
+  langSwitch($("lang"), lang, (code) => { lang = code; start(); }, texts._languages);
 }
 
 // ------------------------------------------------------------------ building blocks
@@ -340,6 +340,7 @@ function renderAll() {
 async function start() {
   loading = Promise.all([loadTexts(lang), fetch(`/api/options?lang=${lang}`).then((r) => r.json())]);
   [texts, catalogue] = await loading;
+  lang = texts._lang;  // the language the server chose, when none was asked for
   choices = loadChoices();
   if (!$("name").value) $("name").value = localStorage.getItem("mattis.name") || "";
   renderAll();

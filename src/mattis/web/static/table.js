@@ -7,7 +7,7 @@
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { actionCards, actionLabel, cardBack, cardLabel, cardSvg, parseCard, suitSymbol } from "./cards.js";
-import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { currentLang, fmt, langSwitch, loadTexts, plural } from "./i18n.js";
 import { isLocal, joinTable, openSeat, recordUrl, tableInfo } from "./transport.js";
 
 const OFFLINE_NOTE = "mattis.offline_note";  // set by the start page when it dealt on this device
@@ -70,11 +70,11 @@ function fillTexts() {
   $("area").setAttribute("aria-label", texts["table.felt"] ?? "");
   $("reactions").setAttribute("aria-label", texts["table.reactions"] ?? "");
   langSwitch($("lang"), lang, async (code) => {
-    lang = code;
-    texts = await loadTexts(lang);
+    texts = await loadTexts(code);
+    lang = texts._lang;
     fillTexts();
     if (seatLink) send({ type: "lang", lang }); else showJoin();
-  });
+  }, texts._languages);
 }
 
 // ------------------------------------------------------------------ names and words
@@ -104,7 +104,7 @@ function joinNames(names) {
 }
 
 function cardsText(count) {
-  return count === 1 ? texts["table.cards_one"] : fmt(texts["table.cards"], { n: count });
+  return plural(texts, "table.cards", count, { n: count });
 }
 
 function turnText(seat) {
@@ -169,7 +169,7 @@ function inviteFacts(data, options) {
   }
   lines.push(fmt(texts["table.players_line"], { n: data.players }));
   const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
-  if (open) lines.push(open === 1 ? texts["table.free_seats_one"] : fmt(texts["table.free_seats"], { n: open }));
+  if (open) lines.push(plural(texts, "table.free_seats", open, { n: open }));
   return lines;
 }
 
@@ -1005,6 +1005,7 @@ resized.observe($("hand"));
 
 async function start() {
   texts = await loadTexts(lang);
+  lang = texts._lang;  // the language the server chose, when none was asked for
   fillTexts();
   $("device-badge").hidden = !isLocal(tableId);  // a game the offline app keeps on this device
   if (sessionStorage.getItem(OFFLINE_NOTE)) {  // no server answered when it was dealt: say so once

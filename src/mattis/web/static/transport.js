@@ -168,7 +168,8 @@ function startWorker() {
     } else if (message.conn !== undefined) {
       const handlers = seats.get(message.conn);
       if (!handlers) return;
-      if (message.closed) { seats.delete(message.conn); if (handlers.onRejected) handlers.onRejected(); }
+      if (message.closed === CLOSE_DAMAGED) { seats.delete(message.conn); if (handlers.onClosed) handlers.onClosed(); }
+      else if (message.closed) { seats.delete(message.conn); if (handlers.onRejected) handlers.onRejected(); }
       else handlers.onMessage(message.message);
     } else if (message.ready) {
       started({ seconds: message.seconds, phases: message.phases, from: message.from });
@@ -202,9 +203,9 @@ function callLocal(name, fields, lang) {
   });
 }
 
-function openLocalSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected }) {
+function openLocalSeat({ tableId, token, lang }, { onMessage, onOpen, onRejected, onClosed }) {
   const conn = `c${++nextId}`;
-  seats.set(conn, { onMessage, onRejected });
+  seats.set(conn, { onMessage, onRejected, onClosed });
   post({ op: "open", conn, tableId, token, lang });
   if (onOpen) ready.then(() => onOpen(), () => {});
   return {

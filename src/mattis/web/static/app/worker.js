@@ -1,4 +1,4 @@
-// The offline app's Web Worker: Pyodide runs our package here (mattis.offline.LocalTables),
+// The offline app's Web Worker: Pyodide runs our package here (mattis.offline.DeviceHost),
 // so the page never waits on Python. It speaks the messages of mattis/offline/host.py: the
 // page posts JSON text, the worker hands it to Python, and Python's answers (replies,
 // and each open seat's socket messages) go back to the page as they are.
@@ -42,6 +42,7 @@ function request(transaction, store, call) {
 }
 
 function makeDevice(db) {
+  const held = new Map();  // table id -> the function that lets its Web Lock go
   return {
     load(tableId) {
       return request(db.transaction("tables"), "tables", (store) => store.get(tableId));
@@ -60,14 +61,20 @@ function makeDevice(db) {
       return request(db.transaction("tables"), "tables", (store) => store.getAllKeys());
     },
     claim(tableId) {
-      // A Web Lock held until this worker ends: one tab plays a table at a time.
+      // A Web Lock held until this worker ends (or release): one tab plays a table at a time.
       if (!navigator.locks) return Promise.resolve(true);
       return new Promise((resolve) => {
         navigator.locks.request(`mattis-table-${tableId}`, { ifAvailable: true }, (lock) => {
           resolve(lock !== null);
-          return lock === null ? undefined : new Promise(() => {});
+          return lock === null ? undefined : new Promise((letGo) => held.set(tableId, letGo));
         });
       });
+    },
+    release(tableId) {
+      // A table that could not be loaded (damaged): another tab may try it.
+      const letGo = held.get(tableId);
+      held.delete(tableId);
+      if (letGo) letGo();
     },
   };
 }
@@ -121,10 +128,10 @@ async function start() {
   for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
-  tables = offline.LocalTables(
-    { load: device.load, save: device.save, table_ids: device.tableIds, claim: device.claim },
+  tables = offline.DeviceHost(
+    { load: device.load, save: device.save, table_ids: device.tableIds, claim: device.claim, release: device.release },
     (text) => self.postMessage(text),
-    offline.LocalSettings.callKwargs(options),
+    offline.device_config.callKwargs(options),
   );
   phases.package = seconds(started) - phases.python;
   self.postMessage(JSON.stringify({ ready: true, seconds: seconds(started), phases, from }));

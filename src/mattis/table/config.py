@@ -1,0 +1,83 @@
+"""How a table behaves, in one place: :class:`TableConfig` and its named profiles.
+
+Every host reads its table settings from a profile here and nowhere else: the web server
+(``mattis serve``'s defaults and ``/api/options`` start from ``server``), the offline app
+(``device``, and the static export's ``/api/options`` answers). So what a host tells players
+(a bot's thinking time, the pause before its move) is what its bots play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..bots import EXPERT_SECONDS
+
+Profile = Literal["server", "device"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableConfig:
+    """How a table behaves; the profiles suit people, the tests shorten the waits."""
+
+    bot_delay: float = 0.8
+    """Seconds from a bot's turn to its move, on top of its thinking time, so people can
+    follow the play."""
+    absence_timeout: float | None = 60.0
+    """Seconds a person may be away before a bot plays their seat; ``None``: nobody stands
+    in (on a device the only person is the one holding it)."""
+    idle_pause: float = 120.0
+    """Seconds with no person connected after which the table stops thinking (no bot or
+    stand-in moves, no search is queued) until someone connects again."""
+    hard_seconds: float = 1.0
+    """Thinking time of a ``hard`` bot per move."""
+    expert_seconds: float = EXPERT_SECONDS
+    """Longest thinking time of an ``expert`` bot per move (it stops sooner at its
+    iteration budget, :data:`mattis.bots.EXPERT_LIMIT`)."""
+    hint_seconds: float = 0.5
+    """Thinking time of the hint."""
+    hint_cooldown: float = 2.0
+    """Seconds between a seat's hints, on average (asking again at the same point of the
+    game gets the same hint again at once, and costs nothing) ..."""
+    hint_burst: int = 3
+    """... and how many may come one right after the other (a person who asks at each turn
+    of a quick round is not refused)."""
+    invite_prefix: str | None = "/t/"
+    """Where a friend opens the table (the prefix of its id); ``None`` where there is no
+    invite (the offline app)."""
+    reaction_interval: float = 3.0
+    """Seconds after a reaction before the same seat may send the next one."""
+
+    def thinking_seconds(self, level: str) -> float:
+        """The thinking time of a bot of ``level`` per move (0 for the rule-based levels,
+        which decide in a millisecond)."""
+        if level == "hard":
+            return self.hard_seconds
+        if level == "expert":
+            return self.expert_seconds
+        return 0.0
+
+    def move_seconds(self, level: str) -> float:
+        """Seconds from a bot's turn to its move: the same for every move of ``level``,
+        forced or chosen, so how long a bot takes shows nothing of its hand (a search that
+        runs over only delays it)."""
+        return self.bot_delay + self.thinking_seconds(level)
+
+
+DEVICE_EXPERT_SECONDS = 2.0
+"""Longest thinking time of an ``expert`` bot on a phone: Pyodide searches about five times
+slower than a computer's Python, so the expert stops at this time, well before its iteration
+budget; it keeps its informed rollouts and still thinks twice as long as ``hard``."""
+
+TABLE_PROFILES: dict[Profile, TableConfig] = {
+    "server": TableConfig(),
+    "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS, invite_prefix=None),
+}
+"""The tables of the web server, and of the offline app on a device (a search a second for
+``hard``, which finds most of its strength in its first few hundred iterations; no invite;
+nobody to stand in for)."""
+
+
+def table_profile(name: Profile) -> TableConfig:
+    """The settings of a named profile (``server`` or ``device``)."""
+    return TABLE_PROFILES[name]
