@@ -26,16 +26,27 @@ from mattis import Game
 from mattis.bots import make_agent, play_game
 from mattis.bots.review import (
     MIN_TURNING_COST,
+    REVIEW_FORMAT,
+    REVIEW_ITERATIONS,
     TURNING_POINTS,
     DecisionReview,
+    Knowledge,
     Review,
     decision_points,
     review_record,
 )
 from mattis.cli.app import app
+from mattis.core.cards import codes_of
 from mattis.core.phase import Phase
 from mattis.frontend import make_participants, play_record
-from mattis.frontend.review import better_move_sentence, risk_texts, turning_point_sentence
+from mattis.frontend.review import (
+    better_move_sentence,
+    knowledge_sentence,
+    review_report,
+    risk_texts,
+    turning_point_sentence,
+    uncertainty_text,
+)
 from mattis.i18n import Lang
 from mattis.pool import worker_pool
 
@@ -119,6 +130,67 @@ def test_turning_points_are_the_three_costliest_choices_in_game_order(
     assert review.turning_points  # a normal bot's game at 4 deals a choice always has some
     for action in review.turning_points:
         assert review.decision(action).cost >= MIN_TURNING_COST
+
+
+def test_each_choice_says_what_the_seat_knew_and_nothing_more(
+        pagat_review: tuple[dict[str, Any], Review]) -> None:
+    """``knew`` is the seat's hand and what the public history showed, checked against the
+    real game: true, and never a card the seat could not have seen."""
+    record, review = pagat_review
+    game, actions = replay_start(record)
+    by_action = {decision.action: decision for decision in review.decisions}
+    known_somewhere = 0
+    for number, action in enumerate(actions):
+        if number in by_action:
+            knew = by_action[number].knew
+            assert sorted(knew.hand) == sorted(game.hand(0))
+            assert list(knew.hand_sizes) == [len(game.hand(seat)) for seat in range(4)]
+            assert knew.known[0] == ()
+            for seat in range(1, 4):
+                assert set(knew.known[seat]) <= set(game.hand(seat))
+                known_somewhere += len(knew.known[seat])
+            hidden = sum(len(game.hand(seat)) - len(knew.known[seat]) for seat in range(1, 4))
+            assert knew.unseen >= hidden  # the others' hidden cards at least (and the stock)
+        game.apply(action)
+    assert known_somewhere > 0  # phase 2 pick-ups show cards in other hands
+
+
+def test_knowledge_is_made_from_the_view_alone() -> None:
+    """Every card ``Knowledge`` names is one the view has seen."""
+    record = played_game(seed=17).record()
+    for seat in range(4):
+        _, points, _ = decision_points(record, seat)
+        for point in points:
+            knew = Knowledge.of(point.view)
+            seen = set(codes_of(point.view.seen))
+            assert set(knew.hand) | {card for cards in knew.known for card in cards} <= seen
+            assert knew.unseen == 52 - len(seen)
+
+
+def test_the_json_reads_back_and_bad_json_is_refused(pagat_review: tuple[dict[str, Any], Review]) -> None:
+    _, review = pagat_review
+    data = json.loads(json.dumps(review.to_dict()))
+    assert data["format"] == REVIEW_FORMAT and data["players"] == 4 and data["also_mattis"] == "Blåmattis"
+    again = Review.from_dict(data)
+    assert again.to_dict() == data
+    assert [d.knew for d in again.decisions] == [d.knew for d in review.decisions]
+    assert again.turning_points == review.turning_points
+    broken: list[tuple[dict[str, Any], str]] = [
+        ({**data, "format": 99}, "format"),
+        ({**data, "decisions": "x"}, "decisions"),
+        ({**data, "seat": -1}, "seat"),
+        ({**data, "also_mattis": "Rødmattis"}, "also_mattis"),
+    ]
+    first = data["decisions"][0]
+    changes: list[tuple[dict[str, Any], str]] = [
+        ({"options": {"zz": 0.1}}, "options"), ({"options": {"7h": 1.5}}, "options"),
+        ({"played": "pickup"}, "played"), ({"phase": "nap"}, "phase"),
+        ({"knew": {**first["knew"], "hand": ["1x"]}}, "knew.hand")]
+    for change, name in changes:
+        broken.append(({**data, "decisions": [{**first, **change}]}, name))
+    for wrong, name in broken:
+        with pytest.raises(ValueError, match=name):
+            Review.from_dict(wrong)
 
 
 def test_a_move_that_goes_out_has_no_risk() -> None:
@@ -221,6 +293,8 @@ def test_cards_the_seat_never_saw_do_not_change_its_review(variant: str, players
     second = review_record(twin, seat, iterations=3, seed=9)
     assert second == first
     assert json.dumps(second.to_dict()) == json.dumps(first.to_dict())
+    for lang in ("nb", "nn", "en"):  # and so are its words, what a page shows
+        assert review_report(second, lang).to_dict() == review_report(first, lang).to_dict()
 
 
 def test_the_pairs_differ_where_it_matters() -> None:
@@ -276,7 +350,8 @@ def test_property_hidden_cards_never_change_a_review(variant: str, seed: int, le
 def decision(options: dict[str, float], played: str, best: str,
              phase: Phase = Phase.COLLECT) -> DecisionReview:
     return DecisionReview(action=11, phase=phase, played=played, options=tuple(options.items()), best=best,
-                          risk_se=0.05, cost_se=0.03)
+                          risk_se=0.05, cost_se=0.03,
+                          knew=Knowledge(hand=("7h",), hand_sizes=(1, 1), known=((), ()), unseen=3))
 
 
 def test_a_turning_point_in_words_in_every_language() -> None:
@@ -293,6 +368,51 @@ def test_a_turning_point_in_words_in_every_language() -> None:
     pickup = decision({"4s-5s": 0.5, "pickup": 0.25}, "4s-5s", "pickup", Phase.SHED)
     assert better_move_sentence(pickup, "en").startswith("Picking up here")
     assert "4♠–5♠" in turning_point_sentence(pickup, "en")
+
+
+def test_what_the_seat_knew_in_words_in_every_language() -> None:
+    knew = Knowledge(hand=("7h", "9h", "Ks"), hand_sizes=(3, 4, 2), known=((), ("Qc",), ()), unseen=23)
+    assert knowledge_sentence(knew, 400, "en") == (
+        "Known then: the hand 7♥ 9♥ K♠; known in other hands: Q♣. "
+        "The 23 unseen cards were dealt at random 400 times.")
+    assert knowledge_sentence(knew, 400, "nb") == (
+        "Kjent da: hånden 7♥ 9♥ K♠; kjent på andre hender: Q♣. "
+        "De 23 ukjente kortene ble fordelt tilfeldig 400 ganger.")
+    assert knowledge_sentence(knew, 400, "nn") == (
+        "Kjent då: handa 7♥ 9♥ K♠; kjent på andre hender: Q♣. "
+        "Dei 23 ukjende korta vart fordelte tilfeldig 400 gonger.")
+    alone = Knowledge(hand=("2c",), hand_sizes=(1, 1), known=((), ()), unseen=1)
+    assert knowledge_sentence(alone, 50, "en").endswith("1 unseen card was dealt at random 50 times.")
+    all_known = Knowledge(hand=("2c",), hand_sizes=(1, 1), known=((), ("3c",)), unseen=0)
+    assert knowledge_sentence(all_known, 50, "nn").endswith("Det var kjent kvar alle korta var.")
+
+
+def test_the_report_is_plain_json_with_the_same_words_as_the_terminal(
+        pagat_review: tuple[dict[str, Any], Review]) -> None:
+    _, review = pagat_review
+    for lang in ("nb", "nn", "en"):
+        report = review_report(review, lang)
+        data = json.loads(json.dumps(report.to_dict()))
+        assert data["review"] == review.to_dict() and data["lang"] == lang
+        words = data["words"]
+        assert words["verdict"] is None and words["notes"]  # 4 deals a choice: a lighter review
+        assert str(review.iterations) in words["notes"][0] and str(REVIEW_ITERATIONS) in words["notes"][0]
+        assert [point["action"] for point in words["turning_points"]] == list(review.turning_points)
+        for point in words["turning_points"]:
+            decision = review.decision(point["action"])
+            assert point["move"] == point["action"] + 1
+            assert point["sentence"] == turning_point_sentence(decision, lang)
+            assert point["uncertainty"] == uncertainty_text(decision.cost_se, lang)
+            assert point["knew"] == knowledge_sentence(decision.knew, review.iterations, lang)
+        assert (words["forced"] is None) == (not review.forced)
+        assert "Blåmattis" in words["method"]
+    plain = review_report(Review(seat=0, decisions=(), turning_points=(), forced=(5,), players=2, actions=9,
+                                 iterations=REVIEW_ITERATIONS, seed=0, random_moves=0.03, also_mattis=None,
+                                 finished=True, mattis=False), "nn")
+    assert plain.notes == ()
+    assert plain.verdict == "Plassen hadde ingen val å gjere i dette spelet."
+    assert plain.forced == "1 tvinga trekk (berre eitt lovleg val) er ikkje vurdert."
+    assert "medrekna" not in plain.method
 
 
 def test_risks_that_would_round_alike_get_a_decimal() -> None:
@@ -337,6 +457,10 @@ def test_review_defaults_to_the_players_seat_and_explains_in_every_language(tmp_
         for action in review.turning_points:
             sentence = " ".join(turning_point_sentence(review.decision(action), lang).split())
             assert sentence.replace("\u00a0", " ") in text
+            knew = " ".join(knowledge_sentence(review.decision(action).knew, 2, lang).split())
+            assert knew in text
+        report = review_report(review, lang)
+        assert " ".join(report.method.split()) in text and " ".join(report.notes[0].split()) in text
         assert viewpoint in text
 
 

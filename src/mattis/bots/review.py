@@ -40,9 +40,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import Action
+from ..core.cards import codes_of, parse_card
 from ..core.game import Game
 from ..core.phase import Phase
 from ..core.record import is_int
+from ..core.rules import NothingLeft
+from ..i18n import lost_on_empty_name
 from .ismcts import ROLLOUT_ACTION_CAP, informed_rollout_action
 from .runner import derived_rng, seat_view
 from .sampling import sample_position
@@ -77,6 +80,13 @@ search's 10%, the estimates were noisier and predicted real outcomes somewhat wo
 TURNING_POINTS = 3
 """How many of the costliest decisions the review names."""
 
+REVIEW_FORMAT = 1
+"""The version of the review's JSON form (``"format"``): a page or a cache that keeps reviews
+can tell an older shape from the current one."""
+
+PLAYOUT_LEVEL = "normal"
+"""The bot level whose card sense plays the playouts out (named in the JSON as ``"playouts"``)."""
+
 MIN_TURNING_COST = 0.01
 """A decision is a turning point only if the best move was at least this much safer (one
 percentage point): a review that rounds to whole percents never says "from 31 % to 31 %"."""
@@ -87,6 +97,52 @@ ProgressCallback = Callable[[int, int], None]
 RolloutPolicy = Callable[[Game, Sequence[Action], random.Random, float], Action]
 """How a playout chooses each move: ``policy(game, legal, rng, noise)`` (the search bots'
 rollout functions have this shape)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What the seat knew at a decision, and so all the review read there: made from the
+    seat's view alone, so it never names a card the seat had not seen."""
+
+    hand: tuple[str, ...]
+    """The seat's own cards (card codes such as ``"7h"``, sorted)."""
+    hand_sizes: tuple[int, ...]
+    """How many cards each seat held (public)."""
+    known: tuple[tuple[str, ...], ...]
+    """For each seat, the cards the public history showed it to hold (a picked-up table, a
+    card drawn face up); the seat's own entry is empty (its hand is :attr:`hand`)."""
+    unseen: int
+    """How many cards the seat could not place: the others' hidden cards, the stock and any
+    cards out of play. These are what the review dealt at random in each sampled world."""
+
+    @staticmethod
+    def of(view: PlayerView) -> Knowledge:
+        """What ``view`` shows."""
+        seat = view.public.seat
+        return Knowledge(
+            hand=tuple(codes_of(view.public.hand)),
+            hand_sizes=tuple(view.public.hand_sizes),
+            known=tuple(() if other == seat else tuple(codes_of(mask))
+                        for other, mask in enumerate(view.known_hands)),
+            unseen=view.unseen.bit_count(),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {"hand": list(self.hand), "hand_sizes": list(self.hand_sizes),
+                "known": [list(cards) for cards in self.known], "unseen": self.unseen}
+
+    @staticmethod
+    def from_dict(data: object) -> Knowledge:
+        """The value of :meth:`to_dict`'s JSON; ``ValueError`` naming what is wrong."""
+        item = _mapping(data, "knew")
+        return Knowledge(
+            hand=_cards(item.get("hand"), "knew.hand"),
+            hand_sizes=tuple(_count(size, "knew.hand_sizes") for size in _list(item.get("hand_sizes"),
+                                                                                   "knew.hand_sizes")),
+            known=tuple(_cards(cards, "knew.known") for cards in _list(item.get("known"), "knew.known")),
+            unseen=_count(item.get("unseen"), "knew.unseen"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +163,8 @@ class DecisionReview:
     cost_se: float
     """The standard error of :attr:`cost` (paired over the same worlds, so usually smaller
     than the risks' own)."""
+    knew: Knowledge
+    """What the seat knew when it chose: everything the estimate was made from."""
 
     @property
     def risk(self) -> float:
@@ -136,12 +194,46 @@ class DecisionReview:
             "risk_se": _rounded(self.risk_se),
             "cost_se": _rounded(self.cost_se),
             "phase": str(self.phase),
+            "knew": self.knew.to_dict(),
         }
+
+    @staticmethod
+    def from_dict(data: object) -> DecisionReview:
+        """The value of :meth:`to_dict`'s JSON (risks as rounded there); ``ValueError``
+        naming what is wrong. The derived keys (``risk``, ``best_risk``, ``cost``) are
+        recomputed, not read."""
+        item = _mapping(data, "decision")
+        options = {_move(text): _share(risk, "options") for text, risk in
+                   _mapping(item.get("options"), "options").items()}
+        played, best = item.get("played"), item.get("best")
+        if not options:
+            raise ValueError("options: must name the legal moves")
+        if played not in options or best not in options:
+            raise ValueError("played and best: must be among the options")
+        phase = item.get("phase")
+        if phase not in {str(value) for value in Phase}:
+            raise ValueError(f"phase: unknown phase {phase!r}")
+        return DecisionReview(
+            action=_count(item.get("action"), "action"),
+            phase=Phase(phase),
+            played=str(played),
+            options=tuple(options.items()),
+            best=str(best),
+            risk_se=_share(item.get("risk_se"), "risk_se"),
+            cost_se=_share(item.get("cost_se"), "cost_se"),
+            knew=Knowledge.from_dict(item.get("knew")),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """A seat's game looked back on: its decisions, and the costliest of them."""
+    """A seat's game looked back on: what was judged (:attr:`decisions`, with what the seat
+    knew at each), how (:attr:`iterations`, :attr:`seed`, :attr:`random_moves`), how sure
+    each figure is (the standard errors of each decision), and the costliest moves.
+
+    A plain frozen value: :meth:`to_dict` is its JSON form (``mattis review --json``, and
+    what a page renders), :meth:`from_dict` reads it back; ``docs/review.md`` gives the shape.
+    """
 
     seat: int
     decisions: tuple[DecisionReview, ...]
@@ -151,8 +243,16 @@ class Review:
     :data:`MIN_TURNING_COST` is never one."""
     forced: tuple[int, ...]
     """The action numbers of the seat's forced moves (one legal action): nothing to judge."""
+    players: int
+    actions: int
+    """How many actions the record holds (the length of the game, for a line drawn over it)."""
     iterations: int
     seed: int
+    random_moves: float
+    """The share of random moves in the playouts (:data:`ROLLOUT_NOISE`)."""
+    also_mattis: str | None
+    """*Blåmattis* or *Blodmattis* when these rules make an empty hand after phase 1 a loss
+    (P1.10), counted in every risk; ``None`` when they do not."""
     finished: bool
     """Whether the game was over (an unfinished game is reviewed up to its last move)."""
     mattis: bool | None
@@ -166,17 +266,53 @@ class Review:
         raise KeyError(action)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``mattis review --json``)."""
+        """The JSON form (``mattis review --json``): the issue's keys first."""
         return {
             "seat": self.seat,
             "decisions": [decision.to_dict() for decision in self.decisions],
             "turning_points": list(self.turning_points),
             "forced": list(self.forced),
+            "format": REVIEW_FORMAT,
+            "players": self.players,
+            "actions": self.actions,
             "iterations": self.iterations,
             "seed": self.seed,
+            "playouts": PLAYOUT_LEVEL,
+            "random_moves": self.random_moves,
+            "also_mattis": self.also_mattis,
             "finished": self.finished,
             "mattis": self.mattis,
         }
+
+    @staticmethod
+    def from_dict(data: object) -> Review:
+        """The review of a :meth:`to_dict` JSON (a stored or sent review), its risks as
+        rounded there; ``ValueError`` naming what is wrong, such as another ``format``."""
+        item = _mapping(data, "review")
+        if item.get("format") != REVIEW_FORMAT:
+            raise ValueError(f"format: this version reads review format {REVIEW_FORMAT}, "
+                             f"got {item.get('format')!r}")
+        also, mattis = item.get("also_mattis"), item.get("mattis")
+        if also not in (None, "Blåmattis", "Blodmattis"):
+            raise ValueError(f"also_mattis: must be Blåmattis, Blodmattis or null, got {also!r}")
+        if mattis not in (None, True, False) or not isinstance(item.get("finished"), bool):
+            raise ValueError("finished and mattis: must be true or false (mattis null if unfinished)")
+        return Review(
+            seat=_count(item.get("seat"), "seat"),
+            decisions=tuple(DecisionReview.from_dict(entry)
+                            for entry in _list(item.get("decisions"), "decisions")),
+            turning_points=tuple(_count(number, "turning_points")
+                                 for number in _list(item.get("turning_points"), "turning_points")),
+            forced=tuple(_count(number, "forced") for number in _list(item.get("forced"), "forced")),
+            players=_count(item.get("players"), "players"),
+            actions=_count(item.get("actions"), "actions"),
+            iterations=check_iterations(item.get("iterations")),
+            seed=_count(item.get("seed"), "seed"),
+            random_moves=_share(item.get("random_moves"), "random_moves"),
+            also_mattis=also,
+            finished=bool(item["finished"]),
+            mattis=mattis,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +327,50 @@ class DecisionPoint:
 
 def _rounded(value: float) -> float:
     return round(value, 4)
+
+
+def _mapping(value: object, name: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{name}: must be a JSON object")
+    return value
+
+
+def _list(value: object, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{name}: must be a list")
+    return value
+
+
+def _count(value: object, name: str) -> int:
+    if not is_int(value) or value < 0:
+        raise ValueError(f"{name}: must be a whole number of at least 0, got {value!r}")
+    return value
+
+
+def _share(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"{name}: must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def _move(text: object) -> str:
+    if not isinstance(text, str):
+        raise ValueError(f"options: {text!r} is not a move")
+    try:
+        Action.parse(text)
+    except ValueError:
+        raise ValueError(f"options: {text[:20]!r} is not a move") from None
+    return text
+
+
+def _cards(value: object, name: str) -> tuple[str, ...]:
+    cards = _list(value, name)
+    for card in cards:
+        try:
+            parse_card(card)
+        except (AttributeError, ValueError):  # not text, or not a card's code
+            raise ValueError(f"{name}: {str(card)[:10]!r} is not a card") from None
+    return tuple(cards)
 
 
 def check_iterations(iterations: object) -> int:
@@ -310,6 +490,7 @@ def judge(point: DecisionPoint, outcomes: Sequence[Sequence[float]]) -> Decision
         best=str(point.legal[best]),
         risk_se=_standard_error(outcomes[played]),
         cost_se=_standard_error([a - b for a, b in zip(outcomes[played], outcomes[best], strict=True)]),
+        knew=Knowledge.of(point.view),
     )
 
 
@@ -365,13 +546,19 @@ def review_record(
         judge(point, evaluate_decision(point.view, point.legal, iterations=iterations,
                                        rng=decision_rng(seed, point.action), progress=advance))
         for point in points)
+    rules = game.rules
     return Review(
         seat=seat,
         decisions=decisions,
         turning_points=turning_points(decisions),
         forced=tuple(forced),
+        players=game.players,
+        actions=game.num_actions,
         iterations=iterations,
         seed=seed,
+        random_moves=ROLLOUT_NOISE,
+        also_mattis=(lost_on_empty_name(rules.nothing_left_counts)
+                     if rules.nothing_left is NothingLeft.LOSE else None),
         finished=game.is_over,
         mattis=(seat in game.losers) if game.is_over else None,
     )

@@ -22,21 +22,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots.review import MAX_ITERATIONS, REVIEW_ITERATIONS, REVIEW_SEED, Review, review_record
-from ..core.rules import NothingLeft
 from ..frontend.cards import symbols_shown
 from ..frontend.narrate import result_headline
 from ..frontend.record import LoadedGame, RecordError, load_record
-from ..frontend.review import (
-    move_number,
-    move_text,
-    phase_number,
-    points_text,
-    risk_texts,
-    turning_point_sentence,
-    uncertainty_text,
-)
+from ..frontend.review import move_number, move_text, phase_number, points_text, review_report, risk_texts
 from ..frontend.seats import seat_name
-from ..i18n import Lang, lost_on_empty_name, t
+from ..i18n import Lang, t
 from .common import JsonOption, LangOption, console, fail, language, parse_seed, progress_bar
 from .replay import saved_game_path
 
@@ -87,8 +78,11 @@ def review_command(
 
 
 def _show(review: Review, loaded: LoadedGame, lang: Lang) -> None:
-    """The review for people: what it measures, each choice, and the turning points."""
+    """The review for people: what it measures, each choice, and the turning points with
+    what the seat knew at each (the words of :func:`~mattis.frontend.review.review_report`,
+    which a page shows too)."""
     out = console()
+    report = review_report(review, lang)
     game = loaded.game
     person = loaded.participants[review.seat]
     preset = game.rules.preset_name or t("play.house_rules", lang)
@@ -97,40 +91,33 @@ def _show(review: Review, loaded: LoadedGame, lang: Lang) -> None:
     viewpoint = (t("play.replay_yours", lang) if person.human
                  else t("play.replay_seat", lang, who=seat_name(person, lang)))
     out.print(Text(f"{viewpoint} {result_headline(game, loaded.participants, lang)}"))
-    included = ""
-    if game.rules.nothing_left is NothingLeft.LOSE:
-        included = t("review.included", lang, name=lost_on_empty_name(game.rules.nothing_left_counts))
-    out.print(Text(t("review.method", lang, included=included, iterations=review.iterations,
-                     seed=review.seed), style="dim"))
-    if not review.finished:
-        out.print(Text(t("review.unfinished", lang), style="yellow"))
+    out.print(Text(report.method, style="dim"))
+    for note in report.notes:
+        out.print(Text(note, style="yellow"))
     out.print()
-    if not review.decisions:
-        out.print(Text(t("review.no_decisions", lang)))
-    else:
+    if review.decisions:
         _choices_table(review, lang, out)
         out.print()
-        out.print(Text(t("review.turning_title", lang), style="bold"))
-        if not review.turning_points:
-            out.print(Text(t("review.no_turning", lang)))
-        for action in review.turning_points:
-            decision = review.decision(action)
-            uncertainty = uncertainty_text(decision.cost_se, lang)
-            sentence = f"{turning_point_sentence(decision, lang)} ({uncertainty})"
-            out.print(_hanging(sentence, _mark(), out.width))
-    if review.forced:
+        out.print(Text(t("play.review.turning_title", lang), style="bold"))
+    if report.verdict is not None:
+        out.print(Text(report.verdict))
+    for point in report.turning_points:
+        out.print(_hanging(f"{point.sentence} ({point.uncertainty})", _mark(), out.width))
+        out.print(_hanging(point.knew, " " * len(_mark()), out.width, dim=True))
+    if report.forced is not None:
         out.print()
-        out.print(Text(t("review.forced", lang, count=len(review.forced)), style="dim"))
+        out.print(Text(report.forced, style="dim"))
 
 
-def _hanging(sentence: str, mark: str, width: int) -> Text:
-    """``sentence`` after ``mark``, wrapped with a hanging indent and its last bracket dim.
-    Wrapped here rather than by rich, which would break "31 %" at its no-break space."""
+def _hanging(sentence: str, mark: str, width: int, dim: bool = False) -> Text:
+    """``sentence`` after ``mark``, wrapped with a hanging indent and its last bracket dim
+    (or all of it, with ``dim``). Wrapped here rather than by rich, which would break
+    "31 %" at its no-break space."""
     wrapped = textwrap.fill(sentence, width=max(20, width - 1), initial_indent=f"{mark} ",
                             subsequent_indent=" " * (len(mark) + 1), break_on_hyphens=False)
     text = Text(wrapped, no_wrap=True)
     text.stylize("bold yellow", 0, len(mark))
-    text.stylize("dim", wrapped.rfind("("))
+    text.stylize("dim", 0 if dim else max(0, wrapped.rfind("(")))
     return text
 
 

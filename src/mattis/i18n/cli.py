@@ -8,7 +8,7 @@ texts is built in one place and importing this module changes nothing.
 
 from __future__ import annotations
 
-from .plural import Plural, Source
+from .plural import Source
 
 CLI_MESSAGES: dict[str, Source] = {
     # rules table
@@ -157,13 +157,6 @@ CLI_MESSAGES: dict[str, Source] = {
     # game review (mattis review); the sentences shared with the browser are play.review.*
     "review.progress": "Reviewing the game",
     "review.title": "Review · {rules} · {players} players · {actions} moves",
-    "review.method": (
-        "Risk is the estimated chance of ending as Mattis{included}, from what the seat knew at "
-        "each choice and nothing more: {iterations} random deals of the cards it could not see, "
-        "in which every legal move is played out with everyone playing as the 'normal' bot "
-        "would. Seed {seed}."
-    ),
-    "review.included": " ({name} included)",
     "review.table_title": "The choices",
     "review.col.move": "Move",
     "review.col.phase": "Phase",
@@ -177,12 +170,4 @@ CLI_MESSAGES: dict[str, Source] = {
         "Cost: how many percentage points the risk rose above the safest move's; {mark} marks "
         "a turning point. Move numbers are those of 'mattis replay'."
     ),
-    "review.turning_title": "Turning points: the moves that cost most",
-    "review.no_turning": "No move cost one percentage point or more: well played!",
-    "review.no_decisions": "The seat had no choices to make in this game.",
-    "review.forced": Plural(
-        "{count} forced move (only one legal choice) is not judged.",
-        "{count} forced moves (only one legal choice) are not judged.",
-    ),
-    "review.unfinished": "The game was not finished: the moves up to then are judged.",
 }
