@@ -47,7 +47,7 @@ from mattis.frontend.review import (
     turning_point_sentence,
     uncertainty_text,
 )
-from mattis.i18n import Lang
+from mattis.i18n import Lang, t
 from mattis.pool import worker_pool
 
 from .cli_checks import assert_one_error_line
@@ -482,3 +482,18 @@ def test_review_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     assert_one_error_line(cli("review", str(tmp_path / "missing.json")), "no such file")
     assert_one_error_line(cli("review", "7"), "no recent game number '7'")
     assert cli("review", str(path), "--iterations", "0").exit_code == 2
+
+
+def test_review_help_speaks_the_chosen_language() -> None:
+    """``--lang`` (read before ``--help`` acts) or else the locale picks the help's language."""
+    for lang in ("nb", "nn", "en"):
+        result = CliRunner().invoke(app, ["review", "--help", "--lang", lang], env={"COLUMNS": "100"})
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.stdout.replace("│", " ").split())
+        for key in ("about", "seat", "iterations", "seed", "json_output", "help"):
+            assert " ".join(t(f"review.help.{key}", lang).split()) in text, (lang, key)
+    environment = {"COLUMNS": "100", "LC_ALL": None, "LC_MESSAGES": None, "LANGUAGE": None,
+                   "LANG": "nn_NO.UTF-8"}
+    by_locale = CliRunner().invoke(app, ["review", "-h"], env=environment)
+    assert "Gå gjennom eit ferdig spel frå éin plass" in by_locale.stdout
+    assert "Review a finished game" in cli("review", "--help", "--lang=en").stdout

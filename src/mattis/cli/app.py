@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from . import bench, lab, offline, play, replay, review, rules, serve, simulate, tournament, train
-from .common import one_line
+from .common import one_line, translated_help
 
 
 class _OneLineErrorsGroup(TyperGroup):
@@ -95,7 +95,7 @@ app.callback()(_show_help_without_a_command)
 app.command("play")(play.play_command)
 app.command("serve")(serve.serve_command)
 app.command("replay")(replay.replay_command)
-app.command("review")(review.review_command)
+app.command("review", cls=translated_help("review.help"))(review.review_command)
 app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)

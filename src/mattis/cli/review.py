@@ -28,31 +28,28 @@ from ..frontend.record import LoadedGame, RecordError, load_record
 from ..frontend.review import move_number, move_text, phase_number, points_text, review_report, risk_texts
 from ..frontend.seats import seat_name
 from ..i18n import Lang, t
-from .common import JsonOption, LangOption, console, fail, language, parse_seed, progress_bar
+from .common import JsonOption, LangOption, console, fail, help_text, language, parse_seed, progress_bar
 from .replay import saved_game_path
 
 
 def review_command(
     *,
     file: Annotated[str, typer.Argument(
-        metavar="FILE|NUMBER",
-        help="A saved game ('mattis play --save', or a table's record from the web server), or "
-        "its number in the list of recent games that 'mattis replay' shows.", show_default=False)],
+        metavar="FILE|NUMBER", help=help_text("review.help.file", "en"), show_default=False)],
     seat: Annotated[int | None, typer.Option(
-        "--seat", help="The seat to review (seat 0 leads first). Default: the player's seat in a game "
-        "saved by 'mattis play'.", show_default=False)] = None,
+        "--seat", help=help_text("review.help.seat", "en"), show_default=False)] = None,
     iterations: Annotated[int, typer.Option(
         "--iterations", "-k", min=1, max=MAX_ITERATIONS,
-        help="Sampled deals of the unseen cards per choice; each legal move is played out once in "
-        "each. More is steadier and slower (the time grows in proportion).")] = REVIEW_ITERATIONS,
+        help=help_text("review.help.iterations", "en"))] = REVIEW_ITERATIONS,
     seed: Annotated[int, typer.Option(
         "--seed", parser=parse_seed, metavar="<int>",
-        help="Seed of the sampling; the same seed gives the same review.")] = REVIEW_SEED,
+        help=help_text("review.help.seed", "en"))] = REVIEW_SEED,
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Review a finished game from one seat: the risk of becoming Mattis after each choice,
-    judged only from what that seat knew, and the three moves that cost most."""
+    judged only from what that seat knew, and the three moves that cost most. (``--help``
+    shows ``review.help.*`` in the user's language: :class:`~.common.TranslatedHelp`.)"""
     chosen = language(lang)
     try:
         loaded = load_record(saved_game_path(file))
