@@ -373,13 +373,13 @@ def test_a_turning_point_in_words_in_every_language() -> None:
 def test_what_the_seat_knew_in_words_in_every_language() -> None:
     knew = Knowledge(hand=("7h", "9h", "Ks"), hand_sizes=(3, 4, 2), known=((), ("Qc",), ()), unseen=23)
     assert knowledge_sentence(knew, 400, "en") == (
-        "Known then: the hand 7♥ 9♥ K♠; known in other hands: Q♣. "
+        "Known then: the hand 7♥ 9♥ K♠; 1 card in other hands known from the play. "
         "The 23 unseen cards were dealt at random 400 times.")
     assert knowledge_sentence(knew, 400, "nb") == (
-        "Kjent da: hånden 7♥ 9♥ K♠; kjent på andre hender: Q♣. "
+        "Kjent da: hånden 7♥ 9♥ K♠; 1 kort på andre hender kjent fra spillet. "
         "De 23 ukjente kortene ble fordelt tilfeldig 400 ganger.")
     assert knowledge_sentence(knew, 400, "nn") == (
-        "Kjent då: handa 7♥ 9♥ K♠; kjent på andre hender: Q♣. "
+        "Kjent då: handa 7♥ 9♥ K♠; 1 kort på andre hender kjent frå spelet. "
         "Dei 23 ukjende korta vart fordelte tilfeldig 400 gonger.")
     alone = Knowledge(hand=("2c",), hand_sizes=(1, 1), known=((), ()), unseen=1)
     assert knowledge_sentence(alone, 50, "en").endswith("1 unseen card was dealt at random 50 times.")

@@ -81,9 +81,10 @@ def uncertainty_text(standard_error: float, lang: Lang) -> str:
 
 def knowledge_sentence(knew: Knowledge, iterations: int, lang: Lang) -> str:
     """What the seat knew at a choice and what was guessed: "Known then: the hand 7♥ 9♥ K♠;
-    known in other hands: Q♣. The 23 unseen cards were dealt at random 400 times." """
-    known = [card for cards in knew.known for card in cards]
-    elsewhere = t("play.review.knew_elsewhere", lang, cards=cards_label(known)) if known else ""
+    1 card in other hands known from the play. The 23 unseen cards were dealt at random 400
+    times." (Which cards, and whose, are in :attr:`Knowledge.known` for a page to show.)"""
+    known = sum(len(cards) for cards in knew.known)
+    elsewhere = t("play.review.knew_elsewhere", lang, count=known) if known else ""
     hand = t("play.review.knew", lang, hand=cards_label(knew.hand), elsewhere=elsewhere)
     guessed = (t("play.review.unseen", lang, unseen=knew.unseen, iterations=iterations) if knew.unseen
                else t("play.review.all_known", lang))
