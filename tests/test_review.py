@@ -193,6 +193,39 @@ def test_the_json_reads_back_and_bad_json_is_refused(pagat_review: tuple[dict[st
             Review.from_dict(wrong)
 
 
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**6) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_json_is_read_or_refused_with_a_value_error(pagat_review: tuple[dict[str, Any], Review],
+                                                        data: st.DataObject) -> None:
+    """A stored review is outside input: replace any one value, at the top or inside a
+    decision or its ``knew``, with any JSON, and ``Review.from_dict`` reads it or says why
+    not, never fails otherwise; what it reads writes back as read."""
+    original = review_record_dict(pagat_review[1])
+    where = data.draw(st.sampled_from(["top", "decision", "knew"]), label="where")
+    value = data.draw(JSON_VALUES, label="value")
+    changed = json.loads(json.dumps(original))
+    target = changed if where == "top" else changed["decisions"][0]
+    if where == "knew":
+        target = target["knew"]
+    key = data.draw(st.sampled_from(sorted(target)), label="key")
+    target[key] = value
+    try:
+        read = Review.from_dict(changed)
+    except ValueError:
+        return
+    assert Review.from_dict(read.to_dict()) == read
+
+
+def review_record_dict(review: Review) -> dict[str, Any]:
+    return json.loads(json.dumps(review.to_dict()))  # type: ignore[no-any-return]
+
+
 def test_a_move_that_goes_out_has_no_risk() -> None:
     """P2.8: a player who plays their hand empty is out and cannot be Mattis."""
     found = 0

@@ -208,11 +208,11 @@ class DecisionReview:
         played, best = item.get("played"), item.get("best")
         if not options:
             raise ValueError("options: must name the legal moves")
-        if played not in options or best not in options:
+        if not (isinstance(played, str) and played in options and isinstance(best, str) and best in options):
             raise ValueError("played and best: must be among the options")
         phase = item.get("phase")
-        if phase not in {str(value) for value in Phase}:
-            raise ValueError(f"phase: unknown phase {phase!r}")
+        if not isinstance(phase, str) or phase not in {str(value) for value in Phase}:
+            raise ValueError(f"phase: unknown phase {str(phase)[:20]!r}")
         return DecisionReview(
             action=_count(item.get("action"), "action"),
             phase=Phase(phase),
@@ -293,24 +293,33 @@ class Review:
             raise ValueError(f"format: this version reads review format {REVIEW_FORMAT}, "
                              f"got {item.get('format')!r}")
         also, mattis = item.get("also_mattis"), item.get("mattis")
-        if also not in (None, "Blåmattis", "Blodmattis"):
-            raise ValueError(f"also_mattis: must be Blåmattis, Blodmattis or null, got {also!r}")
-        if mattis not in (None, True, False) or not isinstance(item.get("finished"), bool):
+        if also is not None and also not in ("Blåmattis", "Blodmattis"):
+            raise ValueError(f"also_mattis: must be Blåmattis, Blodmattis or null, got {str(also)[:20]!r}")
+        finished = item.get("finished")
+        if not isinstance(finished, bool) or not (isinstance(mattis, bool) if finished else mattis is None):
             raise ValueError("finished and mattis: must be true or false (mattis null if unfinished)")
+        players, seat = _count(item.get("players"), "players"), _count(item.get("seat"), "seat")
+        if seat >= players:
+            raise ValueError(f"seat: must be below players ({players}), got {seat}")
+        decisions = tuple(DecisionReview.from_dict(entry)
+                          for entry in _list(item.get("decisions"), "decisions"))
+        judged = {decision.action for decision in decisions}
+        turning = tuple(_count(number, "turning_points")
+                        for number in _list(item.get("turning_points"), "turning_points"))
+        if not set(turning) <= judged:
+            raise ValueError("turning_points: each must be the action of one of the decisions")
         return Review(
-            seat=_count(item.get("seat"), "seat"),
-            decisions=tuple(DecisionReview.from_dict(entry)
-                            for entry in _list(item.get("decisions"), "decisions")),
-            turning_points=tuple(_count(number, "turning_points")
-                                 for number in _list(item.get("turning_points"), "turning_points")),
+            seat=seat,
+            decisions=decisions,
+            turning_points=turning,
             forced=tuple(_count(number, "forced") for number in _list(item.get("forced"), "forced")),
-            players=_count(item.get("players"), "players"),
+            players=players,
             actions=_count(item.get("actions"), "actions"),
             iterations=check_iterations(item.get("iterations")),
             seed=_count(item.get("seed"), "seed"),
             random_moves=_share(item.get("random_moves"), "random_moves"),
             also_mattis=also,
-            finished=bool(item["finished"]),
+            finished=finished,
             mattis=mattis,
         )
 
