@@ -101,8 +101,11 @@ rollout functions have this shape)."""
 
 @dataclass(frozen=True, slots=True)
 class Knowledge:
-    """What the seat knew at a decision, and so all the review read there: made from the
-    seat's view alone, so it never names a card the seat had not seen."""
+    """What the seat knew at a decision, in short: its hand, the cards the play had shown in
+    other hands, and how many it could not place. (The estimate read the seat's whole view,
+    which also holds the public history and the cards it ruled out for a hand, such as a
+    suit a player has shown it lacks.) Made from the view alone, so it never names a card
+    the seat had not seen."""
 
     hand: tuple[str, ...]
     """The seat's own cards (card codes such as ``"7h"``, sorted)."""
@@ -164,7 +167,7 @@ class DecisionReview:
     """The standard error of :attr:`cost` (paired over the same worlds, so usually smaller
     than the risks' own)."""
     knew: Knowledge
-    """What the seat knew when it chose: everything the estimate was made from."""
+    """What the seat knew when it chose (in short: :class:`Knowledge`)."""
 
     @property
     def risk(self) -> float:
