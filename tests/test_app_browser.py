@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from mattis import Game
@@ -39,6 +39,7 @@ from .app_helpers import (
     install,
     wait_until,
 )
+from .browser_helpers import watch_console
 from .web_helpers import free_port, server
 
 SEATS = [
@@ -205,6 +206,32 @@ def test_closing_the_page_mid_game_then_reopening_continues_and_the_record_repla
     assert after["first"]["view"]["hand"] == at_close.hand(0)  # continued exactly where it was
     listed = reopened.evaluate("import('/static/transport.js').then(t => t.localTables('en'))")
     assert table_id in [item["table"] for item in listed["data"]]
+
+
+def test_the_table_page_plays_a_table_on_the_device_with_the_network_off(
+    context: BrowserContext, base_url: str
+) -> None:
+    """Every module of the table page (``static/table/``, ``page.js``, the server-written
+    ``site.js``) and the worker's ``database.js`` come from the service worker's cache: with
+    the network off the page deals, shows the hand in the order the state gives (phase 1: by
+    rank) and plays by its hooks."""
+    page = installed(context, base_url)
+    context.set_offline(True)
+    created = create(page, {"rules": "pagat", "players": 3, "seed": 5, "seats": SEATS}, where="local")
+    table_id = created["data"]["table"]
+    problems = watch_console(page)
+    page.goto(f"{base_url}/t/{table_id}?lang=en&pause=0")
+    expect(page.locator("#hand [data-card]").first).to_be_visible(timeout=60_000)
+    expect(page.locator("#device-badge")).to_be_visible()
+    wait_until(page, "document.getElementById('game').dataset.toMove === '0'")
+    hand = page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    ranks = "23456789TJQKA"
+    assert [ranks.index(code[0]) for code in hand] == sorted(ranks.index(code[0]) for code in hand)
+    played = page.locator('#hand [data-playable="true"]').first.get_attribute("data-card")
+    page.click(f'#hand [data-card="{played}"]')
+    wait_until(page, f"!document.querySelector('#hand [data-card=\"{played}\"]')")
+    expect(page.locator("#log li").first).to_be_visible()
+    assert not problems, problems
 
 
 SAVED_ACTIONS = """(tableId) => new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..bots import EXPERT_SECONDS
+from .page import TABLE_PAGE
 
 Profile = Literal["server", "device"]
 
@@ -42,7 +43,7 @@ class TableConfig:
     hint_burst: int = 3
     """... and how many may come one right after the other (a person who asks at each turn
     of a quick round is not refused)."""
-    invite_prefix: str | None = "/t/"
+    invite_prefix: str | None = TABLE_PAGE
     """Where a friend opens the table (the prefix of its id); ``None`` where there is no
     invite (the offline app)."""
     reaction_interval: float = 3.0

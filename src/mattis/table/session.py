@@ -62,6 +62,7 @@ from .errors import IllegalMove, Refusal
 from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
 from .limits import RateLimiter
 from .logs import SeatLog
+from .page import add_page_facts, rules_facts
 from .rows import ActionRow, NewGame, NewTable, Row, StoredTable, TableUpdate
 from .seats import (
     Seat,
@@ -176,7 +177,7 @@ class TableSession:
         self.hints_given: dict[int, tuple[tuple[int, int], Decision]] = {}
         """Each seat's last hint and the point of the game it is for (game, action count)."""
         self.reacted_at: dict[int, float] = {}
-        self.tricks = TrickWatcher()
+        self.tricks = TrickWatcher(self.rules)
         """The current game's last completed trick, followed from its public events."""
 
     # ---------------------------------------------------------------- creating and restoring
@@ -333,7 +334,8 @@ class TableSession:
                 "preset": self.rules.preset_name, "status": self.status, "seeded": self.seeded,
                 "host": {"seat": self.host, "name": self.seats[self.host].name},
                 "open_seats": sum(seat.kind == "open" for seat in self.seats),
-                "seats": [self.seat_info(index, None) for index in range(self.players)]}
+                "seats": [self.seat_info(index, None) for index in range(self.players)],
+                **rules_facts(self.rules)}
 
     # ---------------------------------------------------------------- seats and games
 
@@ -393,7 +395,7 @@ class TableSession:
         self.game, self.game_number = game, number
         self.logs.clear()
         self.trackers.clear()
-        self.tricks = TrickWatcher()
+        self.tricks = TrickWatcher(self.rules)
         now = self.clock()
         timers = []
         for index, seat in enumerate(self.seats):
@@ -451,7 +453,7 @@ class TableSession:
             seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
         self.logs.clear()
         self.trackers.clear()
-        self.tricks = TrickWatcher()
+        self.tricks = TrickWatcher(self.rules)
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
@@ -619,7 +621,7 @@ class TableSession:
                                    "log": [], "log_kinds": [], "log_start": 0, "history_start": 0,
                                    "last_trick": None, "table": self._table_part(seat)}
         if game is None:
-            return message
+            return add_page_facts(message, None, [])
         if reader.game_number != self.game_number:
             reader.game_number, reader.history_sent, reader.log_sent = self.game_number, 0, 0
         view = game.view(seat, since=min(reader.history_sent, game.num_events))
@@ -649,7 +651,7 @@ class TableSession:
             message["advice"] = turn_advice(view, people, legal, lang)
         elif game.to_move is not None:
             message["advice"] = watch_advice(game, people, lang)
-        return message
+        return add_page_facts(message, game, legal)
 
     def last_trick(self) -> dict[str, Any] | None:
         """The last trick of the current game that left the table (``last_trick`` in

@@ -64,6 +64,7 @@ from ..i18n import (
 from ..pool import worker_pool
 from ..table import Connection, Refusal, TableConfig, error_message, table_profile
 from ..table.limits import RateLimiter
+from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
 from . import pwa
 from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
@@ -335,6 +336,10 @@ def create_app(
         return Response(pwa.service_worker(offline_app()), media_type="text/javascript",
                         headers={"cache-control": "no-cache"})
 
+    async def site_script(request: Request) -> Response:
+        return Response(pwa.site_script(), media_type="text/javascript",
+                        headers={"cache-control": "no-cache"})
+
     async def manifest(request: Request) -> Response:
         return JSONResponse(pwa.manifest(), media_type="application/manifest+json")
 
@@ -381,8 +386,8 @@ def create_app(
 
     routes = [
         Route("/", start_page),
-        Route("/t/", table_page),  # the page the offline app keeps for every table
-        Route("/t/{table_id}", table_page),
+        Route(TABLE_PAGE, table_page),  # the page the offline app keeps for every table
+        Route(TABLE_PAGE + "{table_id}", table_page),
         Route("/rules", rules),
         Route("/sw.js", service_worker),
         Route("/manifest.webmanifest", manifest),
@@ -398,6 +403,7 @@ def create_app(
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         WebSocketRoute("/ws/tables/{table_id}", socket),
+        Route(pwa.SITE_SCRIPT, site_script),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=COMPRESS_FROM)]

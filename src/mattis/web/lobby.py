@@ -49,6 +49,7 @@ from ..table import Refusal, Row, TableMaster, TableSession, finished_record
 from ..table.limits import RateLimiter
 from ..table.master import has_searching_bot
 from ..table.protocol import CLOSE_TRY_LATER
+from ..table.page import TABLE_PAGE
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
@@ -175,7 +176,7 @@ class Lobby:
     @staticmethod
     def invite_path(table_id: str) -> str:
         """The page a friend opens to take a seat (the table id is the unguessable token)."""
-        return f"/t/{table_id}"
+        return f"{TABLE_PAGE}{table_id}"
 
     def _register(self, table: LiveTable, address: str | None = None) -> None:
         """Count ``table`` in memory (and against ``address``, if known)."""

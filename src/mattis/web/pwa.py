@@ -10,8 +10,9 @@ The app is the same pages, plus a Web Worker that runs our package on Pyodide
   and the icons, drawn by :mod:`.icons`. Never committed (``.gitignore``) and never put in a
   wheel (``pyproject.toml``);
 * made when asked (:func:`app_files`): our package as a zip of only the units the worker
-  imports (:data:`APP_UNITS`), and the answers the pages ask the server for (rules page,
-  options, texts), so the service worker can keep them.
+  imports (:data:`APP_UNITS`), the answers the pages ask the server for (rules page,
+  options, texts), so the service worker can keep them, and ``/static/site.js``
+  (:func:`site_script`), the facts the pages take from Python.
 
 :func:`app_files` lists every file the service worker keeps, by the address the pages ask
 for, with its SHA-256, which the worker checks before it keeps the file; their digests and
@@ -38,6 +39,7 @@ from typing import Any
 
 from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
 from ..table import TableConfig, table_profile
+from ..table.page import TABLE_PAGE
 from .icons import ICONS, THEME_COLOUR, draw_icons
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -74,6 +76,9 @@ PAGE_SCRIPT = '<script type="module" src="/static/pwa.js"></script>'
 """The one line a page needs to be part of the app (the manifest and the service worker)."""
 
 SERVICE_WORKER_MARK = "/*BUILD*/"
+
+SITE_SCRIPT = "/static/site.js"
+"""The module that hands the pages what Python knows of the site (:func:`site_script`)."""
 
 
 class BuildError(Exception):
@@ -196,6 +201,16 @@ def with_page_script(html: str) -> str:
     return html.replace("</head>", f"  {PAGE_SCRIPT}\n</head>", 1)
 
 
+def site_script() -> str:
+    """``/static/site.js``: what the pages must know that Python decides, as an ES module, so
+    it is written in one place: where the table page lives (``TABLE_PAGE``, from
+    :mod:`mattis.table.page`). There is no such file; the server writes it, and the offline
+    app and the export keep it like the others."""
+    return ("// Written by mattis.web.pwa.site_script: what the pages take from Python. No file holds it.\n"
+            "/** The table page: a table's page is TABLE_PAGE and its id (mattis.table.page). */\n"
+            f"export const TABLE_PAGE = {json.dumps(TABLE_PAGE)};\n")
+
+
 def manifest() -> dict[str, Any]:
     """The web app manifest: what a phone needs to install the app."""
     icons = [
@@ -255,7 +270,10 @@ def app_files(
     )
     files.append(
         AppFile(
-            "/t/", "/t/", with_page_script((STATIC / "table.html").read_text(encoding="utf-8")).encode(), html
+            TABLE_PAGE,
+            TABLE_PAGE,
+            with_page_script((STATIC / "table.html").read_text(encoding="utf-8")).encode(),
+            html,
         )
     )
     for lang in LANGS:
@@ -296,6 +314,7 @@ def app_files(
     files.append(
         AppFile("/static/app/mattis.zip", "/static/app/mattis.zip", package_zip(), "application/zip")
     )
+    files.append(AppFile(SITE_SCRIPT, SITE_SCRIPT, site_script().encode(), "text/javascript"))
     return files
 
 
@@ -309,8 +328,9 @@ def version(files: list[AppFile], worker: str = "") -> str:
 
 
 def service_worker(files: list[AppFile], exported: bool = False) -> str:
-    """The service worker's script: its source with the version and the files to keep, each
-    with its SHA-256, which the worker checks every file against before it keeps it."""
+    """The service worker's script: its source with the version, the files to keep (each with
+    its SHA-256, which the worker checks every file against before it keeps it), the table
+    page's path (the page it serves for every table) and the languages of the answers kept."""
     source = SERVICE_WORKER_SOURCE.read_text(encoding="utf-8")
     before, mark, rest = source.partition(SERVICE_WORKER_MARK)
     _, mark_again, after = rest.partition(SERVICE_WORKER_MARK)
@@ -323,6 +343,7 @@ def service_worker(files: list[AppFile], exported: bool = False) -> str:
         "exported": exported,
         "languages": {"codes": list(LANGS), "aliases": dict(LANG_ALIASES), "default": DEFAULT_LANG},
         "files": [[item.url, item.source, hashlib.sha256(item.data).hexdigest()] for item in files],
+        "table_page": TABLE_PAGE,
     }
     return before + json.dumps(build_info, separators=(",", ":")) + after
 
@@ -343,8 +364,8 @@ def export(out: Path, files: list[AppFile]) -> int:
     for item in files:
         if item.url == "/":
             write("index.html", item.data)
-        elif item.url == "/t/":
-            write("t/index.html", item.data)
+        elif item.url == TABLE_PAGE:
+            write(TABLE_PAGE.strip("/") + "/index.html", item.data)
             write("404.html", item.data)  # hosts that answer unknown addresses with it open /t/ID
         else:
             write(item.source.lstrip("/"), item.data)

@@ -28,6 +28,7 @@ from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import RANK_LABELS, card_name
 from ..frontend.rules_text import full_rules
 from ..i18n import LANGS, Lang, language_name, option_description, option_name, option_value, t
+from ..table.page import TABLE_PAGE
 
 _INLINE = [
     (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
@@ -37,7 +38,7 @@ _INLINE = [
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),
 ]
 _ITEM = re.compile(r"^(\s*)(?:[-*]|\d+\.)\s+(.*)$")
-_TABLE_PAGE = re.compile(r"/t/[A-Za-z0-9_-]{1,64}")
+_TABLE_PAGE = re.compile(re.escape(TABLE_PAGE) + r"[A-Za-z0-9_-]{1,64}")
 """A table page's path: the only place besides ``/`` that the "back" link may lead to."""
 
 

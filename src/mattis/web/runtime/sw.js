@@ -1,6 +1,7 @@
 // The offline app's service worker, served at /sw.js (scope /). The server (or the static
 // export) writes BUILD below: the app's version and every file it keeps, as [the address the
-// pages ask for, where to fetch it on this host, a digest of its bytes] (mattis/web/pwa.py).
+// pages ask for, where to fetch it on this host, a digest of its bytes], the table page's path
+// and the languages (mattis/web/pwa.py).
 //
 // - install: fetch every file into a cache named after the version (a file whose digest is
 //   unchanged is copied from the version before, so an update downloads what changed); it then
@@ -14,7 +15,9 @@
 //   from the cache (the network only for what is not kept); a finished game's record of a
 //   table on this device comes from IndexedDB; everything else (server tables, sockets) goes
 //   to the network untouched.
-const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": [], "languages": {"codes": ["en"], "aliases": {}, "default": "en"}}/*BUILD*/;
+importScripts("/static/app/database.js");  // mattisDatabase: the device's IndexedDB, as the app's worker opens it
+
+const BUILD = /*BUILD*/{"version": "source", "exported": false, "files": [], "table_page": "/t/", "languages": {"codes": ["en"], "aliases": {}, "default": "en"}}/*BUILD*/;
 const CACHE = `mattis-${BUILD.version}`;
 const KEPT = new Set(BUILD.files.map(([url]) => url));
 
@@ -90,7 +93,7 @@ self.addEventListener("activate", (event) => {
 function cacheKey(url) {
   const path = url.pathname;
   if (path === "/" || path === "/index.html") return "/";
-  if (path.startsWith("/t/")) return "/t/";
+  if (path.startsWith(BUILD.table_page)) return BUILD.table_page;
   if (path === "/rules" || path === "/rules/") return `/rules?lang=${langOf(url)}`;
   if (path === "/api/options" || path === "/api/texts") return `${path}?lang=${langOf(url)}`;
   if (KEPT.has(path)) return path;
@@ -120,22 +123,10 @@ async function fromCache(key, request) {
 }
 
 async function deviceRecord(tableId, game) {
-  const db = await new Promise((resolve, reject) => {
-    const opening = indexedDB.open("mattis", 2); // the worker's database (static/app/worker.js)
-    opening.onupgradeneeded = () => {
-      for (const store of ["tables", "records", "snapshots"]) {
-        if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
-      }
-    };
-    opening.onsuccess = () => resolve(opening.result);
-    opening.onerror = () => reject(opening.error);
-  });
+  const db = await mattisDatabase.open();
   try {
-    const text = await new Promise((resolve, reject) => {
-      const read = db.transaction("records").objectStore("records").get(`${tableId}/${game}`);
-      read.onsuccess = () => resolve(read.result);
-      read.onerror = () => reject(read.error);
-    });
+    const text = await mattisDatabase.request(db.transaction("records"), "records",
+      (store) => store.get(mattisDatabase.recordKey(tableId, game)));
     if (typeof text !== "string") {
       return new Response(JSON.stringify({ type: "error", code: "game_not_over" }),
         { status: 409, headers: { "content-type": "application/json" } });

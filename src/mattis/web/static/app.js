@@ -2,7 +2,8 @@
 // below them every choice (rules, players, seats, house rules). The last choices are kept in
 // this browser, so "Play now" deals the game you played last time.
 import { cardSvg } from "./cards.js";
-import { currentLang, fmt, langSwitch, loadTexts, plural } from "./i18n.js";
+import { currentLang, fmt, loadTexts, plural } from "./i18n.js";
+import { $, fillTexts, noteDealtOffline, saveName, saveSeat, savedName, savedSeat, tablePath } from "./page.js";
 import { createTable } from "./transport.js";
 
 const CHOICES_KEY = "mattis.choices";
@@ -15,8 +16,6 @@ let texts = {};
 let catalogue = null;
 let loading = null;
 let choices = DEFAULT_CHOICES;
-
-const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------ remembered choices
 
@@ -79,13 +78,6 @@ function quickSummary() {
   const changed = Object.keys(choices.set).length;
   const rules = presetTitle(choices.rules) + (changed ? ` + ${texts.house_rules.toLowerCase()}` : "");
   return [who, fmt(texts.quick_rules, { rules })];
-}
-
-function fillTexts() {
-  document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-text]")) node.textContent = texts[node.dataset.text] ?? "";
-  for (const link of document.querySelectorAll("a.rules-link")) link.href = `/rules?lang=${lang}`;
-  langSwitch($("lang"), lang, (code) => { lang = code; start(); }, texts._languages);
 }
 
 // ------------------------------------------------------------------ building blocks
@@ -267,7 +259,7 @@ function formSeats() {
 
 function humanSeat() {
   const name = $("name").value.trim();
-  localStorage.setItem("mattis.name", name);
+  saveName(name);
   return { kind: "human", name };
 }
 
@@ -288,10 +280,10 @@ async function open(body, button, errorBox) {
     errorBox.textContent = data.message;
     return;
   }
-  localStorage.setItem(`mattis.seat.${data.table}`, JSON.stringify({ seat: data.seat, token: data.token }));
+  saveSeat(data.table, data);
   localStorage.setItem(LAST_TABLE_KEY, data.table);
-  if (response.offline) sessionStorage.setItem("mattis.offline_note", "1");  // the table page says it
-  location.href = `/t/${encodeURIComponent(data.table)}`;
+  if (response.offline) noteDealtOffline();  // the table page says it
+  location.href = tablePath(data.table);
 }
 
 async function quickStart(event) {
@@ -322,7 +314,7 @@ async function createFromForm(event) {
 // ------------------------------------------------------------------ start
 
 function renderAll() {
-  fillTexts();
+  fillTexts(texts, lang, { onLang: (code) => { lang = code; start(); } });
   drawFan();
   const [who, rules] = quickSummary();
   $("quick-summary").replaceChildren(who, document.createElement("br"), rules);
@@ -333,8 +325,8 @@ function renderAll() {
   if (previousPreset) document.querySelector(`input[name="preset"][value="${previousPreset}"]`).checked = true;
   renderForPreset(set);
   const last = localStorage.getItem(LAST_TABLE_KEY);
-  $("continue").hidden = !(last && localStorage.getItem(`mattis.seat.${last}`));
-  if (last) $("continue-link").href = `/t/${encodeURIComponent(last)}`;
+  $("continue").hidden = !(last && savedSeat(last));
+  if (last) $("continue-link").href = tablePath(last);
 }
 
 async function start() {
@@ -342,7 +334,7 @@ async function start() {
   [texts, catalogue] = await loading;
   lang = texts._lang;  // the language the server chose, when none was asked for
   choices = loadChoices();
-  if (!$("name").value) $("name").value = localStorage.getItem("mattis.name") || "";
+  if (!$("name").value) $("name").value = savedName();
   renderAll();
 }
 

@@ -30,16 +30,6 @@ export function actionLabel(action, texts) {
   return high ? `${cardLabel(low)}\u2013${cardLabel(high)}` : cardLabel(low);
 }
 
-/** The cards of an action: "6h-8h" -> ["6h", "7h", "8h"]. */
-export function actionCards(action) {
-  if (action === "chance" || action === "pickup") return [];
-  const [low, high] = action.split("-");
-  if (!high) return [low];
-  const cards = [];
-  for (let r = RANKS.indexOf(low[0]); r <= RANKS.indexOf(high[0]); r++) cards.push(RANKS[r] + low[1]);
-  return cards;
-}
-
 export function isRed(code) {
   const suit = SUITS.indexOf(code[1]);
   return suit === 1 || suit === 2;

@@ -73,8 +73,14 @@ async function register() {
 register();
 
 // With no network, or opened as the installed app, start the engine at once on the pages that
-// will need it, so the first deal does not wait for Python.
-const wanted = location.pathname === "/" || location.pathname.startsWith("/t/local-");
-if (wanted && (navigator.onLine === false || matchMedia("(display-mode: standalone)").matches)) {
-  import("./transport.js").then((transport) => transport.engineReady()).catch(() => {});
+// will need it (the start page, and the page of a table on this device), so the first deal
+// does not wait for Python.
+async function startEngine() {
+  const path = location.pathname;
+  const { TABLE_PAGE } = await import("./site.js");
+  if (path !== "/" && !path.startsWith(TABLE_PAGE)) return;
+  const transport = await import("./transport.js");
+  if (path === "/" || transport.isLocal(decodeURIComponent(path.slice(TABLE_PAGE.length)))) await transport.engineReady();
 }
+
+if (navigator.onLine === false || matchMedia("(display-mode: standalone)").matches) startEngine().catch(() => {});

@@ -3,14 +3,17 @@
 // page posts JSON text, the worker hands it to Python, and Python's answers (replies,
 // and each open seat's socket messages) go back to the page as they are.
 //
-// The device's storage is IndexedDB, database "mattis" (version 2, opened the same way by the
-// service worker): "tables" holds each table's rows (saved whole after every change, before
-// anyone hears of it), "records" each finished game's engine record (the service worker serves
-// it at /api/tables/ID/record?game=N), "snapshots" one memory snapshot of the interpreter with
-// our package imported, made on the first start of each version and loaded on the next ones
-// (a start then skips Python's own start-up and our imports: a few hundred milliseconds instead
+// The device's storage is IndexedDB, opened through database.js, which the service worker
+// shares: "tables" holds each table's rows (saved whole after every change, before anyone
+// hears of it), "records" each finished game's engine record (the service worker serves it at
+// /api/tables/ID/record?game=N), "snapshots" one memory snapshot of the interpreter with our
+// package imported, made on the first start of each version and loaded on the next ones (a
+// start then skips Python's own start-up and our imports: a few hundred milliseconds instead
 // of seconds).
+import "./database.js";
 import { loadPyodide, version as pyodideVersion } from "./pyodide/pyodide.mjs";
+
+const { open: openDatabase, request } = self.mattisDatabase;
 
 const settings = Object.fromEntries(new URL(self.location.href).searchParams);
 const queued = [];
@@ -19,27 +22,6 @@ let tables = null;
 self.addEventListener("message", (event) => {
   if (tables) tables.receive(event.data); else queued.push(event.data);
 });
-
-function openDatabase() {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("mattis", 2);
-    opening.onupgradeneeded = () => {
-      for (const store of ["tables", "records", "snapshots"]) {
-        if (!opening.result.objectStoreNames.contains(store)) opening.result.createObjectStore(store);
-      }
-    };
-    opening.onsuccess = () => resolve(opening.result);
-    opening.onerror = () => reject(opening.error);
-  });
-}
-
-function request(transaction, store, call) {
-  return new Promise((resolve, reject) => {
-    const asked = call(transaction.objectStore(store));
-    asked.onsuccess = () => resolve(asked.result);
-    asked.onerror = () => reject(asked.error);
-  });
-}
 
 function makeDevice(db) {
   const held = new Map();  // table id -> the function that lets its Web Lock go

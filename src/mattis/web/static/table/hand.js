@@ -1,0 +1,267 @@
+// The hand and what is under it: the cards in the order the state gives (`sorted_hand`), each
+// playable one offering the plays the state lists for it (`card_actions`; a sequence opens
+// the chooser), the buttons (chance, pick up, hint), the refusal and hint lines, the advice
+// and the reaction buttons. A click plays a card; on a touch screen the first tap raises it
+// and the second plays it. A card that may not be played is sent anyway: the table's
+// refusal says why.
+import { actionLabel, cardLabel, cardSvg } from "../cards.js";
+import { fmt } from "../i18n.js";
+import { $ } from "../page.js";
+import { send } from "./connection.js";
+import { finishHold } from "./felt.js";
+import { store } from "./store.js";
+
+/** The hand's part of the store after a state message: a raised card stays raised while the
+ * player is still to move, a sent move has its answer, a hint stays until the game moves on. */
+export function takeHand(hand, message) {
+  const hinted = hand.hinted && hand.hinted.events !== message.view?.event_count ? null : hand.hinted;
+  return { ...hand, raised: message.legal.length ? hand.raised : null, pending: null, hinted };
+}
+
+/** The cards of the hand that `action` plays (none for chance and pick-up), as the state's
+ * `card_actions` says. */
+function cardsOf(action) {
+  const plays = store.get().state?.card_actions ?? {};
+  return Object.keys(plays).filter((code) => plays[code].includes(action));
+}
+
+// ------------------------------------------------------------------ the cards
+
+export function drawHand(view) {
+  const { state, texts, hand: { raised } } = store.get();
+  const hand = $("hand");
+  const trump = view.trump;
+  const cards = state.sorted_hand.map((code) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "card";
+    button.dataset.card = code;
+    const isTrump = Boolean(trump) && code[1] === trump;
+    if (isTrump) button.classList.add("is-trump");
+    const face = document.createElement("span");
+    face.className = "face";
+    face.append(cardSvg(code, { trump: isTrump }));
+    button.append(face);
+    const options = state.card_actions[code] ?? [];
+    button.dataset.playable = String(options.length > 0);
+    if (options.length) button.classList.add("legal");
+    if (code === raised && options.length) { button.classList.add("raised"); button.dataset.raised = "true"; }
+    button.setAttribute("aria-label", cardLabel(code) + (isTrump ? ` (${texts.trump_mark})` : "") + (options.length ? ` \u2014 ${texts.legal}` : ""));
+    button.setAttribute("aria-describedby", "refusal");
+    button.addEventListener("click", () => cardClicked(code, options));
+    return button;
+  });
+  hand.replaceChildren(...cards);
+  hand.classList.toggle("waiting", !state.legal.length);
+  layoutHand();
+}
+
+/** Remember whether a finger or a mouse pressed the card about to be clicked. */
+export function notePointer(event) {
+  store.merge("hand", { pointer: event.pointerType || "mouse" });
+}
+
+function cardClicked(code, options) {
+  const { texts, hand } = store.get();
+  const touch = hand.pointer === "touch";
+  store.merge("hand", { pointer: "mouse" });
+  if (!options.length) {
+    acted();
+    store.merge("hand", { pending: { action: code, cards: [code] } });
+    send({ type: "act", action: code });
+    return;
+  }
+  if (touch && hand.raised !== code) {
+    acted();
+    store.merge("hand", { raised: code });
+    for (const node of $("hand").querySelectorAll(".raised")) { node.classList.remove("raised"); delete node.dataset.raised; }
+    const node = $("hand").querySelector(`[data-card="${code}"]`);
+    node?.classList.add("raised");
+    if (node) node.dataset.raised = "true";
+    $("hint-text").textContent = fmt(texts["table.tap_again"], { card: cardLabel(code) });
+    if (options.length > 1) openChooser(code, options);
+    return;
+  }
+  if (options.length === 1) { play(options[0]); return; }
+  openChooser(code, options);
+}
+
+/** Send a move. Moving on also ends the pause of a completed trick still on the table. */
+export function play(action) {
+  acted();
+  closeChooser();
+  $("hint-text").textContent = "";
+  store.merge("hand", { raised: null, pending: { action, cards: cardsOf(action) } });
+  if (store.get().felt.holding) finishHold(true);  // a player who moves on has seen enough of the last trick
+  send({ type: "act", action });
+}
+
+function openChooser(code, options) {
+  const { texts } = store.get();
+  const chooser = $("chooser");
+  chooser.replaceChildren(...options.map((action) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = fmt(texts.play_sequence, { cards: actionLabel(action, texts) });
+    button.dataset.action = action;
+    button.addEventListener("click", () => play(action));
+    return button;
+  }));
+  chooser.hidden = false;
+  $("chooser-close").hidden = false;
+  chooser.querySelector("button").focus();
+  for (const node of document.querySelectorAll(".card.selected")) node.classList.remove("selected");
+  $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("selected");
+}
+
+export function closeChooser() {
+  $("chooser").hidden = true;
+  $("chooser-close").hidden = true;
+  for (const node of $("hand").querySelectorAll(".card.selected")) node.classList.remove("selected");
+}
+
+/** The chooser's close button: no sequence after all, and the raised card comes down. */
+export function dismissChooser() {
+  closeChooser();
+  store.merge("hand", { raised: null });
+  drawHand(store.get().state.view);
+}
+
+/** Lay the hand out in one row, or fan it (overlapping cards, the corner index showing) in
+ * at most two rows, so even 26 cards fit a phone's width. */
+export function layoutHand() {
+  const hand = $("hand");
+  const cards = [...hand.children];
+  const count = cards.length;
+  if (!count) { hand.style.height = "0px"; return; }
+  const width = hand.clientWidth;
+  const face = cards[0].querySelector(".face");
+  const cardWidth = face.offsetWidth;
+  const cardHeight = face.offsetHeight;
+  const gap = 6;
+  let rows = 1;
+  let perRow = count;
+  let step = cardWidth + gap;
+  if (count * step - gap > width) {
+    const oneRow = (width - cardWidth) / (count - 1);
+    if (oneRow >= cardWidth * 0.5) step = oneRow;
+    else {
+      rows = 2;
+      perRow = Math.ceil(count / 2);
+      step = Math.min(cardWidth + gap, (width - cardWidth) / Math.max(1, perRow - 1));
+    }
+  }
+  const rowStep = rows > 1 && step < cardWidth ? Math.round(cardHeight * 0.6) : cardHeight + gap;
+  cards.forEach((card, index) => {
+    const row = Math.floor(index / perRow);
+    const inRow = row === rows - 1 ? count - perRow * (rows - 1) : perRow;
+    const rowWidth = cardWidth + (inRow - 1) * step;
+    const left = (width - rowWidth) / 2 + (index % perRow) * step;
+    card.style.left = `${Math.round(left)}px`;
+    card.style.top = `${row * rowStep}px`;
+    card.style.zIndex = String(index + 1);
+    // an overlapped card is clickable where it shows: its button is the visible strip
+    const lastInRow = index % perRow === perRow - 1 || index === count - 1;
+    card.style.width = step < cardWidth && !lastInRow ? `${Math.floor(step)}px` : "";
+  });
+  hand.style.height = `${(rows - 1) * rowStep + cardHeight}px`;
+  hand.dataset.rows = String(rows);
+}
+
+// ------------------------------------------------------------------ the buttons and the lines
+
+export function drawControls(view) {
+  const { state, texts, hand } = store.get();
+  const legal = state.legal;
+  const myTurn = legal.length > 0;
+  const chance = $("chance");
+  const pickup = $("pickup");
+  chance.classList.toggle("off", !legal.includes("chance"));
+  pickup.classList.toggle("off", !legal.includes("pickup"));
+  const forced = legal.length === 1 && legal[0] === "pickup";
+  pickup.classList.toggle("forced", forced);
+  pickup.textContent = forced ? texts["table.pickup_forced"] : texts.pickup;
+  $("hint").classList.toggle("off", !myTurn);
+  for (const button of [chance, pickup, $("hint")]) button.disabled = button.classList.contains("off");
+  $("hint").disabled ||= hand.hintPending;
+  showHint();
+  closeChooser();
+  if (!myTurn) $("hint-text").textContent = "";
+  else if (hand.raised && $("hand").querySelector(`[data-card="${hand.raised}"].raised`)) {
+    $("hint-text").textContent = fmt(texts["table.tap_again"], { card: cardLabel(hand.raised) });
+  }
+  $("advice").textContent = view.phase === "over" ? "" : state.advice || "";
+  drawReactions();
+}
+
+/** Ask for a hint: the button waits until it comes. */
+export function askHint() {
+  acted();
+  store.merge("hand", { hintPending: true });
+  $("hint").disabled = true;
+  $("hint-text").textContent = store.get().texts.thinking;
+  send({ type: "hint" });
+}
+
+export function receiveHint(message) {
+  const { state, texts } = store.get();
+  store.merge("hand", { hintPending: false, hinted: { action: message.action, events: state?.view?.event_count } });
+  $("hint").disabled = false;
+  $("hint-text").textContent = `${texts.hint}: ${actionLabel(message.action, texts)} \u2014 ${message.explanation}`;
+  showHint();
+}
+
+/** The hint lights up what it suggests: its cards, or the button (chance, pick up). It stays
+ * lit through redraws until the game moves on. */
+function showHint() {
+  const { hinted } = store.get().hand;
+  for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
+  if (!hinted) return;
+  const codes = cardsOf(hinted.action);
+  for (const code of codes) $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("hinted");
+  if (!codes.length) document.querySelector(`.actions [data-action="${hinted.action}"]`)?.classList.add("hinted");
+}
+
+export function receiveError(message) {
+  store.merge("hand", { hintPending: false });
+  $("hint").disabled = false;
+  if (message.code === "hint_busy" || message.code === "hint_cooldown") $("hint-text").textContent = message.message;
+  else if (message.code === "damaged") $("status").textContent = message.message;
+  else showRefusal(message.message);
+  store.merge("hand", { pending: null });
+}
+
+function showRefusal(text) {
+  const { pending } = store.get().hand;
+  $("refusal").textContent = text;
+  for (const node of $("hand").querySelectorAll(".refused")) node.classList.remove("refused");
+  if (pending) for (const code of pending.cards) $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("refused");
+}
+
+/** Anything the player does clears the last refusal (it stays until then, however many
+ * states arrive meanwhile). */
+export function acted() {
+  $("refusal").textContent = "";
+  for (const node of $("hand").querySelectorAll(".refused")) node.classList.remove("refused");
+}
+
+function drawReactions() {
+  const { state, texts, lang } = store.get();
+  const box = $("reactions");
+  const names = state.table.reactions || [];
+  if (box.dataset.names === names.join() && box.dataset.lang === lang) return;
+  box.dataset.names = names.join();
+  box.dataset.lang = lang;
+  box.replaceChildren(...names.map((name) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "reaction";
+    button.dataset.reaction = name;
+    button.textContent = texts[`table.reaction.${name}`] ?? name;
+    const label = texts[`table.reaction_label.${name}`] ?? name;
+    button.setAttribute("aria-label", label);
+    button.title = label;
+    button.addEventListener("click", () => { acted(); store.merge("hand", { pending: null }); send({ type: "react", reaction: name }); });
+    return button;
+  }));
+}

@@ -1,0 +1,60 @@
+// The result, laid over the table when a game is over: the headline, the order out, every
+// player's remaining cards (in the order the state gives, `result.sorted_hands`), who is
+// Mattis, the match score, "play again" and the record.
+import { cardLabel, cardSvg } from "../cards.js";
+import { fmt } from "../i18n.js";
+import { $ } from "../page.js";
+import { recordUrl } from "../transport.js";
+import { tableId } from "./connection.js";
+import { seatName } from "./seats.js";
+import { store } from "./store.js";
+
+export function drawResult(view) {
+  const { state, texts } = store.get();
+  const over = view.phase === "over" && state.result;
+  const justOver = over && $("result").hidden;
+  $("result").hidden = !over;
+  document.body.classList.toggle("game-over", Boolean(over));
+  if (!over) return;
+  const result = state.result;
+  const table = state.table;
+  $("headline").textContent = result.headline;
+  $("out-order").textContent = result.out_order || "";
+  const grid = $("result-table");
+  grid.replaceChildren();
+  const head = grid.createTHead().insertRow();
+  for (const text of [texts["table.player"], "", texts["table.cards_left"], texts["table.times_mattis"]]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = text;
+    head.append(cell);
+  }
+  const body = grid.createTBody();
+  table.seats.forEach((_, seat) => {
+    const row = body.insertRow();
+    const loser = result.losers.includes(seat);
+    if (loser) { row.dataset.mattisSeat = String(seat); row.className = "mattis"; }
+    row.insertCell().textContent = seatName(seat);
+    const place = result.order.indexOf(seat);
+    row.insertCell().textContent = loser ? texts["table.mattis"] : place >= 0 ? fmt(texts.out, { n: place + 1 }) : "";
+    const cardsCell = row.insertCell();
+    const hand = result.hands[seat] || [];
+    if (!hand.length) cardsCell.textContent = texts["table.no_cards"];
+    else {
+      const fan = document.createElement("span");
+      fan.className = "result-cards";
+      fan.setAttribute("aria-label", hand.map(cardLabel).join(", "));
+      for (const code of result.sorted_hands[seat]) {
+        const holder = document.createElement("span");
+        holder.className = "result-card";
+        holder.dataset.card = code;
+        holder.append(cardSvg(code, { trump: Boolean(view.trump) && code[1] === view.trump }));
+        fan.append(holder);
+      }
+      cardsCell.append(fan);
+    }
+    row.insertCell().textContent = String(table.scores[seat]);
+  });
+  $("record").href = recordUrl(tableId, table.game);
+  if (justOver) $("again").focus({ preventScroll: true });
+}
