@@ -41,6 +41,7 @@ from mattis.core.phase import Phase
 from mattis.frontend import make_participants, play_record
 from mattis.frontend.review import (
     better_move_sentence,
+    cost_uncertainty,
     knowledge_sentence,
     review_report,
     risk_texts,
@@ -435,7 +436,8 @@ def test_the_report_is_plain_json_with_the_same_words_as_the_terminal(
             decision = review.decision(point["action"])
             assert point["move"] == point["action"] + 1
             assert point["sentence"] == turning_point_sentence(decision, lang)
-            assert point["uncertainty"] == uncertainty_text(decision.cost_se, lang)
+            assert point["uncertainty"].startswith(uncertainty_text(decision.cost_se, lang))
+            assert point["uncertainty"] == cost_uncertainty(decision, lang)
             assert point["knew"] == knowledge_sentence(decision.knew, review.iterations, lang)
         assert (words["forced"] is None) == (not review.forced)
         assert "Blåmattis" in words["method"]
@@ -446,6 +448,18 @@ def test_the_report_is_plain_json_with_the_same_words_as_the_terminal(
     assert plain.verdict == "Plassen hadde ingen val å gjere i dette spelet."
     assert plain.forced == "1 tvinga trekk (berre eitt lovleg val) er ikkje vurdert."
     assert "medrekna" not in plain.method
+
+
+def test_a_cost_within_two_standard_errors_may_be_chance() -> None:
+    clear = decision({"7h": 0.31, "9h": 0.22}, "7h", "9h")  # cost 0.09, standard error 0.03
+    assert clear.clear and cost_uncertainty(clear, "en") == "uncertainty ± 3 percentage points"
+    unclear = DecisionReview(action=11, phase=Phase.COLLECT, played="7h", options=(("7h", 0.3), ("9h", 0.25)),
+                             best="9h", risk_se=0.05, cost_se=0.03, knew=clear.knew)
+    assert not unclear.clear and unclear.to_dict()["clear"] is False
+    assert cost_uncertainty(unclear, "en") == \
+        "uncertainty ± 3 percentage points; the difference may be chance"
+    assert cost_uncertainty(unclear, "nb") == "usikkerhet ± 3 prosentpoeng; forskjellen kan være tilfeldig"
+    assert cost_uncertainty(unclear, "nn") == "uvisse ± 3 prosentpoeng; skilnaden kan vere tilfeldig"
 
 
 def test_risks_that_would_round_alike_get_a_decimal() -> None:

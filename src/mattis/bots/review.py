@@ -80,6 +80,11 @@ search's 10%, the estimates were noisier and predicted real outcomes somewhat wo
 TURNING_POINTS = 3
 """How many of the costliest decisions the review names."""
 
+CLEAR_STANDARD_ERRORS = 2.0
+"""A cost is *clear* when it is more than this many standard errors: then chance alone would
+rarely show a cost that large (about 2% of the time for one choice; a review picks its largest
+costs among many choices, so an unclear one among them is said to be possibly chance)."""
+
 REVIEW_FORMAT = 1
 """The version of the review's JSON form (``"format"``): a page or a cache that keeps reviews
 can tell an older shape from the current one."""
@@ -184,6 +189,13 @@ class DecisionReview:
         """How much risk the move played added over the best one (0 if it was the best)."""
         return self.risk - self.best_risk
 
+    @property
+    def clear(self) -> bool:
+        """Whether the cost stands out from the estimate's noise: more than
+        :data:`CLEAR_STANDARD_ERRORS` standard errors. A turning point that is not clear may
+        be chance, and a review should say so."""
+        return self.cost > CLEAR_STANDARD_ERRORS * self.cost_se
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: the issue's keys, then the extras."""
         return {
@@ -196,6 +208,7 @@ class DecisionReview:
             "cost": _rounded(self.cost),
             "risk_se": _rounded(self.risk_se),
             "cost_se": _rounded(self.cost_se),
+            "clear": self.clear,
             "phase": str(self.phase),
             "knew": self.knew.to_dict(),
         }

@@ -79,6 +79,13 @@ def uncertainty_text(standard_error: float, lang: Lang) -> str:
     return t("play.review.uncertainty", lang, points=points)
 
 
+def cost_uncertainty(decision: DecisionReview, lang: Lang) -> str:
+    """A cost's uncertainty, "uncertainty ± 3 percentage points", with "; the difference may
+    be chance" when the cost is not clear (:attr:`~mattis.bots.review.DecisionReview.clear`)."""
+    text = uncertainty_text(decision.cost_se, lang)
+    return text if decision.clear else t("play.review.may_be_chance", lang, uncertainty=text)
+
+
 def knowledge_sentence(knew: Knowledge, iterations: int, lang: Lang) -> str:
     """What the seat knew at a choice and what was guessed: "Known then: the hand 7♥ 9♥ K♠;
     1 card in other hands known from the play. The 23 unseen cards were dealt at random 400
@@ -107,7 +114,8 @@ class TurningPointText:
     sentence: str
     """What was played and what would have been safer (:func:`turning_point_sentence`)."""
     uncertainty: str
-    """The standard error of the difference (:func:`uncertainty_text`)."""
+    """The standard error of the difference, and whether it may be chance
+    (:func:`cost_uncertainty`)."""
     knew: str
     """What the seat knew there (:func:`knowledge_sentence`)."""
 
@@ -167,7 +175,7 @@ def review_report(review: Review, lang: Lang) -> ReviewReport:
             action=action,
             move=move_number(decision),
             sentence=turning_point_sentence(decision, lang),
-            uncertainty=uncertainty_text(decision.cost_se, lang),
+            uncertainty=cost_uncertainty(decision, lang),
             knew=knowledge_sentence(decision.knew, review.iterations, lang),
         ))
     forced = t("play.review.forced", lang, count=len(review.forced)) if review.forced else None

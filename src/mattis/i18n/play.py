@@ -347,6 +347,7 @@ PLAY_MESSAGES: dict[str, Source] = {
     "play.review.light": (
         "A lighter review: {iterations} deals a choice instead of {full}, so its figures are less sure."
     ),
+    "play.review.may_be_chance": "{uncertainty}; the difference may be chance",
     "play.review.uncertainty": Plural("uncertainty ± {points} percentage point",
                                       "uncertainty ± {points} percentage points", count="points"),
 }
