@@ -544,3 +544,5 @@ def test_review_help_speaks_the_chosen_language() -> None:
     by_locale = CliRunner().invoke(app, ["review", "-h"], env=environment)
     assert "Gå gjennom eit ferdig spel frå éin plass" in by_locale.stdout
     assert "Review a finished game" in cli("review", "--help", "--lang=en").stdout
+    listing = " ".join(cli("--help").stdout.replace("│", " ").split())
+    assert "Review a finished game from one seat" in listing  # the nynorsk help did not stay

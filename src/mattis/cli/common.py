@@ -126,12 +126,20 @@ class TranslatedHelp(TyperCommand):
     def format_help(self, ctx: Any, formatter: Any) -> None:
         lang = ctx.meta.get("mattis.help_lang") or detect_lang()
         keys = set(message_keys())
+        english = self.help
+        translated = [param for param in self.get_params(ctx)  # with --help itself (``help``)
+                      if f"{self.prefix}.{param.name}" in keys
+                      and isinstance(param, TyperOption | TyperArgument)]
+        before = [param.help for param in translated]
         self.help = help_text(f"{self.prefix}.about", lang)
-        for param in self.get_params(ctx):  # with the --help option itself (``help``)
-            key = f"{self.prefix}.{param.name}"
-            if key in keys and isinstance(param, TyperOption | TyperArgument):
-                param.help = help_text(key, lang)
-        super().format_help(ctx, formatter)
+        for param in translated:
+            param.help = help_text(f"{self.prefix}.{param.name}", lang)
+        try:
+            super().format_help(ctx, formatter)
+        finally:  # the command object outlives this help (tests run many in one process)
+            self.help = english
+            for param, text in zip(translated, before, strict=True):
+                param.help = text
 
 
 def translated_help(prefix: str) -> type[TyperCommand]:

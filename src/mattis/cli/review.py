@@ -48,8 +48,9 @@ def review_command(
     lang: LangOption = None,
 ) -> None:
     """Review a finished game from one seat: the risk of becoming Mattis after each choice,
-    judged only from what that seat knew, and the three moves that cost most. (``--help``
-    shows ``review.help.*`` in the user's language: :class:`~.common.TranslatedHelp`.)"""
+    judged only from what that seat knew, and the three moves that cost most."""
+    # (typer shows this docstring in 'mattis --help'; 'mattis review --help' shows review.help.*
+    # in the user's language: common.TranslatedHelp)
     chosen = language(lang)
     try:
         loaded = load_record(saved_game_path(file))
