@@ -23,8 +23,8 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
-COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "tournament", "serve", "lab", "offline",
-                   "train")
+COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "review", "tournament", "serve", "lab",
+                   "offline", "train")
 GROUPS = {"offline": "app"}
 """Command modules that register a group of commands (``mattis app build``), by the group's name."""
 OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")),

@@ -151,6 +151,9 @@ def test_play_then_replay_the_saved_game_without_any_extra(tmp_path: Path) -> No
     listed = mattis("replay", "--lang", "en", data_dir=tmp_path)
     assert_ran(listed)
     assert saved[0].name in listed.stdout
+    reviewed = mattis("review", "1", "--iterations", "2", "--lang", "en", data_dir=tmp_path)
+    assert_ran(reviewed)  # the game was left after one move: reviewed up to there
+    assert "The game was not finished" in reviewed.stdout
 
 
 @pytest.mark.parametrize("args", [

@@ -1,7 +1,7 @@
 """The ``mattis`` command: builds the typer app and registers each command's module.
 
 Each command lives in its own module (:mod:`.rules`, :mod:`.simulate`, :mod:`.bench`,
-:mod:`.play`, :mod:`.replay`, :mod:`.tournament`) as a plain function, and what they share
+:mod:`.play`, :mod:`.replay`, :mod:`.review`, :mod:`.tournament`) as a plain function, and what they share
 is in :mod:`.common`; this module only puts them together, so nothing imports it but the
 console script. Every usage error, typer's own included, is reported as one ``error:``
 line with exit code 2.
@@ -17,8 +17,8 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, lab, offline, play, replay, rules, serve, simulate, tournament, train
-from .common import one_line
+from . import bench, lab, offline, play, replay, review, rules, serve, simulate, tournament, train
+from .common import one_line, translated_help
 
 
 class _OneLineErrorsGroup(TyperGroup):
@@ -83,7 +83,8 @@ app = typer.Typer(
     name="mattis",
     cls=_OneLineErrorsGroup,
     help="Mattis, the Norwegian card game: play against bots in the terminal or in the browser with "
-    "friends (serve, also as an installable app that plays offline: app), watch saved games again, "
+    "friends (serve, also as an installable app that plays offline: app), watch saved games again "
+    "and review them, "
     "read the rules, and measure the bots (simulate, bench, tournament).",
     invoke_without_command=True,
     add_completion=False,
@@ -94,6 +95,7 @@ app.callback()(_show_help_without_a_command)
 app.command("play")(play.play_command)
 app.command("serve")(serve.serve_command)
 app.command("replay")(replay.replay_command)
+app.command("review", cls=translated_help("review.help"))(review.review_command)
 app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)
 app.command("bench")(bench.bench_command)

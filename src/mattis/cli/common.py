@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from time import monotonic
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
 from rich.console import Console
@@ -22,16 +22,18 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     ProgressColumn,
+    TaskProgressColumn,
     TextColumn,
     TimeRemainingColumn,
 )
+from typer.core import TyperArgument, TyperCommand, TyperOption
 
 from ..bots import LEARNED, available_levels
 from ..bots import parse_level as bots_parse_level
 from ..core import Rules
 from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
-from ..i18n import LANGS, Lang, detect_lang, parse_lang
+from ..i18n import LANGS, Lang, detect_lang, message_keys, parse_lang, t
 
 USAGE_ERROR = 2
 """Exit code for bad input, the same code click uses for usage errors."""
@@ -83,6 +85,68 @@ ActionCapOption = Annotated[int, typer.Option(
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object on stdout instead of tables.")
 ]
+
+
+def lang_in(args: Sequence[str]) -> Lang | None:
+    """The language a ``--lang`` among ``args`` names, if one does: read before click parses
+    them, because ``--help`` acts as soon as it is parsed."""
+    for index, arg in enumerate(args):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if arg == "--lang" and index + 1 < len(args):
+            value = args[index + 1]
+        if value is not None:
+            try:
+                return parse_lang(value)
+            except ValueError:
+                return None
+    return None
+
+
+def help_text(key: str, lang: Lang) -> str:
+    """A help text from the catalogues (``{langs}`` is the list of languages)."""
+    return t(key, lang, langs=", ".join(LANGS))
+
+
+class TranslatedHelp(TyperCommand):
+    """A command whose ``--help`` speaks the user's language (``--lang``, else the locale's,
+    as its output does). The texts are messages: ``<prefix>.about`` for the command and
+    ``<prefix>.<parameter>`` for each parameter that has one (``help`` for ``--help``); the
+    command's own ``help=`` texts are their English source (:func:`help_text` with ``"en"``),
+    so typer and the catalogue never disagree. Make one with :func:`translated_help`.
+    typer's own headings ("Usage", "Options") stay as typer writes them."""
+
+    prefix: ClassVar[str] = ""
+
+    # click's Context and HelpFormatter come vendored inside typer, under a private name: Any here
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta["mattis.help_lang"] = lang_in(args)
+        result: list[str] = super().parse_args(ctx, args)
+        return result
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        lang = ctx.meta.get("mattis.help_lang") or detect_lang()
+        keys = set(message_keys())
+        english = self.help
+        translated = [param for param in self.get_params(ctx)  # with --help itself (``help``)
+                      if f"{self.prefix}.{param.name}" in keys
+                      and isinstance(param, TyperOption | TyperArgument)]
+        before = [param.help for param in translated]
+        self.help = help_text(f"{self.prefix}.about", lang)
+        for param in translated:
+            param.help = help_text(f"{self.prefix}.{param.name}", lang)
+        try:
+            super().format_help(ctx, formatter)
+        finally:  # the command object outlives this help (tests run many in one process)
+            self.help = english
+            for param, text in zip(translated, before, strict=True):
+                param.help = text
+
+
+def translated_help(prefix: str) -> type[TyperCommand]:
+    """The :class:`TranslatedHelp` command class of the messages ``<prefix>.…``:
+    ``app.command("review", cls=translated_help("review.help"))``."""
+    attributes: dict[str, Any] = {"prefix": prefix}
+    return type(f"TranslatedHelp[{prefix}]", (TranslatedHelp,), attributes)
 
 
 def language(choice: str | None) -> Lang:
@@ -137,14 +201,16 @@ progress line: often enough to see it is alive, rarely enough to keep the log sh
 
 @contextmanager
 def progress_bar(description: str, total: int | None = None,
-                 time_remaining: bool = True) -> Iterator[ProgressUpdate]:
+                 time_remaining: bool = True, percent: bool = False) -> Iterator[ProgressUpdate]:
     """Progress on stderr, with one task; yields its update function. On a terminal, a
-    transient bar; otherwise (stderr redirected to a log) a plain line at most every
+    transient bar (with a percentage instead of done/total when ``percent``: for units
+    people do not count); otherwise (stderr redirected to a log) a plain line at most every
     :data:`PROGRESS_LOG_SECONDS`, so an hours-long background run shows how far it is."""
     if not sys.stderr.isatty():
         yield _progress_lines(description, total, time_remaining)
         return
-    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    count = TaskProgressColumn() if percent else MofNCompleteColumn()
+    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn(), count]
     if time_remaining:
         columns.append(TimeRemainingColumn())
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:

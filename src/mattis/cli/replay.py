@@ -53,16 +53,8 @@ def replay_command(
     if file is None:
         _list_recent(folder, chosen)
         return
-    path = Path(file)
-    if file.strip().isascii() and file.strip().isdigit() and not path.exists():
-        recent = recent_games(folder, RECENT_LIMIT)
-        number = int(file.strip()) if len(file.strip()) < 4 else 0
-        if not 1 <= number <= len(recent):
-            fail(f"no recent game number {quote(file)}: 'mattis replay' lists {len(recent)} "
-                 f"game(s) in {printable(str(folder))}")
-        path = recent[number - 1].path
     try:
-        loaded = load_record(path)
+        loaded = load_record(saved_game_path(file))
     except RecordError as error:
         fail(str(error))
     players = loaded.game.players
@@ -73,6 +65,22 @@ def replay_command(
     code = TerminalReplay(loaded, chosen, console(), stepping, viewpoint).run()
     if code != EXIT_OK:
         raise typer.Exit(code)
+
+
+def saved_game_path(file: str) -> Path:
+    """The file ``FILE|NUMBER`` names: a path, or a number from the list of recent games
+    (``mattis replay`` without a file), which ``mattis review`` accepts too. An unknown
+    number ends the command with one error line."""
+    path = Path(file)
+    if file.strip().isascii() and file.strip().isdigit() and not path.exists():
+        folder = saves_folder()
+        recent = recent_games(folder, RECENT_LIMIT)
+        number = int(file.strip()) if len(file.strip()) < 4 else 0
+        if not 1 <= number <= len(recent):
+            fail(f"no recent game number {quote(file)}: 'mattis replay' lists {len(recent)} "
+                 f"game(s) in {printable(str(folder))}")
+        path = recent[number - 1].path
+    return path
 
 
 def _list_recent(folder: Path, lang: Lang) -> None:

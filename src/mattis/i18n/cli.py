@@ -1,6 +1,6 @@
 """The texts of the ``mattis`` commands: the rules table (``rules.…``), simulations
-(``sim.…``), benchmarks (``bench.…``), tournaments (``tournament.…``) and the lab
-(``lab.…``) (the English source).
+(``sim.…``), benchmarks (``bench.…``), tournaments (``tournament.…``), the lab
+(``lab.…``) and game reviews (``review.…``) (the English source).
 
 Data only: :func:`mattis.i18n.catalogues` gathers it with the others, so the table of
 texts is built in one place and importing this module changes nothing.
@@ -154,4 +154,48 @@ CLI_MESSAGES: dict[str, Source] = {
         "and test it with another seed and more games."
     ),
     "lab.written": "Report: {html} · the numbers: {json}",
+    # game review (mattis review); the sentences shared with the browser are play.review.*
+    "review.progress": "Reviewing the game",
+    # mattis review --help (cli.common.TranslatedHelp): the command, then each parameter by name
+    "review.help.about": (
+        "Review a finished game from one seat: the estimated risk of becoming Mattis after each "
+        "choice, judged only from what that seat knew then (never from the cards it could not "
+        "see), with the three moves that cost most explained in words. --json prints the figures "
+        "for programs."
+    ),
+    "review.help.file": (
+        "A saved game ('mattis play --save', or a table's record from the web server), or its "
+        "number in the list of recent games that 'mattis replay' shows."
+    ),
+    "review.help.seat": (
+        "The seat to review (seat 0 leads first). Default: the player's seat in a game saved by "
+        "'mattis play'."
+    ),
+    "review.help.iterations": (
+        "Random deals of the unseen cards per choice; every legal move is played out once in each. "
+        "More is steadier and slower (the time grows in proportion)."
+    ),
+    "review.help.seed": "Seed of the random deals; the same seed gives the same review.",
+    "review.help.json_output": (
+        "Print the review as one JSON object on stdout (progress goes to stderr)."
+    ),
+    "review.help.lang": (
+        "Language of the review and of this help: {langs} (nb bokmål, nn nynorsk, en English). "
+        "Default: from LC_ALL, LC_MESSAGES or LANG."
+    ),
+    "review.help.help": "Show this help and exit.",
+    "review.title": "Review · {rules} · {players} players · {actions} moves",
+    "review.table_title": "The choices",
+    "review.col.move": "Move",
+    "review.col.phase": "Phase",
+    "review.col.options": "Options",
+    "review.col.played": "Played",
+    "review.col.risk": "Risk",
+    "review.col.best": "Safest",
+    "review.col.best_risk": "Risk",
+    "review.col.cost": "Cost",
+    "review.table_note": (
+        "Cost: how many percentage points the risk rose above the safest move's; {mark} marks "
+        "a turning point. Move numbers are those of 'mattis replay'."
+    ),
 }

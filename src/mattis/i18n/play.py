@@ -317,4 +317,37 @@ PLAY_MESSAGES: dict[str, Source] = {
     "play.recent_col.file": "File",
     "play.recent_unreadable": "cannot be read",
     "play.replay_unfinished": "The game was not finished.",
+    # a game reviewed (mattis review, and the browser's review screen)
+    "play.review.played": "Move {number} (phase {phase}), played: {play}.",
+    "play.review.better_play": "Playing {play} here would have lowered the risk from {risk} to {best_risk}.",
+    "play.review.better_chance": "Chancing here would have lowered the risk from {risk} to {best_risk}.",
+    "play.review.better_pickup": "Picking up here would have lowered the risk from {risk} to {best_risk}.",
+    "play.review.method": (
+        "Risk is the estimated chance of ending as Mattis{included}, from what the seat knew at "
+        "each choice and nothing more: {iterations} random deals of the cards it could not see, "
+        "in which every legal move is played out with everyone playing as the 'normal' bot "
+        "would. Seed {seed}."
+    ),
+    "play.review.included": " ({name} included)",
+    "play.review.unfinished": "The game was not finished: the moves up to then are judged.",
+    "play.review.no_decisions": "The seat had no choices to make in this game.",
+    "play.review.no_turning": "No move cost one percentage point or more: well played!",
+    "play.review.forced": Plural(
+        "{count} forced move (only one legal choice) is not judged.",
+        "{count} forced moves (only one legal choice) are not judged.",
+    ),
+    "play.review.turning_title": "Turning points: the moves that cost most",
+    "play.review.knew": "Known then: the hand {hand}{elsewhere}.",
+    "play.review.knew_elsewhere": Plural("; {count} card in other hands known from the play",
+                                         "; {count} cards in other hands known from the play"),
+    "play.review.unseen": Plural("{unseen} unseen card was dealt at random {iterations} times.",
+                                 "The {unseen} unseen cards were dealt at random {iterations} times.",
+                                 count="unseen"),
+    "play.review.all_known": "Every card's place was known.",
+    "play.review.light": (
+        "A lighter review: {iterations} deals a choice instead of {full}, so its figures are less sure."
+    ),
+    "play.review.may_be_chance": "{uncertainty}; the difference may be chance",
+    "play.review.uncertainty": Plural("uncertainty ± {points} percentage point",
+                                      "uncertainty ± {points} percentage points", count="points"),
 }
