@@ -1,7 +1,8 @@
 """The presentation layer every front end shares (:mod:`mattis.frontend`): what a player
 types (both languages), how cards and hands are shown, the sentences for what just happened,
 why a move is not allowed (the English text is the rules core's own, rules section 7), the
-play texts in both languages, and the terminal's table without a screen (its games and matches, C2).
+play texts in both languages, and the terminal's table without a screen (its games and
+matches, C2).
 """
 
 from __future__ import annotations

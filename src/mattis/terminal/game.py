@@ -2,17 +2,18 @@
 
 The games are played on the table layer, as at every host (:mod:`.host`: the session deals,
 moves for the bots, tells the story and keeps the score); this loop reads a line, hands it
-to its :class:`~.host.TerminalTable` and draws what comes back, and sets the pace of the
-bots' moves so each can be read. Input
-comes from a ``read_line(prompt)`` function (``console.input`` by default) so tests can
-drive the real program through a terminal. Whatever happens (a finished game, ``quit``,
-Ctrl-D, Ctrl-C), the game is saved: when it is dealt (which claims a file of its own), before
-each of the person's moves and once more at the end, to a file whose path is printed. If the
-last save fails, the last line says so and the exit code is :data:`EXIT_SAVE_FAILED`.
+to its :class:`~.host.TerminalTable`, draws what comes back, and paces the bots' moves so
+each can be read. Input comes from a ``read_line(prompt)`` function (``console.input`` by
+default) so tests can drive the real program through a terminal. Whatever happens (a
+finished game, ``quit``, Ctrl-D, Ctrl-C), the game is saved: when it is dealt (which claims
+a file of its own), before each of the person's moves and once more at the end, to a file
+whose path is printed. If the last save fails, the last line says so and the exit code is
+:data:`EXIT_SAVE_FAILED`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import sys
@@ -124,9 +125,13 @@ class TerminalPlay:
             return EXIT_INTERRUPTED
 
     def _run(self) -> int:
-        lang = self.lang
         self._welcome()
-        table = TerminalTable(self.match, self.participants, lang, self.config)
+        with asyncio.Runner() as runner:  # one event loop for the table's steps
+            return self._play_match(TerminalTable(self.match, self.participants, self.lang, self.config,
+                                                  runner))
+
+    def _play_match(self, table: TerminalTable) -> int:
+        lang = self.lang
         while not table.match.finished:
             game = table.deal()
             number = table.number

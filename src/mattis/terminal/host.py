@@ -149,7 +149,7 @@ class TerminalTable:
     layer, as the terminal's loop asks for it (see the module docstring)."""
 
     def __init__(self, match: Match, participants: Sequence[Participant], lang: Lang,
-                 config: TableConfig | None = None) -> None:
+                 config: TableConfig | None = None, runner: asyncio.Runner | None = None) -> None:
         humans = [p.seat for p in participants if p.human]
         if len(humans) != 1 or len(participants) != match.players:
             raise ValueError("participants: one person and one bot for each other seat")
@@ -165,12 +165,14 @@ class TerminalTable:
         self.master: TableMaster[None] = TableMaster(self.host, self.session)
         self.connection: Connection[None] = Connection(None, self.session.cursor(self.human, lang))
         self.master.connect(self.connection)
+        self.runner = runner
+        """The event loop the master's steps run on, one after the other (the terminal keeps
+        one for a match); without it, each step gets its own (``asyncio.run``)."""
         self._told = 0
 
-    @staticmethod
-    def _run(work: Coroutine[Any, Any, T]) -> T:
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
         """Run one of the master's steps to its end, in line (as the tests' ``ListHost``)."""
-        return asyncio.run(work)
+        return asyncio.run(work) if self.runner is None else self.runner.run(work)
 
     # ---------------------------------------------------------------- the match
 
