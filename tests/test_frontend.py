@@ -274,7 +274,7 @@ def session(seed: int = 1, levels: tuple[str, str] = ("random", "random"), lang:
     """One game of the terminal's table (its loop without a screen), dealt."""
     people = make_participants(3, 0, list(levels))
     match = Match(Rules.preset("pagat"), 3, ConsecutiveSeeds(seed))
-    table = TerminalTable(match, people, lang, terminal_config(pace=0.0, hint_seconds=hint_seconds))
+    table = TerminalTable(match, people, lang, config=terminal_config(pace=0.0, hint_seconds=hint_seconds))
     assert table.deal() == Game.new("pagat", 3, seed=seed)
     return table
 

@@ -122,7 +122,7 @@ def test_hints_come_from_the_table_every_time_they_are_asked() -> None:
     """The terminal's profile sets no wait between hints (one person asks when they like)."""
     terminal = TerminalTable(Match(Rules.preset("pagat"), 3, ConsecutiveSeeds(8)),
                              make_participants(3, 0, ["random", "random"]), "en",
-                             terminal_config(hint_seconds=0.01))
+                             config=terminal_config(hint_seconds=0.01))
     terminal.deal()
     asked = 0
     while not terminal.over and asked < 6:

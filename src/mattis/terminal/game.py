@@ -127,8 +127,8 @@ class TerminalPlay:
     def _run(self) -> int:
         self._welcome()
         with asyncio.Runner() as runner:  # one event loop for the table's steps
-            return self._play_match(TerminalTable(self.match, self.participants, self.lang, self.config,
-                                                  runner))
+            return self._play_match(TerminalTable(self.match, self.participants, self.lang,
+                                                  config=self.config, runner=runner))
 
     def _play_match(self, table: TerminalTable) -> int:
         lang = self.lang

@@ -148,7 +148,7 @@ class TerminalTable:
     """A match of one person (the one ``human`` participant) against bots, on the table
     layer, as the terminal's loop asks for it (see the module docstring)."""
 
-    def __init__(self, match: Match, participants: Sequence[Participant], lang: Lang,
+    def __init__(self, match: Match, participants: Sequence[Participant], lang: Lang, *,
                  config: TableConfig | None = None, runner: asyncio.Runner | None = None) -> None:
         humans = [p.seat for p in participants if p.human]
         if len(humans) != 1 or len(participants) != match.players:
