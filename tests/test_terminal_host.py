@@ -152,3 +152,28 @@ def test_mattis_play_starts_from_the_terminal_profile() -> None:
     assert (config.bot_delay, config.hint_seconds) == (0.0, 2.0)
     assert isinstance(config, TableConfig) and config.absence_timeout is None
     assert terminal_config() == table_profile("terminal")
+
+
+def test_a_search_that_fails_costs_the_game_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard bot whose search breaks plays like a careful person, as at every host; the
+    terminal keeps the failure, and a hint that fails says why in one line."""
+    import mattis.terminal.host as host_module
+
+    def broken(job: object) -> object:
+        raise RuntimeError(type(job).__name__)
+
+    monkeypatch.setattr(host_module, "run_job", broken)
+    terminal = table(6, ["hard", "hard"])
+    terminal.deal()
+    hinted = False
+    while not terminal.over:
+        terminal.run_bots()
+        if terminal.human_to_move:
+            if not hinted:
+                hint = terminal.hint()
+                assert isinstance(hint, Rejected) and hint.message and "\n" not in hint.message
+                hinted = True
+            terminal.handle("1")
+    failed = [str(error) for error in terminal.host.failures]
+    assert "HintJob" in failed and failed.count("BotJob") >= 3
+    assert terminal.match.played == 1  # the game was played to its end all the same

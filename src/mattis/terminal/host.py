@@ -116,10 +116,11 @@ class TerminalHost:
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
-        """The messages for the person since the terminal last read them, but the states:
-        the terminal draws the person's view itself."""
+        """The messages the table sent the person (a hint, or why not), for the terminal to
+        read after asking; not the states: the terminal draws the person's view itself."""
         self.failures: list[BaseException] = []
-        """What went wrong outside a move (a search that failed): the table went on."""
+        """What went wrong outside a move (a search that failed, and a careful person's move
+        was played instead): the table went on."""
 
     async def store(self, rows: Sequence[Row]) -> None:
         """Nothing to store: the terminal saves the game's record itself, in its own file."""
@@ -132,7 +133,11 @@ class TerminalHost:
         """Nothing to close: the terminal ends when the person stops."""
 
     async def think(self, job: Job, asker: Connection[None] | None = None) -> DecisionParts:
-        return run_job(job)
+        try:
+            return run_job(job)
+        except Exception as error:
+            self.failures.append(error)
+            raise
 
     def admit_searching_bots(self, table_id: str) -> None:
         """No limit: the person's own computer thinks for the person's own bots."""
