@@ -1,7 +1,8 @@
 """The presentation layer every front end shares (:mod:`mattis.frontend`): what a player
 types (both languages), how cards and hands are shown, the sentences for what just happened,
 why a move is not allowed (the English text is the rules core's own, rules section 7), the
-play texts in both languages, and the game loop without a screen (sessions and matches, C2).
+play texts in both languages, and the terminal's table without a screen (its games and
+matches, C2).
 """
 
 from __future__ import annotations
@@ -15,22 +16,16 @@ import pytest
 
 import mattis
 from mattis import ALL_ACTIONS, CHANCE, PICKUP, Action, Event, EventKind, Game, IllegalAction, Reason, Rules
-from mattis.bots import Limit
 from mattis.core.cards import CARD_CODES, parse_card
 from mattis.frontend import (
-    Asked,
-    Blank,
     Command,
     CommandInput,
     ConsecutiveSeeds,
-    GameSession,
     InputError,
     Match,
-    Moved,
     MoveInput,
     Narrator,
     RecordError,
-    Rejected,
     card_label,
     card_name,
     cards_label,
@@ -48,6 +43,7 @@ from mattis.frontend.cards import play_label
 from mattis.frontend.record import default_save_path
 from mattis.i18n import LANGS, Lang, message_template, t
 from mattis.i18n.play import PLAY_MESSAGES
+from mattis.terminal.host import Asked, Blank, Hint, Moved, Rejected, TerminalTable, terminal_config
 
 CHOICES = [Action.parse(text) for text in ("4c", "7h", "Ks", "chance")]
 PEOPLE = make_participants(3, 0, ["normal", "easy"])  # Du, Kari, Ola
@@ -273,10 +269,14 @@ def test_play_texts_are_play_keys_in_every_language() -> None:
 # ---------------------------------------------------------------------------- sessions
 
 
-def session(seed: int = 1, levels: tuple[str, str] = ("random", "random"), lang: Lang = "en"
-            ) -> GameSession:
+def session(seed: int = 1, levels: tuple[str, str] = ("random", "random"), lang: Lang = "en",
+            hint_seconds: float = 0.5) -> TerminalTable:
+    """One game of the terminal's table (its loop without a screen), dealt."""
     people = make_participants(3, 0, list(levels))
-    return GameSession(Game.new("pagat", 3, seed=seed), people, lang, seed=seed)
+    match = Match(Rules.preset("pagat"), 3, ConsecutiveSeeds(seed))
+    table = TerminalTable(match, people, lang, config=terminal_config(pace=0.0, hint_seconds=hint_seconds))
+    assert table.deal() == Game.new("pagat", 3, seed=seed)
+    return table
 
 
 def test_session_rejects_bad_input_without_changing_the_game() -> None:
@@ -318,10 +318,11 @@ def test_session_plays_a_whole_game_and_the_record_replays(tmp_path: Path) -> No
 
 
 def test_session_hint_names_a_legal_move_with_a_reason() -> None:
-    play = session(seed=2, lang="nb")
-    play.hint_limit = Limit(iterations=30)
+    play = session(seed=2, lang="nb", hint_seconds=0.05)
     play.run_bots()
     hint = play.hint()
+    assert isinstance(hint, Hint)
+    assert play.hint() == hint  # asked again at the same point: the same hint at once
     assert hint.action in play.game.legal_actions()
     assert 1 <= hint.number <= len(play.choices())
     assert hint.reason

@@ -22,7 +22,6 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from mattis import Game, Rules
-from mattis.bots import Limit
 from mattis.cli.app import app
 from mattis.frontend import make_participants, play_record, save_record
 from mattis.frontend import record as record_module
@@ -34,7 +33,7 @@ from mattis.frontend.record import (
     create_record,
     load_record,
 )
-from mattis.terminal import EXIT_OK, EXIT_SAVE_FAILED, TerminalPlay
+from mattis.terminal import EXIT_OK, EXIT_SAVE_FAILED, TerminalPlay, terminal_config
 
 from .cli_checks import assert_one_error_line
 
@@ -61,7 +60,8 @@ def terminal(save: Path, read_line: Callable[[str], str], games: int = 1,
     match = Match(Rules.preset("pagat"), 3, ConsecutiveSeeds(4), games)
     people = make_participants(3, 0, ["random", "random"])
     play = TerminalPlay(match, people, "pagat", "en", Console(file=screen, width=300), save,
-                        Limit(iterations=10), read_line=read_line, overwrite=overwrite)
+                        terminal_config(pace=0.0, hint_seconds=0.01), read_line=read_line,
+                        overwrite=overwrite)
     return play, screen
 
 

@@ -242,7 +242,7 @@ def test_without_suit_symbols_cards_are_letters() -> None:
 def test_bot_reasons_in_plain_words(lang: Lang, expected: str) -> None:
     from mattis.bots import Decision
     from mattis.core.actions import Action
-    from mattis.frontend.session import bot_reason, hint_reason
+    from mattis.frontend.reasons import bot_reason, hint_reason
 
     assert bot_reason(Decision(Action.parse("Jh"), "x", "win_cheap", (("rank", "9"),)), lang) == expected
     pickup = Decision(PICKUP, "x", "must_pick_up", (("target", "9♥"),))
@@ -257,10 +257,13 @@ def test_bot_reasons_in_plain_words(lang: Lang, expected: str) -> None:
 def test_a_war_begun_and_left_in_one_move_is_still_announced_p1_7b() -> None:
     """Kortregler, 4 players, seed 7: your ace ties Siri's, who has nothing left and leaves
     the war at once; the log says there was a war before saying who left it."""
-    from mattis.frontend import GameSession
+    from mattis.frontend import ConsecutiveSeeds, Match
+    from mattis.terminal import TerminalTable
 
-    game = Game.new(Rules.preset("kortregler"), 4, seed=7)
-    session = GameSession(game, make_participants(4, 0, ["normal"] * 3), "en", seed=7)
+    match = Match(Rules.preset("kortregler"), 4, ConsecutiveSeeds(7))
+    session = TerminalTable(match, make_participants(4, 0, ["normal"] * 3), "en")
+    game = session.deal()
+    assert game == Game.new(Rules.preset("kortregler"), 4, seed=7)
     told: list[LogLine] = []
     while not session.over and game.phase == "collect":
         if session.human_to_move:

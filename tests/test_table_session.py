@@ -380,13 +380,14 @@ def test_no_record_gives_away_a_later_deal_of_a_seeded_match() -> None:
     assert seed_two == MatchSecret.from_seed(5).game_seed(2)  # the creator, who knows the seed, can replay
     assert session.summary()["seeded"] and host.last(connection)["table"]["seeded"]
     everything = json.dumps(host.inbox) + json.dumps(session.summary())
-    assert session.secret.hex not in everything
+    assert session.secret is not None and session.secret.hex not in everything
 
 
 def test_unseeded_tables_keep_their_secret_and_bots_do_not_follow_the_table_id() -> None:
     host = ListHost()
     one, _, _ = new_table(host, {"players": 3})
     other, _, _, _ = TableSession.create("T1", {"players": 3}, QUICK)
+    assert one.secret is not None and other.secret is not None  # a shared table always has one
     assert one.secret != other.secret and len(one.secret.hex) == 64 and not one.seeded
     assert one.match.game_seed(1) != other.match.game_seed(1)
     connection = host.open(one, 0)

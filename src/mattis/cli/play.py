@@ -1,7 +1,8 @@
 """``mattis play``: a game or a match against bots in the terminal.
 
-Only argument checking lives here; the game loop is :mod:`mattis.frontend.session` and the
-drawing :mod:`mattis.terminal`. As everywhere in the command line, a bad option ends the
+Only argument checking lives here; the games are played on the table layer
+(:mod:`mattis.table`, with the terminal as its host: :mod:`mattis.terminal.host`) and drawn
+by :mod:`mattis.terminal`. As everywhere in the command line, a bad option ends the
 command with one ``error:`` line and exit code 2, before any game starts. Saved games are
 never clobbered: an existing file is replaced only when it holds a saved game and
 ``--overwrite`` is given (or, at a terminal, the person answers yes when asked).
@@ -17,7 +18,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from ..bots import LEARNED, LEVELS, Limit
+from ..bots import LEARNED, LEVELS
 from ..frontend.match import ConsecutiveSeeds, Match
 from ..frontend.record import (
     SavedGameExists,
@@ -31,8 +32,9 @@ from ..frontend.record import (
 from ..frontend.seats import make_participants
 from ..frontend.text import printable
 from ..i18n import Lang, t
+from ..table import table_profile
 from ..terminal import EXIT_OK, TerminalPlay
-from ..terminal.game import DEFAULT_PACE
+from ..terminal.host import terminal_config
 from .common import (
     LangOption,
     SetOption,
@@ -48,6 +50,8 @@ from .common import (
 )
 
 DEFAULT_PLAYERS = 3
+TERMINAL = table_profile("terminal")
+"""The terminal's table: the defaults of ``--pace`` (its bot delay) and ``--hint-seconds``."""
 MAX_HINT_SECONDS = 30.0
 MAX_GAMES = 1000
 MAX_PACE = 10.0
@@ -83,14 +87,14 @@ def play_command(
         "Default: mattis-YYYYMMDD-HHMMSS.json in the games folder of your data folder "
         "(or of $MATTIS_DATA_DIR); 'mattis replay' lists them.", show_default=False)] = None,
     hint_seconds: Annotated[float, typer.Option(
-        "--hint-seconds", help="How long the strong bot thinks for a hint.")] = 0.5,
+        "--hint-seconds", help="How long the strong bot thinks for a hint.")] = TERMINAL.hint_seconds,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Let --save replace a game saved earlier in the same file(s).")] = False,
     pace: Annotated[float | None, typer.Option(
         "--pace", metavar="SECONDS", envvar="MATTIS_PACE",
         help="Pause between bot moves (a finished trick waits twice as long); 0 for none. Press "
-        "Enter to skip ahead to your turn. Default: 0.5 at a terminal, 0 when input is not a "
-        "terminal. Also read from MATTIS_PACE.", show_default=False)] = None,
+        f"Enter to skip ahead to your turn. Default: {TERMINAL.bot_delay:g} at a terminal, 0 when "
+        "input is not a terminal. Also read from MATTIS_PACE.", show_default=False)] = None,
     auto_forced: Annotated[bool, typer.Option(
         "--auto-forced", help="Play your move without asking when it is the only legal one.")] = False,
     explain: Annotated[bool, typer.Option(
@@ -129,7 +133,7 @@ def play_command(
     if not 0 < hint_seconds <= MAX_HINT_SECONDS:
         fail(f"--hint-seconds: must be more than 0 and at most {MAX_HINT_SECONDS:g}, got {hint_seconds:g}")
     if pace is None:
-        pace = DEFAULT_PACE if sys.stdin.isatty() else 0.0
+        pace = TERMINAL.bot_delay if sys.stdin.isatty() else 0.0
     if not 0 <= pace <= MAX_PACE:
         fail(f"--pace: must be from 0 to {MAX_PACE:g} seconds, got {pace:g}")
     if overwrite and save is None:
@@ -146,8 +150,9 @@ def play_command(
     first_seed = seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS)
     match = Match(resolved, players, ConsecutiveSeeds(first_seed), games)
     people = make_participants(players, seat, levels)
-    terminal = TerminalPlay(match, people, preset, chosen, console(), save_path, Limit(seconds=hint_seconds),
-                            overwrite=overwrite, pace=pace, auto_forced=auto_forced, explain=explain)
+    config = terminal_config(pace=pace, hint_seconds=hint_seconds)
+    terminal = TerminalPlay(match, people, preset, chosen, console(), save_path, config,
+                            overwrite=overwrite, auto_forced=auto_forced, explain=explain)
     code = terminal.run()
     if code != EXIT_OK:
         raise typer.Exit(code)

@@ -1,45 +1,39 @@
 """Presentation shared by every front end: cards as people read them, what a player types,
-what just happened and why (the move log, :class:`TableStory`), the table as a player sees
-it, saved games and the game loop.
+what just happened and why (the move log, :class:`TableStory`; a bot's and the hint's
+reasons), the table as a player sees it, saved games and matches.
 
-No terminal or web code lives here; :mod:`mattis.terminal` draws with rich, and a web front
-end can use the same pieces.
+No terminal or web code lives here, and no game loop: every front end plays on the table
+layer (:mod:`mattis.table`), which uses these pieces.
 """
 
 from .cards import action_label, card_label, card_name, card_role, cards_label, sort_actions, sort_hand
 from .explain import explain_illegal
 from .inputs import Command, CommandInput, InputError, MoveInput, parse_input
-from .match import ConsecutiveSeeds, Match, MatchSecret, SeedPlan
+from .match import ConsecutiveSeeds, Match, MatchSecret, MoveSeeds, SeatStreams, SeedPlan
 from .narrate import Narrator, out_order_line, result_headline
+from .reasons import bot_reason, hint_reason
 from .record import LoadedGame, RecordError, load_record, play_record, save_record
 from .seats import BOT_NAMES, Participant, make_participants, seat_label, seat_name
-from .session import Asked, Blank, GameSession, Hint, Moved, News, Rejected, Reply, bot_reason
 from .story import Announcement, LogLine, TableStory
 from .table import TableState, table_state, turn_advice
 
 __all__ = [
     "BOT_NAMES",
     "Announcement",
-    "Asked",
-    "Blank",
     "Command",
     "CommandInput",
     "ConsecutiveSeeds",
-    "GameSession",
-    "Hint",
     "InputError",
     "LoadedGame",
     "LogLine",
     "Match",
     "MatchSecret",
     "MoveInput",
-    "Moved",
+    "MoveSeeds",
     "Narrator",
-    "News",
     "Participant",
     "RecordError",
-    "Rejected",
-    "Reply",
+    "SeatStreams",
     "SeedPlan",
     "TableState",
     "TableStory",
@@ -50,6 +44,7 @@ __all__ = [
     "card_role",
     "cards_label",
     "explain_illegal",
+    "hint_reason",
     "load_record",
     "make_participants",
     "out_order_line",

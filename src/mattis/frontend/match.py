@@ -11,15 +11,20 @@ only in how a game's seed is made, which is a :class:`SeedPlan`:
 * :class:`MatchSecret` — a table shared with other people: each game's seed is derived
   one-way (SHA-256) from the table's secret and the game number, so the record of a finished
   game, which shows its own seed, says nothing about the next deal.
+
+The bots' and the hint's generators come from a :class:`MoveSeeds`: the secret again at a
+shared table (a fresh generator for every move), :class:`SeatStreams` at the terminal.
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..bots import derived_rng, seat_rng
 from ..core.game import Game, next_dealer
 from ..core.record import MAX_SEED
 from ..core.rules import Rules
@@ -31,6 +36,16 @@ class SeedPlan(Protocol):
     def __call__(self, number: int) -> int: ...
 
 
+class MoveSeeds(Protocol):
+    """Where the generator of a bot's move (``purpose="bot"``) or a hint (``"hint"``) comes
+    from: for ``seat`` before action ``action_number`` of game ``number``."""
+
+    def move_seed(self, purpose: str, number: int, seat: int, action_number: int) -> str | random.Random:
+        """A seed (text that crosses to a worker, a fresh generator made from it) or the
+        generator itself (for a host that runs its jobs in line)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class ConsecutiveSeeds:
     """Games ``seed``, ``seed + 1`` … (wrapping below 2**64, so every record replays)."""
@@ -39,6 +54,30 @@ class ConsecutiveSeeds:
 
     def __call__(self, number: int) -> int:
         return (self.seed + number - 1) % (MAX_SEED + 1)
+
+
+@dataclass(slots=True)
+class SeatStreams:
+    """The terminal's generators: in each game one per bot seat and one for the hints,
+    derived from the game's seed as tournaments derive theirs (:func:`mattis.bots.seat_rng`)
+    and carried on from move to move, so ``mattis play --seed S`` plays the same game every
+    time. They are state: only for a host that runs its jobs in line and in turn."""
+
+    seeds: SeedPlan
+    _streams: dict[tuple[str, int, int], random.Random] = field(default_factory=dict, repr=False)
+
+    def move_seed(self, purpose: str, number: int, seat: int, action_number: int) -> random.Random:
+        """The stream of ``seat``'s bot (or of the hints) in game ``number``, begun at its
+        first move; the action number does not matter, the stream goes on."""
+        key = (purpose, number, seat if purpose == "bot" else -1)
+        stream = self._streams.get(key)
+        if stream is None:
+            if any(game != number for _, game, _ in self._streams):
+                self._streams.clear()  # a new game: the last one's streams are done
+            seed = self.seeds(number)
+            stream = seat_rng(seed, seat) if purpose == "bot" else derived_rng(seed, purpose)
+            self._streams[key] = stream
+        return stream
 
 
 SEED_STRETCH = 20_000

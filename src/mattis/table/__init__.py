@@ -1,4 +1,5 @@
-"""A shared table of Mattis that any host can run: the web server, the offline app, tests.
+"""A shared table of Mattis that any host can run: the web server, the offline app, the
+terminal, tests.
 
 :class:`TableSession` is the table's state (seats, match, game, each seat's story and
 messages) with no sockets, database or event loop; :class:`TableMaster` runs one session for

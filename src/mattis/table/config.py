@@ -2,8 +2,9 @@
 
 Every host reads its table settings from a profile here and nowhere else: the web server
 (``mattis serve``'s defaults and ``/api/options`` start from ``server``), the offline app
-(``device``, and the static export's ``/api/options`` answers). So what a host tells players
-(a bot's thinking time, the pause before its move) is what its bots play.
+(``device``, and the static export's ``/api/options`` answers), the terminal (``terminal``:
+``mattis play``'s ``--pace`` and ``--hint-seconds`` start from it). So what a host tells
+players (a bot's thinking time, the pause before its move) is what its bots play.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Literal
 from ..bots import EXPERT_SECONDS
 from .page import TABLE_PAGE
 
-Profile = Literal["server", "device"]
+Profile = Literal["server", "device", "terminal"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,15 +71,22 @@ DEVICE_EXPERT_SECONDS = 2.0
 slower than a computer's Python, so the expert stops at this time, well before its iteration
 budget; it keeps its informed rollouts and still thinks twice as long as ``hard``."""
 
+TERMINAL_PACE = 0.5
+"""Seconds between two bot moves at a terminal: time to read one line of the log (the
+terminal holds a completed trick longer, and Enter skips the waiting)."""
+
 TABLE_PROFILES: dict[Profile, TableConfig] = {
     "server": TableConfig(),
     "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS, invite_prefix=None),
+    "terminal": TableConfig(bot_delay=TERMINAL_PACE, absence_timeout=None, hint_cooldown=0.0,
+                            invite_prefix=None),
 }
-"""The tables of the web server, and of the offline app on a device (a search a second for
+"""The tables of the web server, of the offline app on a device (a search a second for
 ``hard``, which finds most of its strength in its first few hundred iterations; no invite;
-nobody to stand in for)."""
+nobody to stand in for), and of the terminal (one person at the keyboard: nobody to stand
+in for, no invite, a hint whenever asked; its bots move a pace apart, after any thinking)."""
 
 
 def table_profile(name: Profile) -> TableConfig:
-    """The settings of a named profile (``server`` or ``device``)."""
+    """The settings of a named profile (``server``, ``device`` or ``terminal``)."""
     return TABLE_PROFILES[name]

@@ -2,8 +2,8 @@
 
 The table layer runs a table for every host (:class:`~.master.TableMaster`: connections,
 changes, hints, reactions, the bots' loop). A host supplies only what differs between the
-web server, the offline app and the tests — as boardgame.io's transports supply only
-``send`` and ``sendAll`` to its master: where rows are kept, how a message reaches one
+web server, the offline app, the terminal and the tests — as boardgame.io's transports
+supply only ``send`` and ``sendAll`` to its master: where rows are kept, how a message reaches one
 connection (all of them is the master's loop over its connections), where a search runs,
 and its clocks.
 """

@@ -22,6 +22,10 @@ from ..core.game import Game
 
 DecisionParts = tuple[str, str, str, tuple[tuple[str, str], ...], int]
 """``(action text, explanation, reason, detail, iterations)`` — picklable and exact."""
+RngSeed = str | random.Random
+"""Where a job's generator comes from: a seed (text, which crosses to a worker: a fresh
+generator is made from it), or the generator itself, which goes on from move to move (the
+terminal, which runs its jobs in line: :class:`~mattis.frontend.match.SeatStreams`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,7 +37,7 @@ class BotJob:
     view: dict[str, Any]
     legal: tuple[str, ...]
     level: str
-    rng_seed: str
+    rng_seed: RngSeed
     seconds: float
 
 
@@ -45,7 +49,7 @@ class HintJob:
     seat: int
     view: dict[str, Any]
     legal: tuple[str, ...]
-    rng_seed: str
+    rng_seed: RngSeed
     seconds: float
     game_number: int = 0
     """The point of the match the hint is for: the game ..."""
@@ -54,6 +58,11 @@ class HintJob:
 
 
 Job = BotJob | HintJob
+
+
+def generator(seed: RngSeed) -> random.Random:
+    """The generator a job or a bot's move draws from."""
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
 def decision_parts(decision: Decision) -> DecisionParts:
@@ -77,13 +86,13 @@ def choose_move(job: BotJob) -> DecisionParts:
         limit = Limit(seconds=job.seconds, iterations=EXPERT_LIMIT.iterations)
     agent = make_agent(job.level, limit)
     actions = [Action.parse(text) for text in job.legal]
-    return decision_parts(agent.choose(PlayerView.from_dict(job.view), actions, random.Random(job.rng_seed)))
+    return decision_parts(agent.choose(PlayerView.from_dict(job.view), actions, generator(job.rng_seed)))
 
 
 def suggest_move(job: HintJob) -> DecisionParts:
     """The ``hard`` bot's hint for the seat of ``job.view`` (in a worker process, or in line)."""
     actions = [Action.parse(text) for text in job.legal]
-    return decision_parts(hint(job.view, actions, random.Random(job.rng_seed), Limit(seconds=job.seconds)))
+    return decision_parts(hint(job.view, actions, generator(job.rng_seed), Limit(seconds=job.seconds)))
 
 
 def job_function(job: Job) -> Callable[[Any], DecisionParts]:

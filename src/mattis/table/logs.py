@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core.game import Game
 from ..core.observation import SeatView
-from ..frontend.story import TableStory
+from ..frontend.story import LogLine, TableStory
 
 
 class SeatLog:
@@ -20,9 +20,9 @@ class SeatLog:
         self.story = story
         self.seat = seat
         self.events_told = 0
-        self.lines: list[str] = []
-        self.kinds: list[str] = []
-        """Each line's kind (``"war"``, ``"out"``, ``"lead"`` …), for the page to style."""
+        self.entries: list[LogLine] = []
+        """The lines so far, each with its kind (``"war"``, ``"out"``, ``"lead"`` …, for the
+        page to style) and the seat it is about (the terminal marks the person's own)."""
 
     def feed(self, game: Game, view: SeatView | None = None) -> None:
         """Tell the events since the last feed; they must be one step's (the seat's view
@@ -31,9 +31,7 @@ class SeatLog:
             return
         events = game.events_since(self.events_told)
         view_now = view or SeatView.from_dict(game.view(self.seat, since=game.num_events))
-        for line in self.story.tell(events, view_now):
-            self.lines.append(line.text)
-            self.kinds.append(str(line.kind))
+        self.entries.extend(self.story.tell(events, view_now))
         self.events_told = game.num_events
 
     @classmethod

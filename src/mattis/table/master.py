@@ -21,13 +21,12 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Generic
 
-from ..bots import SEARCHING_LEVELS
-from ..core.actions import Action
+from ..bots import SEARCHING_LEVELS, Decision
 from ..i18n import Lang
 from .config import TableConfig
 from .errors import Refusal, error_message
 from .host import Connection, L, TableHost, Timer
-from .jobs import DecisionParts, HintJob
+from .jobs import HintJob, decision_from_parts
 from .protocol import dispatch, read_seat_message
 from .session import Outcome, TableSession
 
@@ -348,34 +347,34 @@ class TableMaster(Generic[L]):
                 self.host.report(self.table_id, error)
                 await asyncio.sleep(FAILURE_PAUSE)
 
-    async def play_bot_turn(self, began: float | None = None) -> bool:
+    async def play_bot_turn(self, began: float | None = None) -> Decision | None:
         """Play the move the table waits for from a bot or a stand-in, if any: chosen at
         once, or thought out as a job by the host (a failed search plays like a careful
         person instead). With ``began`` (the event loop's time when the turn began) the move
         is shown :meth:`TableConfig.move_seconds` after it, whatever the thinking took, so
-        a forced move and a chosen one take the same time. ``False`` if no move was made
-        (none was due, or the table moved on meanwhile)."""
+        a forced move and a chosen one take the same time. Returns the move played with its
+        reason (the terminal's ``--explain``), or ``None`` if no move was made (none was
+        due, or the table moved on meanwhile)."""
         if self.gate is None:
             turn = self.session.bot_move_due()
         else:
             async with self.gate:
                 turn = self.session.bot_move_due()
         if turn is None:
-            return False
-        answer: Action | DecisionParts
+            return None
         if turn.job is None:
-            assert turn.action is not None
-            answer = turn.action
+            assert turn.decision is not None
+            decision = turn.decision
         else:
             try:
-                answer = await self.host.think(turn.job)
+                decision = decision_from_parts(await self.host.think(turn.job))
             except Exception:  # the host reports it; the game goes on
-                answer = self.session.fallback_move(turn)
+                decision = self.session.fallback_move(turn)
         if began is not None:
             loop = asyncio.get_running_loop()
             await asyncio.sleep(max(0.0, began + self.config.move_seconds(turn.level) - loop.time()))
-        outcome = await self.transact(lambda: self.session.bot_act(turn, answer) or Outcome())
-        return outcome.changed
+        outcome = await self.transact(lambda: self.session.bot_act(turn, decision) or Outcome())
+        return decision if outcome.changed else None
 
 
 def has_searching_bot(session: TableSession) -> bool:

@@ -4,12 +4,14 @@ A :class:`TableSession` holds everything a table is: the seats (people with a se
 bots, open seats, bots standing in for people who went away), the match (the score, and the
 loser deals the next game, C2), the current game, each seat's story in each language, and
 the messages each seat is sent. Any host drives it: the web server (:mod:`mattis.web`), the
-offline app's Web Worker, the tests. The host's part is small and the same everywhere:
+offline app's Web Worker, the terminal (:mod:`mattis.terminal.host`), the tests. The host's
+part is small and the same everywhere:
 
 * it calls the session's inputs — :meth:`~TableSession.act`, :meth:`~TableSession.join`,
   :meth:`~TableSession.fill_with_bot`, :meth:`~TableSession.play_again`,
   :meth:`~TableSession.connect`/:meth:`~TableSession.disconnect`,
-  :meth:`~TableSession.set_absent`, :meth:`~TableSession.bot_move_due` and
+  :meth:`~TableSession.set_absent`, :meth:`~TableSession.bot_move_due`,
+  :meth:`~TableSession.begin` (a table built full, the terminal's) and
   :meth:`~TableSession.request_hint`;
 * each returns an :class:`Outcome`: rows to store (:mod:`.rows`), whether every seat's state
   changed, and the seats whose absence clock starts. The host stores the rows **before**
@@ -28,13 +30,14 @@ Secrets: a table has a secret that never leaves the host. Each game's deal is de
 one-way from it (:class:`~mattis.frontend.match.MatchSecret`), and so are the bots' and the
 hint's generators, so nothing a player sees — the invite link, a finished game's record —
 lets anyone compute a later deal or a bot's next choice. A table created with an explicit
-seed (which its creator can replay) says so to everyone (``seeded``).
+seed (which its creator can replay) says so to everyone (``seeded``). The terminal's table
+has one person and no secret: its match deals ``--seed``, ``--seed + 1`` … and its bots
+draw from :class:`~mattis.frontend.match.SeatStreams` (``move_seeds``), so a seed replays.
 """
 
 from __future__ import annotations
 
 import copy
-import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -49,17 +52,17 @@ from ..core.observation import SeatView
 from ..core.record import MAX_SEED
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import sort_actions
-from ..frontend.match import Match, MatchSecret
+from ..frontend.match import Match, MatchSecret, MoveSeeds
 from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.reasons import hint_reason
 from ..frontend.seats import Participant
-from ..frontend.session import hint_reason
 from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang
 from .advice import watch_advice
 from .config import TableConfig
 from .errors import IllegalMove, Refusal
-from .jobs import BotJob, DecisionParts, HintJob, decision_from_parts
+from .jobs import BotJob, DecisionParts, HintJob, RngSeed, decision_from_parts, generator
 from .limits import RateLimiter
 from .logs import SeatLog
 from .page import add_page_facts, rules_facts
@@ -135,8 +138,14 @@ class BotTurn:
     :meth:`TableConfig.move_seconds` of it, forced move or not."""
     game_number: int
     moves_before: int
-    action: Action | None
+    decision: Decision | None
+    """The move and its reason, when chosen at once (``None`` while a job must think)."""
     job: BotJob | None
+
+    @property
+    def action(self) -> Action | None:
+        """The move, when chosen at once."""
+        return None if self.decision is None else self.decision.action
 
 
 def table_secret(seed: int | None) -> MatchSecret:
@@ -148,14 +157,22 @@ def table_secret(seed: int | None) -> MatchSecret:
 class TableSession:
     """One shared table (see the module docstring)."""
 
-    def __init__(self, table_id: str, rules: Rules, *, seats: list[Seat], match: Match, secret: MatchSecret,
-                 seed: int | None = None, config: TableConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic, host: int | None = None) -> None:
+    def __init__(self, table_id: str, rules: Rules, *, seats: list[Seat], match: Match,
+                 secret: MatchSecret | None, seed: int | None = None, config: TableConfig | None = None,
+                 clock: Callable[[], float] = time.monotonic, host: int | None = None,
+                 move_seeds: MoveSeeds | None = None) -> None:
         self.table_id = table_id
         self.rules = rules
         self.seats = seats
         self.match = match
         self.secret = secret
+        """The shared table's secret (its deals, bots and hints come from it); ``None`` for
+        a table of one person (the terminal), whose match and ``move_seeds`` say where."""
+        seeds = move_seeds if move_seeds is not None else secret
+        if seeds is None:
+            raise ValueError("a table needs a secret or its move_seeds")
+        self.move_seeds: MoveSeeds = seeds
+        """Where the bots' and the hints' generators come from."""
         self.seed = seed
         """The creator's seed, if the table was created with one (else ``None``)."""
         self.host = host if host is not None else next(
@@ -368,6 +385,14 @@ class TableSession:
         seat.kind, seat.level, seat.name = "bot", level, spare_bot_name(self.seats, index)
         return self._seats_changed(snapshot)
 
+    def begin(self) -> Outcome:
+        """Deal the first game of a table built with every seat taken (the terminal's)."""
+        if self.game is not None or not self.full:
+            raise Refusal("bad_message", "the table has begun, or has open seats")
+        snapshot = self._snapshot()
+        rows, timers = self._deal()
+        return Outcome(tuple(rows), True, timers, snapshot)
+
     def play_again(self, seat: int) -> Outcome:
         """Deal the next game of the match once this one is over."""
         if self.game is None:
@@ -461,13 +486,13 @@ class TableSession:
 
     # ---------------------------------------------------------------- bots
 
-    def _rng_seed(self, purpose: str, seat: int) -> str:
-        """A generator's seed for one decision (``purpose`` ``"bot"`` or ``"hint"``): secret,
-        so nobody can predict a bot or the hint from what the table shows, and fixed, so a
-        restarted host plays on the same way."""
+    def _rng_seed(self, purpose: str, seat: int) -> RngSeed:
+        """A generator's seed for one decision (``purpose`` ``"bot"`` or ``"hint"``): at a
+        shared table secret, so nobody can predict a bot or the hint from what the table
+        shows, and fixed, so a restarted host plays on the same way (:attr:`move_seeds`)."""
         game = self.game
         moves = game.num_actions if game is not None else 0
-        return self.secret.move_seed(purpose, self.game_number, seat, moves)
+        return self.move_seeds.move_seed(purpose, self.game_number, seat, moves)
 
     def bot_move_due(self) -> BotTurn | None:
         """The bot move the table waits for, or ``None`` if it waits for a person (or for
@@ -479,39 +504,42 @@ class TableSession:
         seat = game.to_move
         legal = game.legal_actions()
         level = self.seats[seat].bot_level
-        action: Action | None = None
+        decision: Decision | None = None
         job: BotJob | None = None
         if len(legal) == 1:
-            action = legal[0]
+            decision = Decision(legal[0], "the only legal move", "forced")
         elif level in SEARCHING_LEVELS:
             job = BotJob(table_id=self.table_id, seat=seat, view=game.view(seat),
                          legal=tuple(str(a) for a in legal), level=level,
                          rng_seed=self._rng_seed("bot", seat), seconds=self.config.thinking_seconds(level))
         else:
-            action = self._rule_based(level, seat)
+            decision = self._rule_based(level, seat)
         return BotTurn(seat=seat, level=level, game_number=self.game_number, moves_before=game.num_actions,
-                       action=action, job=job)
+                       decision=decision, job=job)
 
-    def _rule_based(self, level: str, seat: int) -> Action:
+    def _rule_based(self, level: str, seat: int) -> Decision:
         assert self.game is not None
         view = seat_view(self.game, seat, self._tracker(seat))
         agent = make_agent(level)
-        rng = random.Random(self._rng_seed("bot", seat))
-        return agent.choose(view, self.game.legal_actions(), rng).action
+        rng = generator(self._rng_seed("bot", seat))
+        return agent.choose(view, self.game.legal_actions(), rng)
 
-    def fallback_move(self, turn: BotTurn) -> Action:
+    def fallback_move(self, turn: BotTurn) -> Decision:
         """A careful human's move for a bot whose search failed (a broken worker must not stop
         the game)."""
         return self._rule_based("normal", turn.seat)
 
-    def bot_act(self, turn: BotTurn, answer: Action | DecisionParts) -> Outcome | None:
+    def bot_act(self, turn: BotTurn, answer: Action | Decision | DecisionParts) -> Outcome | None:
         """Play the bot's move of ``turn`` (its chosen action, or the job's answer); ``None``
         if the table moved on meanwhile (someone else moved, a person took the seat back)."""
         game = self.game
         if (game is None or self.game_number != turn.game_number or game.num_actions != turn.moves_before
                 or game.to_move != turn.seat or not self.seats[turn.seat].bot_plays):
             return None
-        action = answer if isinstance(answer, Action) else decision_from_parts(answer).action
+        if isinstance(answer, Action):
+            action = answer
+        else:
+            action = (answer if isinstance(answer, Decision) else decision_from_parts(answer)).action
         snapshot = self._snapshot()
         game.apply(action, seat=turn.seat)
         return self._moved(game, turn.seat, action, snapshot)
@@ -630,13 +658,12 @@ class TableSession:
         message["view"] = view
         legal = game.legal_actions() if game.to_move == seat else []
         message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
-        seat_log = self._log_of(seat, lang)
-        lines = seat_log.lines
-        start = reader.log_sent or max(0, len(lines) - FIRST_LOG_LINES)
+        entries = self.log_of(seat, lang).entries
+        start = reader.log_sent or max(0, len(entries) - FIRST_LOG_LINES)
         message["log_start"] = start
-        message["log"] = lines[start:]
-        message["log_kinds"] = seat_log.kinds[start:]
-        reader.log_sent = len(lines)
+        message["log"] = [entry.text for entry in entries[start:]]
+        message["log_kinds"] = [str(entry.kind) for entry in entries[start:]]
+        reader.log_sent = len(entries)
         message["last_trick"] = self.last_trick()
         people = self.participants(seat)
         if game.is_over:
@@ -699,9 +726,9 @@ class TableSession:
         the game so far), so a host can do it away from its event loop, with the table to
         itself, before a new reader's first message needs it."""
         if self.game is not None:
-            self._log_of(seat, lang)
+            self.log_of(seat, lang)
 
-    def _log_of(self, seat: int, lang: Lang) -> SeatLog:
+    def log_of(self, seat: int, lang: Lang) -> SeatLog:
         """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for."""
         seat_log = self.logs.get((seat, lang))
         if seat_log is None:
@@ -719,7 +746,8 @@ class TableSession:
     def _stored_match(self) -> dict[str, Any]:
         match = self.match
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
-                "seed": self.seed, "secret": self.secret.hex, "host": self.host,
+                "seed": self.seed, "secret": None if self.secret is None else self.secret.hex,
+                "host": self.host,
                 "results": [list(r) for r in match.results]}
 
     def _table_update(self) -> TableUpdate:

@@ -1,16 +1,19 @@
 """Playing Mattis in a terminal: one person against bots, one game or a match.
 
-The loop reads a line, hands it to :class:`~mattis.frontend.session.GameSession` and draws
-what comes back; the rules, the bots and the meaning of input all live elsewhere. Input
-comes from a ``read_line(prompt)`` function (``console.input`` by default) so tests can
-drive the real program through a terminal. Whatever happens (a finished game, ``quit``,
-Ctrl-D, Ctrl-C), the game is saved: when it is dealt (which claims a file of its own), before
-each of the person's moves and once more at the end, to a file whose path is printed. If the
-last save fails, the last line says so and the exit code is :data:`EXIT_SAVE_FAILED`.
+The games are played on the table layer, as at every host (:mod:`.host`: the session deals,
+moves for the bots, tells the story and keeps the score); this loop reads a line, hands it
+to its :class:`~.host.TerminalTable`, draws what comes back, and paces the bots' moves so
+each can be read. Input comes from a ``read_line(prompt)`` function (``console.input`` by
+default) so tests can drive the real program through a terminal. Whatever happens (a
+finished game, ``quit``, Ctrl-D, Ctrl-C), the game is saved: when it is dealt (which claims
+a file of its own), before each of the person's moves and once more at the end, to a file
+whose path is printed. If the last save fails, the last line says so and the exit code is
+:data:`EXIT_SAVE_FAILED`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import sys
@@ -24,24 +27,18 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from ..bots import Limit
 from ..core.rules import NothingLeft, NothingLeftCounts
 from ..frontend.inputs import Command, CommandInput, parse_input
 from ..frontend.match import Match
 from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.reasons import bot_reason
 from ..frontend.record import SaveFile, match_save_path, os_error_text
 from ..frontend.seats import Participant, join_names, seat_label, seat_name
-from ..frontend.session import (
-    Asked,
-    Blank,
-    GameSession,
-    Moved,
-    News,
-    Rejected,
-    bot_reason,
-)
+from ..frontend.story import LogLine
 from ..frontend.text import printable
 from ..i18n import Lang, t
+from ..table import TableConfig
+from .host import Asked, Blank, Moved, Rejected, TerminalTable, terminal_config
 from .render import board, choices_text, help_text, news_text, rules_summary, score_table
 
 ReadLine = Callable[[str], str]
@@ -56,8 +53,6 @@ BLODMATTIS_WARNING_PLAYERS = 5
 """From this many players most won-pile games end in Blodmattis (rules Decision 21)."""
 QUIET_AFTER = 14
 """Once you are out, show this many of the bots' moves, then only who goes out."""
-DEFAULT_PACE = 0.5
-"""Seconds between two bot moves at a terminal: time to read one line of the log."""
 TRICK_PAUSE = 2.0
 """A completed trick holds the screen this many paces longer, to see who took it."""
 TRICK_KINDS = frozenset({"won", "clear"})
@@ -84,12 +79,13 @@ class TerminalPlay:
     lang: Lang
     console: Console
     save_base: Path
-    hint_limit: Limit
+    config: TableConfig = field(default_factory=lambda: terminal_config(pace=0.0))
+    """How the table behaves (the ``terminal`` profile with ``--pace`` and
+    ``--hint-seconds``): its bot delay is the pace, seconds between bot moves (0: no pause;
+    a completed trick waits longer)."""
     read_line: ReadLine | None = None
     overwrite: bool = False
     """Whether the person allowed replacing an existing saved game at ``save_base``."""
-    pace: float = 0.0
-    """Seconds between bot moves (0: no pause); a completed trick waits longer."""
     auto_forced: bool = False
     """Play the person's only legal move without asking."""
     explain: bool = False
@@ -98,6 +94,11 @@ class TerminalPlay:
     """Enter was pressed while bots moved: no more pauses until the person's turn."""
     _save_error: str | None = field(default=None, init=False, repr=False)
     """Why the last save failed, while saving keeps failing (``None`` when it works)."""
+
+    @property
+    def pace(self) -> float:
+        """Seconds between bot moves at this terminal."""
+        return self.config.bot_delay
 
     @property
     def games(self) -> int:
@@ -124,39 +125,41 @@ class TerminalPlay:
             return EXIT_INTERRUPTED
 
     def _run(self) -> int:
-        lang, match = self.lang, self.match
         self._welcome()
-        while not match.finished:
-            number = match.played + 1
-            game = match.new_game()
-            session = GameSession(game, self.participants, lang, seed=match.game_seed(number),
-                                  hint_limit=self.hint_limit)
+        with asyncio.Runner() as runner:  # one event loop for the table's steps
+            return self._play_match(TerminalTable(self.match, self.participants, self.lang,
+                                                  config=self.config, runner=runner))
+
+    def _play_match(self, table: TerminalTable) -> int:
+        lang = self.lang
+        while not table.match.finished:
+            game = table.deal()
+            number = table.number
             slot = SaveFile(match_save_path(self.save_base, number, self.games), self.overwrite)
             self.console.print()
             title = (t("play.game_n", lang, number=number, games=self.games) if self.games > 1
                      else t("play.game_one", lang))
             dealer = seat_name(self.participants[game.dealer], lang, initial=False)
             self.console.print(Rule(Text(f"{title} · {t('play.dealer_is', lang, who=dealer)}")))
-            if self._save(session, slot, number):  # claims this game's file before any move
+            if self._save(table, slot, number):  # claims this game's file before any move
                 self._say(t("play.saving_to", lang, path=_path_text(slot)), "dim")
-            ending = self._play_game(session, slot, number)
+            ending = self._play_game(table, slot, number)
             if ending is not Ending.OVER:
-                saved = self._save(session, slot, number)
+                saved = self._save(table, slot, number)
                 self.console.print()
                 self._say(t("play.stopped", lang), "bold")
                 if not saved:
                     return self._not_saved(slot)
                 self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
                 return EXIT_INTERRUPTED if ending is Ending.INTERRUPT else EXIT_OK
-            match.finish(game)
-            saved = self._save(session, slot, number)
-            self._result(session)
+            saved = self._save(table, slot, number)  # the table has counted the game
+            self._result(table)
             if not saved:
                 return self._not_saved(slot)
             self._say(t("play.saved", lang, path=_path_text(slot)), "bold green")
             if self.games > 1:
                 self._scores()
-                if not match.finished and not self._wait_next():
+                if not table.match.finished and not self._wait_next():
                     return EXIT_OK
         return EXIT_OK
 
@@ -208,7 +211,7 @@ class TerminalPlay:
             else:
                 return True
 
-    def _save(self, session: GameSession, slot: SaveFile, number: int) -> bool:
+    def _save(self, table: TerminalTable, slot: SaveFile, number: int) -> bool:
         """Save the game so far; whether it worked. A failure is told once, when it starts
         (a full disk must not cost the game on screen, nor repeat at every move), and a
         later success says that saving works again."""
@@ -218,7 +221,7 @@ class TerminalPlay:
             extra = {"match": {"game": number, "games": self.games, "seed": match.game_seed(1),
                                "scores": list(match.scores)}}
         try:
-            slot.write(session.record(extra))
+            slot.write(table.record(extra))
         except OSError as error:
             problem = os_error_text(error)
             if self._save_error is None:
@@ -233,33 +236,33 @@ class TerminalPlay:
 
     # ---------------------------------------------------------------- one game
 
-    def _play_game(self, session: GameSession, slot: SaveFile, number: int) -> Ending:
+    def _play_game(self, table: TerminalTable, slot: SaveFile, number: int) -> Ending:
         shown_while_out = 0
         try:
             while True:
-                shown_while_out = self._show_news(session, session.news(), shown_while_out)
-                while not session.over and not session.human_to_move:
-                    decision = session.step_bot()
-                    news = session.news()
+                shown_while_out = self._show_news(table, table.news(), shown_while_out)
+                while not table.over and not table.human_to_move:
+                    decision = table.step_bot()
+                    news = table.news()
                     reason = None
                     if self.explain and decision.reason != "forced":
                         reason = bot_reason(decision, self.lang)
-                    shown_while_out = self._show_news(session, news, shown_while_out, reason)
+                    shown_while_out = self._show_news(table, news, shown_while_out, reason)
                     if shown_while_out <= QUIET_AFTER:  # no waiting for moves not shown
                         self._pause(news)
                 self._skipping = False
-                if session.over:
+                if table.over:
                     return Ending.OVER
-                self._save(session, slot, number)
-                forced = session.forced_move
+                self._save(table, slot, number)
+                forced = table.forced_move
                 if forced is not None and self.auto_forced:
-                    self._say(session.advice(), "yellow")  # why it is the only move
+                    self._say(table.advice(), "yellow")  # why it is the only move
                     self._say(t("play.auto_forced", self.lang,
-                                move=session.choice_labels()[0]), "dim")
-                    session.handle("")
+                                move=table.choice_labels()[0]), "dim")
+                    table.handle("")
                     continue
-                self._draw_turn(session)
-                ending = self._ask(session)
+                self._draw_turn(table)
+                ending = self._ask(table)
                 if ending is not None:
                     return ending
         except EOFError:
@@ -267,7 +270,7 @@ class TerminalPlay:
         except KeyboardInterrupt:
             return Ending.INTERRUPT
 
-    def _pause(self, news: list[News]) -> None:
+    def _pause(self, news: list[LogLine]) -> None:
         """Wait between bot moves so each can be read; longer when a trick is complete.
         Enter skips the waiting until the person's next turn (the line is not a move)."""
         if self.pace <= 0 or self._skipping or not news:
@@ -285,39 +288,39 @@ class TerminalPlay:
             os.read(sys.stdin.fileno(), 4096)  # the Enter that asked to skip
             self._skipping = True
 
-    def _show_news(self, session: GameSession, items: list[News], shown_while_out: int,
+    def _show_news(self, table: TerminalTable, items: list[LogLine], shown_while_out: int,
                    reason: str | None = None) -> int:
         for index, item in enumerate(items):
-            if session.human_out and item.kind not in ("out", "lose"):
+            if table.human_out and item.kind not in ("out", "lose"):
                 shown_while_out += 1
                 if shown_while_out > QUIET_AFTER:
                     if shown_while_out == QUIET_AFTER + 1:
                         self._say("  " + t("play.others_play_on", self.lang), "dim")
                     continue
-            self.console.print(news_text(item.kind, item.text, item.seat == session.human))
+            self.console.print(news_text(item.kind, item.text, item.seat == table.human))
             if index == 0 and reason is not None and item.seat is not None:
-                who = seat_name(session.participants[item.seat], self.lang)
+                who = seat_name(table.participants[item.seat], self.lang)
                 self._say(t("play.bot_why", self.lang, who=who, reason=reason), "dim italic")
         return shown_while_out
 
-    def _draw_turn(self, session: GameSession) -> None:
+    def _draw_turn(self, table: TerminalTable) -> None:
         lang = self.lang
-        state = session.state()
+        state = table.state()
         self.console.print()
         self.console.print(board(state, lang))
-        self.console.print(Text(session.advice(), style="yellow"))
+        self.console.print(Text(table.advice(), style="yellow"))
         width = max(40, min(self.console.width, 100))
-        self.console.print(choices_text(session.choices(), session.choice_labels(),
+        self.console.print(choices_text(table.choices(), table.choice_labels(),
                                         state.trump_suit, lang=lang, width=width))
 
-    def _ask(self, session: GameSession) -> Ending | None:
+    def _ask(self, table: TerminalTable) -> Ending | None:
         """Read lines until one is a legal move (``None``) or the person stops."""
         lang = self.lang
         while True:
-            forced = session.forced_move
-            prompt = (t("play.prompt_forced", lang, move=session.choice_labels()[0]) if forced is not None
+            forced = table.forced_move
+            prompt = (t("play.prompt_forced", lang, move=table.choice_labels()[0]) if forced is not None
                       else t("play.prompt", lang))
-            reply = session.handle(self._read(prompt))
+            reply = table.handle(self._read(prompt))
             if isinstance(reply, Moved):
                 return None
             if isinstance(reply, Rejected):
@@ -327,29 +330,33 @@ class TerminalPlay:
             elif isinstance(reply, Asked):
                 if reply.command is Command.QUIT:
                     return Ending.QUIT
-                self._command(session, reply.command)
+                self._command(table, reply.command)
 
-    def _command(self, session: GameSession, command: Command) -> None:
+    def _command(self, table: TerminalTable, command: Command) -> None:
         lang = self.lang
         if command is Command.HINT:
             self._say(t("play.thinking", lang), "dim")
-            self._say(session.hint().text(lang), "bold green")
+            hint = table.hint()
+            if isinstance(hint, Rejected):
+                self._say(hint.message, "bold red")
+            else:
+                self._say(hint.text(lang), "bold green")
         elif command is Command.HELP:
             self.console.print(help_text(lang))
         elif command is Command.RULES:
-            self.console.print(rules_summary(session.game.rules, self.preset, lang))
+            self.console.print(rules_summary(table.game.rules, self.preset, lang))
         elif command is Command.SHOW:
-            self._draw_turn(session)
+            self._draw_turn(table)
 
     # ---------------------------------------------------------------- results
 
-    def _result(self, session: GameSession) -> None:
-        lang, game = self.lang, session.game
-        you_lost = session.human in game.losers
+    def _result(self, table: TerminalTable) -> None:
+        lang, game = self.lang, table.game
+        you_lost = table.human in game.losers
         self.console.print()
-        self.console.print(Rule(Text(result_headline(game, session.participants, lang),
+        self.console.print(Rule(Text(result_headline(game, table.participants, lang),
                                      style="bold magenta" if you_lost else "bold green")))
-        order = out_order_line(game, session.participants, lang)
+        order = out_order_line(game, table.participants, lang)
         if order:
             self._say(order)
         self._say(t("play.you_lost" if you_lost else "play.you_escaped", lang),
