@@ -436,6 +436,6 @@ def test_a_waiting_table_sends_the_page_facts_empty() -> None:
     host = ListHost()
     session, _, _ = new_table(host, {"players": 3, "seats": [
         {"kind": "human", "name": "Kari"}, {"kind": "open"}, {"kind": "open"}]})
-    message = session.state_message(Reader(0, "en"))
+    message = session.state_message(MessageCursor(0, "en"))
     assert message["view"] is None
     assert (message["sorted_hand"], message["card_actions"], message["tied"]) == ([], {}, [])
