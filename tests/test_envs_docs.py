@@ -86,7 +86,13 @@ def test_the_guide_shows_the_commands_for_ray_openspiel_and_the_lab() -> None:
         assert any(fragment in command for command in COMMANDS), fragment
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+def on_ray(commands: list[str]) -> list[object]:
+    """The commands, those that run on Ray (a local instance here) marked ``ray``."""
+    return [pytest.param(command, marks=pytest.mark.ray) if "--backend ray" in command else command
+            for command in commands]
+
+
+@pytest.mark.parametrize("command", on_ray(COMMANDS))
 def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
     """Each ``mattis`` command of the guide, made smaller; ``--address`` ones run on a local
     Ray instance instead of the cluster the guide talks about; ``train`` ones where the train
@@ -127,7 +133,7 @@ def test_the_guide_shows_the_strength_curve_on_one_machine_and_on_a_cluster() ->
     assert "--backend ray --address HEAD_IP:6379" in STRENGTH_COMMANDS[1]
 
 
-@pytest.mark.parametrize("command", STRENGTH_COMMANDS)
+@pytest.mark.parametrize("command", on_ray(STRENGTH_COMMANDS))
 def test_the_guides_strength_commands_run(command: str, tmp_path: Path) -> None:
     """The strength-curve commands as written, on a tiny curve (two small budgets, a wide
     target, one-deal chunks); the cluster one on a local Ray instance."""
