@@ -14,7 +14,7 @@ The rule options' old dictionaries in ``i18n/options.py`` (``OPTION_NAMES``,
 ``OPTION_DESCRIPTIONS``, ``OPTION_VALUES``, ``NUMBER_VALUES``, ``PRESET_SUMMARIES``) become keys of
 ``OPTION_MESSAGES`` (``option.name.<field>`` and so on; a number's ``one``/``some`` words a
 :class:`~mattis.i18n.plural.Plural`). Then ``python dev/i18n.py check`` (and the test
-``tests/test_translations.py``) lists what still needs a translation: fill it in with Poedit or
+``tests/test_i18n.py``) lists what still needs a translation: fill it in with Poedit or
 any ``.po`` editor, run ``python dev/i18n.py compile``, and check again.
 
 Usage: ``python dev/catalogue_to_po.py [--dry-run]``

@@ -1,7 +1,8 @@
 """Rewrite the generated parts of ``src/mattis/core/game.py`` from ``mattis.core.state.STATE``.
 
 Run it after changing the declaration: ``python dev/generate_state.py``. The test suite checks
-that the file is up to date (``tests/test_game_state.py``).
+that the file is up to date (``tests/test_rules_engine.py``,
+``test_the_generated_game_code_is_up_to_date``).
 """
 
 from pathlib import Path

@@ -1,8 +1,9 @@
 """Shared pieces of the offline app's browser tests and its benchmark (issue 16).
 
-The new pages of issue 15 are not there yet, so the tests drive a table from the page through
-``transport.js`` itself (``page.evaluate``): the same calls the pages make, the same messages
-the table page reads, whichever transport is behind them.
+Most tests drive a table from the page through ``transport.js`` itself (``page.evaluate``):
+the same calls the pages make, the same messages the table page reads, whichever transport is
+behind them, with no clicking; one test plays the table page itself on the device by its
+``data-*`` hooks.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """Every test saves games in a temporary data folder, never in the user's own, and plays
 without pauses between bot moves. The browser tests share a served site, Chromium and a
-screenshot folder from here (a module may define its own instead)."""
+screenshot folder from here (a module may define its own instead).
+
+The heavy tests carry a marker (``pyproject.toml``), so the fast loop can leave them out:
+``browser`` (Chromium), ``cluster`` (PostgreSQL and nginx) and ``ray``. Their modules mark them;
+a test that asks for Chromium or Ray by fixture is marked here too, wherever it is."""
 
 from __future__ import annotations
 
@@ -14,6 +18,17 @@ from mattis.frontend.record import DATA_DIR_VARIABLE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+
+MARKED_BY_FIXTURE = {"browser": "browser", "base_url": "browser", "ray_instance": "ray"}
+"""A test using one of these fixtures needs what its marker names (``base_url`` serves the
+site the browser tests open)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture in MARKED_BY_FIXTURE.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(MARKED_BY_FIXTURE[fixture])
 
 
 @pytest.fixture(autouse=True)

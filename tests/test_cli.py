@@ -153,7 +153,7 @@ def test_every_option_and_value_has_both_languages() -> None:
 
 def test_every_message_reads_in_every_language() -> None:
     """Every key gives a text in every language (the catalogues' own check, naming each missing
-    translation and placeholder, is tests/test_translations.py)."""
+    translation and placeholder, is tests/test_i18n.py)."""
     for key in message_keys():
         for lang in LANGS:
             assert message_template(key, lang), (key, lang)

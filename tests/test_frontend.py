@@ -259,7 +259,7 @@ def test_refusals_are_explained_from_the_cores_reason_codes_section_7() -> None:
 
 
 def test_play_texts_are_play_keys_in_every_language() -> None:
-    """The play catalogue keeps play's keys; tests/test_translations.py checks the translations."""
+    """The play catalogue keeps play's keys; tests/test_i18n.py checks the translations."""
     for key in PLAY_MESSAGES:
         assert key.startswith("play.")
         for lang in LANGS:

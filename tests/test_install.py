@@ -5,20 +5,10 @@ extra). So the commands run in a subprocess whose imports of every optional libr
 by a ``sys.meta_path`` finder, as on a machine without the extras: a module that imports one at
 import time fails here in seconds, not on a new user's machine.
 
-The layers, bottom first (a module may import only from its own unit or a lower level):
-
-0. ``core`` (the rules), ``i18n`` (every text, as data), ``extras`` (which extra brings which
-   library), ``pool`` (the worker processes shared by ``tools`` and ``web``) and ``build`` (the
-   compiled or pure build, chosen before ``core`` is imported): standard library only, and none
-   of them imports another. ``data`` holds no code, only the rules text that
-   ``frontend.rules_text`` reads.
-1. the ``mattis`` package itself, which re-exports ``core`` (importing any module runs it).
-2. ``bots``; 3. ``frontend``; 4. ``table`` (the table session of issue 14, below its hosts).
-5. the hosts and tools: ``terminal``, ``web``, ``tools``, ``envs``, ``offline``. Siblings, which do
-   not import each other, except ``tools`` → ``envs``: a tournament seats OpenSpiel's ISMCTS from
-   ``envs.openspiel``, imported only when that entrant is seated; and ``web`` → ``offline``: the
-   server serves the offline app (its files, and answers with the device's ``hard`` budget).
-6. ``cli``, which puts everything together (and 7. ``__main__``, which runs it).
+The layers are listed once, in the table of ``docs/architecture.md`` ("Layers"), which
+:data:`LAYERS` reads: a module may import only from its own unit or a lower level, and of two
+units on one level only along the arrows that table draws (``tools`` → ``envs``, ``web`` →
+``offline``).
 """
 
 from __future__ import annotations
@@ -26,6 +16,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -234,21 +225,35 @@ def test_the_extras_are_those_of_pyproject_and_say_how_to_install_them() -> None
 # ---------------------------------------------------------------------------- layers
 
 
-LAYERS: dict[str, int] = {
-    "core": 0, "i18n": 0, "extras": 0, "pool": 0, "build": 0,
-    "": 1,  # the mattis package itself
-    "bots": 2,
-    "frontend": 3,
-    "table": 4,
-    "terminal": 5, "web": 5, "tools": 5, "envs": 5, "offline": 5,
-    "cli": 6,
-    "__main__": 7,  # python -m mattis: runs the cli
-}
-"""Each unit of ``src/mattis`` (its first name below ``mattis``) and its level; see the module
-docstring."""
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
-ALLOWED_SIDEWAYS = {("tools", "envs"), ("web", "offline")}
-"""Imports between two units of one level that are allowed, each for a reason given above."""
+
+def read_layers(text: str) -> tuple[dict[str, int], set[tuple[str, str]]]:
+    """The table under "## Layers" in ``docs/architecture.md``: each unit (in backticks in the
+    units column; ``mattis``, the package itself, is ``""``) with its level, and the imports
+    allowed between two units of one level (``a`` → ``b`` in the row's description)."""
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    layers: dict[str, int] = {}
+    sideways: set[tuple[str, str]] = set()
+    for level, units, description in re.findall(r"^\| (\d+) \| (.+?) \| (.+?) \|$", section, re.M):
+        for name in re.findall(r"`([^`]+)`", units):
+            layers["" if name == "mattis" else name] = int(level)
+        sideways |= set(re.findall(r"`(\w+)` → `(\w+)`", description))
+    return layers, sideways
+
+
+LAYERS, ALLOWED_SIDEWAYS = read_layers(ARCHITECTURE.read_text(encoding="utf-8"))
+"""Each unit of ``src/mattis`` (its first name below ``mattis``) and its level, and the
+imports allowed between two units of one level, as ``docs/architecture.md`` lists them."""
+
+
+def test_the_layer_table_is_read_whole() -> None:
+    """The reader sees every row of the table, so a unit missing from it fails below by name."""
+    assert LAYERS["core"] == LAYERS["build"] == 0 and LAYERS[""] == 1 and LAYERS["table"] == 4
+    assert LAYERS["cli"] == 6 and LAYERS["__main__"] == 7 and len(set(LAYERS.values())) == 8
+    assert {("tools", "envs"), ("web", "offline")} == ALLOWED_SIDEWAYS
+
+
 @dataclass(frozen=True)
 class Import:
     """One import in a module: the mattis module or library it names, and where it sits."""
@@ -257,6 +262,8 @@ class Import:
     line: int
     module_level: bool
     """At the top of the module (runs on import), not inside a function or ``TYPE_CHECKING``."""
+    type_only: bool = False
+    """Under ``if TYPE_CHECKING:``: for type annotations, never run."""
 
 
 def module_name(path: Path) -> str:
@@ -285,10 +292,10 @@ def imports(module: str, code: str, is_package: bool = False) -> Iterator[Import
     import submodule`` names the submodule."""
     package = module if is_package else module.rpartition(".")[0]
 
-    def walk(node: ast.AST, top: bool) -> Iterator[Import]:
+    def walk(node: ast.AST, top: bool, type_only: bool = False) -> Iterator[Import]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.Import):
-                yield from (Import(alias.name, child.lineno, top) for alias in child.names)
+                yield from (Import(alias.name, child.lineno, top, type_only) for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
                 base = child.module or ""
                 if child.level:
@@ -296,12 +303,14 @@ def imports(module: str, code: str, is_package: bool = False) -> Iterator[Import
                     base = ".".join([*anchor, *([child.module] if child.module else [])])
                 for alias in child.names:
                     submodule = f"{base}.{alias.name}"
-                    yield Import(submodule if submodule in MODULE_NAMES else base, child.lineno, top)
-            elif (isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-                  or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))):
-                yield from walk(child, False)  # runs later, or never
+                    yield Import(submodule if submodule in MODULE_NAMES else base, child.lineno, top,
+                                 type_only)
+            elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                yield from walk(child, False, True)  # never runs
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                yield from walk(child, False, type_only)  # runs later
             else:
-                yield from walk(child, top)
+                yield from walk(child, top, type_only)
 
     yield from walk(ast.parse(code), True)
 
@@ -340,30 +349,68 @@ def test_the_bottom_layer_imports_nothing_else_from_mattis() -> None:
             assert outside == [], module
 
 
-def test_there_is_no_import_cycle() -> None:
-    """Between modules, by the imports that run when a module is imported."""
-    graph = {module: sorted({imported.target for imported in found
-                             if imported.module_level and imported.target in MODULE_NAMES
-                             and imported.target != module})
-             for module, found in IMPORTS.items()}
+def import_cycle(graph: dict[str, list[str]]) -> list[str] | None:
+    """A cycle of ``graph`` (module → the modules it imports), or ``None``."""
     state: dict[str, str] = {}
     path: list[str] = []
 
-    def visit(module: str) -> None:
+    def visit(module: str) -> list[str] | None:
         state[module] = "open"
         path.append(module)
         for target in graph[module]:
             if state.get(target) == "open":
-                cycle = [*path[path.index(target):], target]
-                raise AssertionError("import cycle: " + " -> ".join(cycle))
-            if target not in state:
-                visit(target)
+                return [*path[path.index(target):], target]
+            if target not in state and (cycle := visit(target)):
+                return cycle
         path.pop()
         state[module] = "done"
+        return None
 
     for module in graph:
-        if module not in state:
-            visit(module)
+        if module not in state and (cycle := visit(module)):
+            return cycle
+    return None
+
+
+def import_graph(*, type_only: bool) -> dict[str, list[str]]:
+    """Module → the modules it imports: the imports that run (module level and inside
+    functions), and with ``type_only`` those under ``TYPE_CHECKING`` too."""
+    return {module: sorted({imported.target for imported in found
+                            if imported.target in MODULE_NAMES and imported.target != module
+                            and (type_only or not imported.type_only)})
+            for module, found in IMPORTS.items()}
+
+
+def test_there_is_no_import_cycle() -> None:
+    """Between modules, by every import that runs: at module level and inside functions."""
+    cycle = import_cycle(import_graph(type_only=False))
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycles_through_type_checking_imports_are_the_ones_the_architecture_names() -> None:
+    """``docs/architecture.md`` names every module on a cycle that a ``TYPE_CHECKING`` import
+    closes (such imports never run; today: the view and the record name ``Game`` in ``core``,
+    and the server's parts name each other's types in ``web``)."""
+    graph = import_graph(type_only=True)
+    closing = {(module, imported.target) for module, found in IMPORTS.items() for imported in found
+               if imported.type_only and imported.target in MODULE_NAMES
+               and module in reachable(graph, imported.target)}
+    assert closing, "the check sees them"
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for name in sorted({name for pair in closing for name in pair}):
+        assert f"`{name.removeprefix('mattis.').replace('.', '/')}.py`" in text, name
+
+
+def reachable(graph: dict[str, list[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or not."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in graph[todo.pop()]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
 
 
 LIBRARY_SIGNATURES = {("mattis.cli.app", "main")}
@@ -421,9 +468,13 @@ def test_the_import_reader_sees_module_function_and_type_checking_imports() -> N
             "def later() -> None:\n    from ..cli import common\n"
             "from typing import TYPE_CHECKING\n"
             "if TYPE_CHECKING:\n    from ..tools.bench import run_benchmarks\n")
-    found = [(item.target, item.module_level) for item in imports("mattis.frontend.fake", code)]
-    assert found == [("mattis.web.app", True), ("mattis.frontend.cards", True), ("numpy", True),
-                     ("mattis.cli.common", False), ("typing", True), ("mattis.tools.bench", False)]
+    found = [(item.target, item.module_level, item.type_only)
+             for item in imports("mattis.frontend.fake", code)]
+    assert found == [("mattis.web.app", True, False), ("mattis.frontend.cards", True, False),
+                     ("numpy", True, False), ("mattis.cli.common", False, False), ("typing", True, False),
+                     ("mattis.tools.bench", False, True)]
+    assert import_cycle({"a": ["b"], "b": ["c"], "c": ["a"]}) == ["a", "b", "c", "a"]
+    assert import_cycle({"a": ["b"], "b": [], "c": ["a"]}) is None
 
 
 # ---------------------------------------------------------------------------- optional libraries

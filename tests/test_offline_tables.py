@@ -2,7 +2,7 @@
 
 :class:`~mattis.offline.DeviceHost` is driven here exactly as the worker drives it, with
 JSON text in and out, and a dictionary standing in for IndexedDB. The browser tests
-(``tests/test_app_browser.py``) run the same code under Pyodide.
+(``tests/test_offline_app_browser.py``) run the same code under Pyodide.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Phase 2 (*utspilling*) and the step into it: RULES.md P1.10, P2.1-P2.9.
+"""Phase 2 (*utspilling*) and the step into it: rules P1.10, P2.1-P2.9 (``docs/rules.en.md``).
 
 Positions are built with :meth:`mattis.Game.from_hands` (spades trump unless said otherwise)
 and checked for every preset a rule applies to, plus the documented alternatives: pagat with

@@ -19,6 +19,9 @@ from mattis.i18n import LANGS
 
 from .browser_helpers import OVERFLOW, PHONE, watch_console
 
+pytestmark = pytest.mark.browser
+"""Every test here drives Chromium (the fast loop leaves them out: ``-m "not browser"``)."""
+
 
 def create_table(page: Page, base_url: str, name: str, open_seats: int = 0, lang: str = "en") -> None:
     page.goto(f"{base_url}/?lang={lang}")

@@ -25,6 +25,9 @@ from mattis.i18n import LANGS
 
 from .browser_helpers import OVERFLOW, PHONE
 
+pytestmark = pytest.mark.browser
+"""Every test here drives Chromium (the fast loop leaves them out: ``-m "not browser"``)."""
+
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 LIGHT_BG = "rgb(238, 242, 239)"
 DARK_BG = "rgb(15, 20, 18)"

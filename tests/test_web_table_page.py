@@ -31,6 +31,9 @@ from .browser_helpers import (
     watch_console,
 )
 
+pytestmark = pytest.mark.browser
+"""Every test here drives Chromium (the fast loop leaves them out: ``-m "not browser"``)."""
+
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 
 

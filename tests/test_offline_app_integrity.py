@@ -30,6 +30,9 @@ from mattis.web import pwa
 
 from .app_helpers import chromium, install, wait_until
 
+pytestmark = pytest.mark.browser
+"""Every test here drives Chromium (the fast loop leaves them out: ``-m "not browser"``)."""
+
 MARK = "const BUILD = "
 TAMPERED = "/static/table.js"
 PLANTED = b"\n;self.planted = true;\n"

@@ -2,7 +2,7 @@
 in one store, each shared fact of the pages is written in one place, and the offline app keeps
 every module a page or a worker imports.
 
-These read the sources; the browser tests (``test_web_table_page.py``, ``test_app_browser.py``)
+These read the sources; the browser tests (``test_web_table_page.py``, ``test_offline_app_browser.py``)
 show the same pages working.
 """
 

@@ -1,6 +1,7 @@
 """The public API contract of the rules core: card and action text, legal actions, apply()
-errors, rule options and presets (RULES.md section 4), dealing (C2, C3), records, copies and
-per-seat views (RULES.md section 5)."""
+errors, rule options and presets (rules section 4), dealing (C2, C3), seeds, copies and random
+playouts. Rule numbers refer to ``docs/rules.en.md``; records are tested in
+``test_records.py``, views in ``test_views.py``."""
 
 from __future__ import annotations
 
@@ -15,21 +16,11 @@ import pytest
 import mattis
 from mattis import Action, Game, IllegalAction, Rules
 
-DECK = [
-    "Qs", "3d", "7c", "Kh", "2s", "9d", "Jc", "4h", "Ad", "6s", "Tc", "8h", "5d", "Js", "2c", "9h",
-    "Kd", "3s", "7h", "Qc", "4d", "As", "8c", "6h", "Td", "5s", "Jh", "2d", "9s", "Kc", "3h", "7d",
-    "Qh", "4c", "Ah", "8d", "6c", "Th", "5h", "Jd", "2h", "9c", "Ks", "3c", "7s", "Qd", "4s", "Ac",
-    "8s", "6d", "Ts", "5c",
-]
+from .variants import DECK, play_randomly, some_games
 
 
 def legal(game: Game) -> list[str]:
     return [str(action) for action in game.legal_actions()]
-
-
-def quoted(code: str) -> str:
-    """A card code as it appears inside JSON text."""
-    return json.dumps(code)
 
 
 def assert_unchanged(game: Game, before: Game) -> None:
@@ -41,13 +32,6 @@ def assert_unchanged(game: Game, before: Game) -> None:
     assert game.to_move == before.to_move
     for seat in range(game.players):
         assert game.view(seat) == before.view(seat)
-
-
-def play_randomly(game: Game, rng: random.Random, steps: int | None = None) -> None:
-    count = 0
-    while not game.is_over and (steps is None or count < steps):
-        game.apply(rng.choice(game.legal_actions()))
-        count += 1
 
 
 # ---------------------------------------------------------------- cards
@@ -468,69 +452,7 @@ def test_explicit_dealer_deals_from_their_left() -> None:
     assert set(game.hand(1)) == {DECK[2], DECK[5], DECK[8]}
 
 
-# ---------------------------------------------------------------- records, seeds, copies
-
-
-def _some_games() -> list[Game]:
-    games = []
-    for preset, players, seed, steps in [("pagat", 3, 1, 30), ("kortregler", 2, 2, 70), ("app", 5, 3, None),
-                                         ("pagat", 4, 4, 80)]:
-        game = Game.new(preset, players=players, seed=seed)
-        play_randomly(game, random.Random(seed), steps)
-        games.append(game)
-    puzzle = Game.from_hands("app", hands=[["4c", "5c", "Ad"], ["8c", "9c", "Kd"], ["2d", "6h"]],
-                             trump="s", leader=0)
-    puzzle.apply("4c")
-    games.append(puzzle)
-    return games
-
-
-def test_record_round_trip_via_json() -> None:
-    for game in _some_games():
-        record = game.record()
-        text = json.dumps(record)
-        replayed = Game.from_record(json.loads(text))
-        assert replayed == game
-        assert replayed.record() == record
-        assert replayed.history == game.history
-        assert [str(a) for a in replayed.actions] == record["actions"]
-
-
-def test_record_of_finished_game_has_result() -> None:
-    game = Game.new("pagat", players=3, seed=9)
-    play_randomly(game, random.Random(9))
-    record = game.record()
-    assert record["result"]["losers"] == game.losers
-    assert record["seed"] == 9
-    assert len(record["deck"]) == 52
-    assert Game.from_record(record) == game
-
-
-def test_from_record_with_tampered_action_raises() -> None:
-    game = Game.new("pagat", players=3, deck=DECK)
-    play_randomly(game, random.Random(1), 12)
-    record = game.record()
-    number = 5
-    seat_cards = set(mattis.card_code(card) for card in range(52))
-    replay = Game.new("pagat", players=3, deck=DECK)
-    for text in record["actions"][:number]:
-        replay.apply(text)
-    assert replay.to_move is not None
-    not_held = sorted(seat_cards - set(replay.hand(replay.to_move)))[0]
-    tampered = json.loads(json.dumps(record))
-    tampered["actions"][number] = not_held
-    with pytest.raises(ValueError, match=f"action {number}"):
-        Game.from_record(tampered)
-    garbled = json.loads(json.dumps(record))
-    garbled["actions"][2] = "7x"
-    with pytest.raises(ValueError, match="action 2"):
-        Game.from_record(garbled)
-    missing = json.loads(json.dumps(record))
-    del missing["deck"]
-    with pytest.raises(ValueError, match="deck"):
-        Game.from_record(missing)
-    with pytest.raises(ValueError):
-        Game.from_record("not a record")
+# ---------------------------------------------------------------- seeds and copies
 
 
 def test_same_seed_same_game() -> None:
@@ -546,7 +468,7 @@ def test_same_seed_same_game() -> None:
 
 
 def test_copy_is_equal_and_independent() -> None:
-    for game in _some_games():
+    for game in some_games():
         if game.is_over:
             continue
         snapshot = Game.from_record(game.record())
@@ -585,110 +507,7 @@ def test_game_is_unhashable_but_comparable() -> None:
         hash(game)
 
 
-# ---------------------------------------------------------------- views (section 5)
-
-
-def _hidden_from(game: Game, seat: int, deck: list[str]) -> set[str]:
-    """Cards ``seat`` may not see during phase 1: other hands, the stock and (hidden_last) the
-    reserved card; the face-up bottom card of bottom_up is public."""
-    hidden = {code for other in range(game.players) if other != seat for code in game.hand(other)}
-    stock = deck[len(deck) - game.stock_size:] if game.stock_size else []
-    hidden |= set(stock)
-    if game.rules.trump == "hidden_last":
-        hidden.add(deck[-1])
-    else:
-        hidden.discard(deck[-1])
-    return hidden
-
-
-def test_view_at_the_deal_shows_own_hand_only() -> None:
-    game = Game.new("pagat", players=3, deck=DECK)
-    view = game.view(0)
-    text = json.dumps(view)
-    assert view["hand"] == game.hand(0)
-    for code in game.hand(0):
-        assert quoted(code) in text
-    for code in game.hand(1) + game.hand(2) + DECK[9:]:
-        assert quoted(code) not in text, code
-    assert view["hand_sizes"] == [3, 3, 3]
-    assert view["stock_size"] == 43
-    assert view["trump"] is None and view["trump_card"] is None
-
-
-@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 2), ("app", 4)])
-def test_view_never_leaks_hidden_cards_during_phase_1(preset: str, players: int) -> None:
-    """Section 5: through the whole of phase 1, no seat's view mentions another seat's hand
-    cards, the stock's cards or (hidden_last) the reserved card, nor removed cards (C4)."""
-    game = Game.new(preset, players=players, deck=DECK)
-    removed = set(DECK[:10]) if preset == "kortregler" else set()
-    deck = DECK[10:] if preset == "kortregler" else DECK
-    rng = random.Random(preset)
-    while game.phase == "collect":
-        for seat in range(players):
-            view = game.view(seat)
-            text = json.dumps(view)
-            assert view["hand"] == game.hand(seat)
-            for code in game.hand(seat):
-                assert quoted(code) in text
-            for code in _hidden_from(game, seat, deck) | removed:
-                assert quoted(code) not in text, (seat, code)
-            if preset == "app":
-                assert view["trump_card"] == DECK[-1] and view["trump"] == DECK[-1][1]
-            else:
-                assert view["trump"] is None and view["trump_card"] is None
-        mover = game.to_move
-        stock_top = deck[len(deck) - game.stock_size] if game.stock_size else None
-        action = game.apply(rng.choice(game.legal_actions()))
-        played = stock_top if action is mattis.CHANCE else str(action)
-        assert played is not None
-        for seat in range(players):  # a played (or chanced) card is public from then on
-            assert quoted(played) in json.dumps(game.view(seat)), (mover, played)
-    # Phase 2 (or a Blåmattis end): the trump card is turned for everyone.
-    assert game.phase in ("shed", "over")
-    for seat in range(players):
-        view = game.view(seat)
-        assert view["trump_card"] == deck[-1]
-        assert quoted(deck[-1]) in json.dumps(view)
-
-
-def test_view_in_phase_2_hides_other_hands() -> None:
-    hands = [["4c", "9d", "Ah"], ["8c", "9c", "Kd"], ["2d", "6h", "Qs"]]
-    game = Game.from_hands("pagat", hands=hands, trump="s", leader=0)
-    for seat in range(3):
-        view = game.view(seat)
-        text = json.dumps(view)
-        assert view["hand"] == game.hand(seat)
-        assert view["hand_sizes"] == [3, 3, 3]
-        assert view["trick_size"] == 3
-        for other in range(3):
-            for code in hands[other]:
-                assert (quoted(code) in text) == (other == seat)
-    game.apply("4c")
-    view = game.view(1)
-    assert view["table"] == [[0, ["4c"]]]
-    assert quoted("4c") in json.dumps(view)
-    assert quoted("Ah") not in json.dumps(view)
-
-
-def test_view_is_json_serialisable_through_whole_games() -> None:
-    for preset, players, seed in [("pagat", 4, 1), ("kortregler", 3, 2), ("app", 3, 3)]:
-        game = Game.new(preset, players=players, seed=seed)
-        rng = random.Random(seed)
-        while True:
-            for seat in range(players):
-                view = game.view(seat)
-                assert json.loads(json.dumps(view)) == view
-                assert view["seat"] == seat
-            if game.is_over:
-                break
-            game.apply(rng.choice(game.legal_actions()))
-        assert game.view(0)["losers"] == game.losers
-
-
-def test_view_of_bad_seat_raises() -> None:
-    game = Game.new("pagat", players=3, deck=DECK)
-    with pytest.raises(ValueError, match="seat"):
-        game.view(3)
+# ---------------------------------------------------------------- random playouts
 
 
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("kortregler", 2), ("app", 5)])

@@ -42,6 +42,9 @@ from .app_helpers import (
 from .browser_helpers import watch_console
 from .web_helpers import free_port, server
 
+pytestmark = pytest.mark.browser
+"""Every test here drives Chromium (the fast loop leaves them out: ``-m "not browser"``)."""
+
 SEATS = [
     {"kind": "human", "name": "Kari"},
     {"kind": "bot", "level": "hard"},

@@ -19,7 +19,7 @@ from mattis.cli.app import app
 from mattis.frontend import make_participants, play_record, save_record
 from mattis.i18n import LANGS
 
-from .test_play import ENV, PROGRAM, PROMPTS, SAVED, Terminal, child_env, play_to_the_end
+from .test_terminal_play import ENV, PROGRAM, PROMPTS, SAVED, Terminal, child_env, play_to_the_end
 
 FORCED_PROMPT = r"Your move \(Enter plays ([^)]*), the only legal move\): "
 
