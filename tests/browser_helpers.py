@@ -113,3 +113,56 @@ OVERFLOW = """(asked) => {
 wider than the screen), as a list of problems; empty when everything fits. With
 ``{"textOnly": True}`` only visible elements with text of their own count (a table's hand and
 felt scroll and overlap cards by design, and a closed drawer waits off screen)."""
+
+
+# ------------------------------------------------------------------ axe-core
+
+AXE_PINS = Path(__file__).resolve().parent / "axe"
+"""``package.json`` and ``package-lock.json`` pinning axe-core (by version and integrity hash),
+as ``src/mattis/web/runtime/`` pins Pyodide."""
+AXE_HOME = Path(__file__).resolve().parent.parent / "build" / "axe"
+"""Where ``npm ci`` installs it (``build/`` is never committed)."""
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""WCAG 2.2 AA: the rules axe tags with these levels."""
+
+
+def axe_script() -> str:
+    """axe-core's browser script, installed from the lockfile with ``npm ci`` when it is
+    missing or its lockfile changed (npm checks the integrity hash), one process at a time."""
+    import fcntl
+    import hashlib
+    import shutil
+    import subprocess
+
+    AXE_HOME.mkdir(parents=True, exist_ok=True)
+    lock_text = (AXE_PINS / "package-lock.json").read_bytes()
+    stamp = AXE_HOME / "lock.sha256"
+    script = AXE_HOME / "node_modules" / "axe-core" / "axe.min.js"
+    with open(AXE_HOME / ".install.lock", "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        digest = hashlib.sha256(lock_text).hexdigest()
+        if not script.exists() or not stamp.exists() or stamp.read_text() != digest:
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.fail("npm is missing: apt-get install -y npm (the README's test command does)")
+            for name in ("package.json", "package-lock.json"):
+                shutil.copyfile(AXE_PINS / name, AXE_HOME / name)
+            subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=AXE_HOME,
+                           check=True, capture_output=True, timeout=600)
+            stamp.write_text(digest)
+    return script.read_text()
+
+
+def axe_violations(page: Page, exclude: list[str] | None = None) -> list[str]:
+    """Run axe-core on the page at WCAG 2.2 AA (``label-content-name-mismatch`` included):
+    each violation as "rule: target" lines, empty when there are none."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=axe_script())
+    found: list[dict[str, Any]] = page.evaluate(
+        """async ([tags, exclude]) => {
+          const result = await axe.run({ include: [document], exclude: exclude.map((s) => [s]) },
+            { runOnly: { type: "tag", values: tags }, rules: { "label-content-name-mismatch": { enabled: true } },
+              resultTypes: ["violations"] });
+          return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+        }""", [AXE_TAGS, exclude or []])
+    return [f"{violation['id']}: {target}" for violation in found for target in violation["nodes"]]
