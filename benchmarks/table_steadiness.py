@@ -6,7 +6,7 @@ headless Chromium (Debian's, at ``/usr/bin/chromium``) on a 390×844 touch phone
 
 * the cumulative layout shift over the whole game (``PerformanceObserver`` ``layout-shift``,
   every entry without recent input, as the issue measured it, and all entries);
-* how far the hand's top moved between your turns (px, the largest difference);
+* how far the hand's top moved on the page between your turns (px, the largest difference);
 * taps (clicks on the desktop) per move;
 * the smallest text (CSS px) and the smallest control (its shorter side, CSS px) on each page:
   the start page, the invite page, the waiting room, the table, the result and the rules.
@@ -43,6 +43,9 @@ WATCH_SHIFTS = """() => {
     }
   }).observe({ type: "layout-shift", buffered: true });
 }"""
+
+HAND_TOP = "document.getElementById('hand').getBoundingClientRect().top + scrollY"
+"""The hand's top on the page (not the screen: a page that scrolls to a card has not moved)."""
 
 SIZES = """() => {
   const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
@@ -85,7 +88,7 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
             break
         legal = page.locator("#hand .card[data-playable='true']")
         if page.locator("body.my-turn").count() and legal.count():
-            hand_tops.append(page.locator("#hand").bounding_box()["y"])  # type: ignore[index]
+            hand_tops.append(page.evaluate(HAND_TOP))
             events = page.locator("#game").get_attribute("data-events")
             card = legal.first
             code = card.get_attribute("data-card")
@@ -108,7 +111,7 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
         else:
             for button in ("#pickup", "#chance"):
                 if page.locator(f"{button}:not([disabled])").is_visible():
-                    hand_tops.append(page.locator("#hand").bounding_box()["y"])  # type: ignore[index]
+                    hand_tops.append(page.evaluate(HAND_TOP))
                     page.locator(button).tap() if touch else page.click(button)
                     taps += 1
                     moves += 1

@@ -49,7 +49,12 @@ export function drawHand(view) {
     button.dataset.playable = String(options.length > 0);
     if (options.length) button.classList.add("legal");
     if (code === raised && options.length) { button.classList.add("raised"); button.dataset.raised = "true"; }
-    button.setAttribute("aria-label", cardLabel(code) + (isTrump ? ` (${texts.trump_mark})` : "") + (options.length ? ` \u2014 ${texts.legal}` : ""));
+    // its name is its content (the picture is hidden from screen readers): with an aria-label
+    // the card's drawn rank would count as visible text that the name must contain
+    const name = document.createElement("span");
+    name.className = "visually-hidden";
+    name.textContent = cardLabel(code) + (isTrump ? ` (${texts.trump_mark})` : "") + (options.length ? ` \u2014 ${texts.legal}` : "");
+    button.append(name);
     button.setAttribute("aria-describedby", "refusal");
     button.addEventListener("click", () => cardClicked(code, options));
     return button;
