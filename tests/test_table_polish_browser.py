@@ -464,21 +464,21 @@ def test_your_turn_is_announced_once_a_turn_and_the_log_is_reachable_by_keyboard
     context = browser.new_context(viewport=DESKTOP)
     context.add_init_script("""(() => {
       window.announced = [];
-      new MutationObserver(() => {
+      new MutationObserver((mutations) => {
         const node = document.getElementById('announce');
-        if (node && node.textContent) window.announced.push(node.textContent);
+        if (node && node.textContent && mutations.some((m) => node.contains(m.target))) window.announced.push(node.textContent);
       }).observe(document, { subtree: true, childList: true, characterData: true });
     })()""")
     page = context.new_page()
     seat_table(page, base_url, BOTS, query="&pause=0")
     expect(page.locator("#hand .card").first).to_be_visible()
-    turns = 0
-    for _ in range(4):
-        expect(page.locator("body.my-turn")).to_have_count(1, timeout=20_000)
-        turns += 1
-        one_move(page, touch=False)
-        expect(page.locator("#game")).not_to_have_attribute("data-to-move", "0", timeout=20_000)
-    assert 1 <= len(page.evaluate("window.announced")) <= turns
+    moves = 0
+    for _ in range(5):
+        assert one_move(page, touch=False)
+        moves += 1
+    page.wait_for_timeout(300)
+    # each turn once (winning a trick and leading again is the same turn): never more than our moves
+    assert 1 <= len(page.evaluate("window.announced")) <= moves
     assert page.locator("#announce").get_attribute("aria-live") == "polite"
     assert page.locator("#log").get_attribute("aria-live") == "polite"
     assert page.locator("#status").get_attribute("aria-live") is None  # the status line repeats the turn: not read out
