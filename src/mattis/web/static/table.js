@@ -77,7 +77,8 @@ function draw() {
   $("game").dataset.toMove = view.to_move === null ? "" : String(view.to_move);
   const phase = over ? "" : ` \u00b7 ${texts["phase." + view.phase] ?? ""}`;
   const turn = over ? texts["phase.over"] : turnText(view.to_move);
-  $("status").textContent = `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`;
+  // whose turn first: on a narrow screen the line may be cut at its end, never there
+  $("status").textContent = `${turn} \u00b7 ${fmt(texts.game_n, { n: table.game })}${phase}`;
   document.body.classList.toggle("my-turn", state.legal.length > 0);
   const before = positions();
   drawSeats(view);
