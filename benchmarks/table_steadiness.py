@@ -30,52 +30,21 @@ from typing import Any
 from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.browser_helpers import ARGS, CHROMIUM, post, served_site  # noqa: E402
+from tests.browser_helpers import ARGS, CHROMIUM, SIZES, WATCH_SHIFTS, post, served_site
 
-SCREENS: dict[str, ViewportSize] = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-
-WATCH_SHIFTS = """() => {
-  window.shifts = { input: 0, quiet: 0 };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      window.shifts.input += entry.value;
-      if (!entry.hadRecentInput) window.shifts.quiet += entry.value;
-    }
-  }).observe({ type: "layout-shift", buffered: true });
-}"""
+SCREENS: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 800},
+}
 
 HAND_TOP = "document.getElementById('hand').getBoundingClientRect().top + scrollY"
 """The hand's top on the page (not the screen: a page that scrolls to a card has not moved)."""
 
-SIZES = """() => {
-  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-  const shown = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && el.getClientRects().length;
-  let text = { size: 1e9, what: "" };
-  let control = { size: 1e9, what: "" };
-  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : ""} "${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 24)}"`;
-  for (const el of document.body.querySelectorAll("*")) {
-    if (!shown(el) || el.closest("svg, .visually-hidden")) continue;
-    if (ownText(el)) {
-      const size = parseFloat(getComputedStyle(el).fontSize);
-      if (size > 0 && size < text.size) text = { size, what: name(el) };  // 0: text for screen readers only
-    }
-    if (el.matches("button, a[href], select, input:not([type=hidden]), summary, [role=button]")) {
-      if (el.matches("a") && el.closest("p, li, td, figcaption") && !el.matches(".button, [data-action], .back-link, .rules-link")) continue;  // a link in a sentence
-      const target = el.matches("input[type=checkbox], input[type=radio]") && el.closest("label") ? el.closest("label") : el;
-      const box = target.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      const size = Math.min(box.width, box.height);
-      if (size < control.size) control = { size: Math.round(size * 10) / 10, what: name(el) };
-    }
-  }
-  return { text, control };
-}"""
-
 
 def sizes(page: Page) -> str:
     found: dict[str, Any] = page.evaluate(SIZES)
-    return (f"text {found['text']['size']:.1f} px ({found['text']['what']}), "
-            f"control {found['control']['size']} px ({found['control']['what']})")
+    (text, text_where), (control, control_where) = found["text"], found["control"]
+    return f"text {text:.1f} px ({text_where}), control {control} px ({control_where})"
 
 
 def play_game(page: Page, touch: bool) -> dict[str, Any]:
@@ -104,8 +73,11 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
                     page.locator("#chooser button").last.click()
                     taps += 1
                     break
-                if page.locator("#game").get_attribute("data-events") != events or not card.count() \
-                        or card.get_attribute("data-raised") != "true":
+                if (
+                    page.locator("#game").get_attribute("data-events") != events
+                    or not card.count()
+                    or card.get_attribute("data-raised") != "true"
+                ):
                     break
             moves += 1
         else:
@@ -118,30 +90,51 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
                     break
             page.wait_for_timeout(60)
     shifts: dict[str, float] = page.evaluate("window.shifts")
-    return {"moves": moves, "taps": taps, "shifts": shifts,
-            "hand_moved": max(hand_tops) - min(hand_tops) if hand_tops else 0.0}
+    return {
+        "moves": moves,
+        "taps": taps,
+        "shifts": shifts,
+        "hand_moved": max(hand_tops) - min(hand_tops) if hand_tops else 0.0,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1, help="whole games per screen")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder, served_site(Path(folder)) as base, sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        served_site(Path(folder)) as base,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for screen, viewport in SCREENS.items():
             touch = screen == "phone"
             context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
-            context.add_init_script(f"({WATCH_SHIFTS})()")
+            context.add_init_script(WATCH_SHIFTS)
             page = context.new_page()
             page.goto(f"{base}/?lang=nb", wait_until="networkidle")
             print(f"{screen} start page: {sizes(page)}")
             page.goto(f"{base}/rules?lang=nb", wait_until="networkidle")
             print(f"{screen} rules page: {sizes(page)}")
             # a table with a free seat: its waiting room, and a friend's invite page
-            table = post(base, "/api/tables", {"rules": "pagat", "players": 3, "seats": [
-                {"kind": "human", "name": "Mormor"}, {"kind": "open"}, {"kind": "bot", "level": "normal"}]})
-            page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                          [f"mattis.seat.{table['table']}", json.dumps({"seat": 0, "token": table["token"]})])
+            table = post(
+                base,
+                "/api/tables",
+                {
+                    "rules": "pagat",
+                    "players": 3,
+                    "seats": [
+                        {"kind": "human", "name": "Mormor"},
+                        {"kind": "open"},
+                        {"kind": "bot", "level": "normal"},
+                    ],
+                },
+            )
+            page.evaluate(
+                "([k, v]) => localStorage.setItem(k, v)",
+                [f"mattis.seat.{table['table']}", json.dumps({"seat": 0, "token": table["token"]})],
+            )
             page.goto(f"{base}/t/{table['table']}?lang=nb")
             page.locator("#waiting").wait_for()
             print(f"{screen} waiting room: {sizes(page)}")
@@ -151,23 +144,33 @@ def main() -> None:
             print(f"{screen} invite page: {sizes(friend)}")
             friend.context.close()
             for game in range(options.games):
-                body = {"rules": "pagat", "players": 3, "seats": [{"kind": "human", "name": "Mormor"},
-                                                                  {"kind": "bot", "level": "normal"},
-                                                                  {"kind": "bot", "level": "normal"}]}
+                body = {
+                    "rules": "pagat",
+                    "players": 3,
+                    "seats": [
+                        {"kind": "human", "name": "Mormor"},
+                        {"kind": "bot", "level": "normal"},
+                        {"kind": "bot", "level": "normal"},
+                    ],
+                }
                 table = post(base, "/api/tables", body)
                 page = context.new_page()
                 page.goto(f"{base}/?lang=nb")
-                page.evaluate("([k, v]) => localStorage.setItem(k, v)",
-                              [f"mattis.seat.{table['table']}", json.dumps({"seat": 0, "token": table["token"]})])
+                page.evaluate(
+                    "([k, v]) => localStorage.setItem(k, v)",
+                    [f"mattis.seat.{table['table']}", json.dumps({"seat": 0, "token": table["token"]})],
+                )
                 page.goto(f"{base}/t/{table['table']}?lang=nb&pause=300")
                 page.locator("#hand .card").first.wait_for()
                 page.wait_for_timeout(400)
                 print(f"{screen} table: {sizes(page)}")
                 found = play_game(page, touch)
-                print(f"{screen} game {game + 1}: layout shift {found['shifts']['quiet']:.3f} "
-                      f"(all entries {found['shifts']['input']:.3f}), hand moved {found['hand_moved']:.1f} px "
-                      f"between turns, {found['taps']} taps for {found['moves']} moves "
-                      f"({found['taps'] / max(1, found['moves']):.2f} a move)")
+                print(
+                    f"{screen} game {game + 1}: layout shift {found['shifts']['quiet']:.3f} "
+                    f"(all entries {found['shifts']['all']:.3f}), hand moved {found['hand_moved']:.1f} px "
+                    f"between turns, {found['taps']} taps for {found['moves']} moves "
+                    f"({found['taps'] / max(1, found['moves']):.2f} a move)"
+                )
                 print(f"{screen} result: {sizes(page)}")
                 page.close()
             context.close()

@@ -18,7 +18,11 @@ from .app_helpers import CREATE, FAST_BOTS, chromium, install, wait_until
 from .browser_helpers import PHONE, watch_console
 from .web_helpers import free_port, server
 
-SEATS = [{"kind": "human", "name": "Mormor"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "easy"}]
+SEATS = [
+    {"kind": "human", "name": "Mormor"},
+    {"kind": "bot", "level": "normal"},
+    {"kind": "bot", "level": "easy"},
+]
 
 HEADER_LINES = """() => {
   const bar = document.querySelector('header.bar');
@@ -50,11 +54,15 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_the_rules_page_served_by_the_worker_leads_back_to_its_table(browser: Browser, base_url: str, lang: str) -> None:
+def test_the_rules_page_served_by_the_worker_leads_back_to_its_table(
+    browser: Browser, base_url: str, lang: str
+) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     install(page, f"{base_url}/?lang={lang}")
-    created = page.evaluate(CREATE, {"body": {"rules": "pagat", "players": 3, "seats": SEATS}, "lang": lang, "where": "server"})
+    created = page.evaluate(
+        CREATE, {"body": {"rules": "pagat", "players": 3, "seats": SEATS}, "lang": lang, "where": "server"}
+    )
     table = created["data"]["table"]
     page.goto(f"{base_url}/t/{table}?lang={lang}")
     expect(page.locator("#hand .card").first).to_be_visible(timeout=30_000)
@@ -69,7 +77,9 @@ def test_the_rules_page_served_by_the_worker_leads_back_to_its_table(browser: Br
     for index in range(back.count()):
         expect(back.nth(index)).to_have_attribute("href", f"/t/{table}")
     other = "en" if lang == "nb" else "nb"
-    expect(page.locator(f'.lang a[lang="{other}"]')).to_have_attribute("href", f"/rules?lang={other}&back=%2Ft%2F{table}")
+    expect(page.locator(f'.lang a[lang="{other}"]')).to_have_attribute(
+        "href", f"/rules?lang={other}&back=%2Ft%2F{table}"
+    )
     back.first.click()
     page.wait_for_url(f"**/t/{table}")
     expect(page.locator("#hand .card").first).to_be_visible(timeout=30_000)
@@ -78,13 +88,16 @@ def test_the_rules_page_served_by_the_worker_leads_back_to_its_table(browser: Br
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_table_on_the_device_offline_has_no_console_error_no_qr_and_a_one_line_header(
-        browser: Browser, base_url: str, shots: Path, theme: str) -> None:
+    browser: Browser, base_url: str, shots: Path, theme: str
+) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=theme)
     page = context.new_page()
     install(page, f"{base_url}/?lang=nb")
     page.evaluate(FAST_BOTS)
     context.set_offline(True)
-    created = page.evaluate(CREATE, {"body": {"rules": "pagat", "players": 3, "seats": SEATS}, "lang": "nb", "where": "local"})
+    created = page.evaluate(
+        CREATE, {"body": {"rules": "pagat", "players": 3, "seats": SEATS}, "lang": "nb", "where": "local"}
+    )
     table = created["data"]["table"]
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
