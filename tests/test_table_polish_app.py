@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Playwright, Response, expect
@@ -88,7 +89,7 @@ def test_the_rules_page_served_by_the_worker_leads_back_to_its_table(
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_table_on_the_device_offline_has_no_console_error_no_qr_and_a_one_line_header(
-    browser: Browser, base_url: str, shots: Path, theme: str
+    browser: Browser, base_url: str, shots: Path, theme: Literal["light", "dark"]
 ) -> None:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, color_scheme=theme)
     page = context.new_page()

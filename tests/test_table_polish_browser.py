@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from .browser_helpers import PHONE, SIZES, WATCH_SHIFTS, axe_violations, post, watch_console
 
-DESKTOP = {"width": 1280, "height": 800}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 OVERLAPS = """() => {
   const shown = (el) => el.getClientRects().length
@@ -394,7 +394,9 @@ def contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_focus_on_a_card_meets_three_to_one(browser: Browser, base_url: str, theme: str) -> None:
+def test_focus_on_a_card_meets_three_to_one(
+    browser: Browser, base_url: str, theme: Literal["light", "dark"]
+) -> None:
     context = browser.new_context(viewport=DESKTOP, color_scheme=theme)
     page = context.new_page()
     seat_table(page, base_url, BOTS)
