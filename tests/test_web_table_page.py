@@ -329,7 +329,8 @@ HAND_WATCH = """() => {
   const sample = () => {
     const hand = document.getElementById('hand');
     if (hand && hand.children.length && document.getElementById('result').hidden) {
-      window.handTops.push([document.body.classList.contains('my-turn'), hand.getBoundingClientRect().top]);
+      // on the page, not the screen: a click that scrolls a button into view moves nothing
+      window.handTops.push([document.body.classList.contains('my-turn'), hand.getBoundingClientRect().top + scrollY]);
     }
     window.wording.add(document.getElementById('status').textContent);
     for (const facts of document.querySelectorAll('.seat-facts')) window.wording.add(facts.textContent);
