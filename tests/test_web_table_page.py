@@ -95,7 +95,7 @@ def play_by_hooks(page: Page, seat: int = 0, on_move: Callable[[int], None] | No
             playable.first.click()
             if page.locator("#chooser").is_visible():
                 page.locator("#chooser [data-action]").first.click()
-        elif page.locator('.actions [data-action="pickup"]').is_visible():
+        elif page.locator('.actions [data-action="pickup"]:enabled').count():
             page.click('.actions [data-action="pickup"]')
         else:
             page.click('.actions [data-action="chance"]')
