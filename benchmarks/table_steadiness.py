@@ -49,7 +49,7 @@ def sizes(page: Page) -> str:
 
 def play_game(page: Page, touch: bool) -> dict[str, Any]:
     """Play the first playable card (or chance, or pick up) each turn to the end."""
-    taps = moves = 0
+    taps = moves = choices = 0
     hand_tops: list[float] = []
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
@@ -72,6 +72,7 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
                 if page.locator("#chooser").is_visible():
                     page.locator("#chooser button").last.click()
                     taps += 1
+                    choices += 1
                     break
                 if (
                     page.locator("#game").get_attribute("data-events") != events
@@ -93,6 +94,7 @@ def play_game(page: Page, touch: bool) -> dict[str, Any]:
     return {
         "moves": moves,
         "taps": taps,
+        "choices": choices,
         "shifts": shifts,
         "hand_moved": max(hand_tops) - min(hand_tops) if hand_tops else 0.0,
     }
@@ -169,7 +171,8 @@ def main() -> None:
                     f"{screen} game {game + 1}: layout shift {found['shifts']['quiet']:.3f} "
                     f"(all entries {found['shifts']['all']:.3f}), hand moved {found['hand_moved']:.1f} px "
                     f"between turns, {found['taps']} taps for {found['moves']} moves "
-                    f"({found['taps'] / max(1, found['moves']):.2f} a move)"
+                    f"({found['taps'] / max(1, found['moves']):.2f} a move; "
+                    f"{found['choices']} of the taps chose a sequence)"
                 )
                 print(f"{screen} result: {sizes(page)}")
                 page.close()
