@@ -343,6 +343,8 @@ def test_no_label_overlaps_another_or_a_cards_rank(
             assert problems == [], problems
             if page.locator("[data-last-trick]").count():
                 checked_held += 1
+                sizes = page.evaluate(SIZES)  # the held trick's marks and notes are big enough too
+                assert sizes["text"][0] >= 14 and sizes["control"][0] >= 44, sizes
             if page.evaluate("document.getAnimations().length"):
                 checked_flight += 1
         if checked_held >= 3 and checked_flight >= 3 and _ > 12:
