@@ -424,7 +424,12 @@ def test_focus_on_a_card_meets_three_to_one(
 
 SOUND_WATCH = """() => {
   window.buzzes = [];
+  window.sounds = [];
   navigator.vibrate = (pattern) => { window.buzzes.push(pattern); return true; };
+  new MutationObserver(() => {
+    const sound = document.documentElement.dataset.lastSound;
+    if (sound) window.sounds.push(sound);
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-last-sound"] });
 }"""
 
 
@@ -438,7 +443,7 @@ def test_your_turn_sounds_and_buzzes_unless_muted_and_mute_is_kept(browser: Brow
     expect(mute).to_have_attribute("aria-pressed", "false")
     for _ in range(3):
         one_move(page, touch=True)
-    expect(page.locator("html")).to_have_attribute("data-last-sound", "turn", timeout=20_000)
+    page.wait_for_function("window.sounds.includes('turn')", timeout=20_000)
     assert page.evaluate("window.buzzes.length") >= 1
     mute.tap()
     expect(mute).to_have_attribute("aria-pressed", "true")
@@ -462,7 +467,7 @@ def test_no_buzz_with_reduced_motion_and_no_sound_while_hidden(browser: Browser,
     expect(page.locator("#hand .card").first).to_be_visible()
     for _ in range(3):
         one_move(page, touch=True)
-    expect(page.locator("html")).to_have_attribute("data-last-sound", "turn", timeout=20_000)
+    page.wait_for_function("window.sounds.includes('turn')", timeout=20_000)
     assert page.evaluate("window.buzzes.length") == 0
     page.evaluate("""() => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });

@@ -144,11 +144,18 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
   }
 }
 
-/** Cards on the table shrink when many are on it (a long war, a full phase-2 table). */
+/** Cards on the table shrink when many are on it (a long war, a full phase-2 table), and
+ * further until they fit the middle of the felt, clear of the seats and the stock. */
 function fitArea(entries) {
+  const area = $("area");
   const cards = entries.reduce((sum, [, codes]) => sum + codes.length, 0);
-  const size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
-  $("area").style.setProperty("--fit", String(size));
+  let size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
+  area.style.setProperty("--fit", String(size));
+  const plays = area.firstElementChild;
+  while (plays && size > 0.4 && (plays.offsetHeight > area.clientHeight || plays.scrollWidth > area.clientWidth)) {
+    size = Math.round((size - 0.06) * 100) / 100;
+    area.style.setProperty("--fit", String(size));
+  }
 }
 
 // ------------------------------------------------------------------ a completed trick, held
