@@ -63,10 +63,13 @@ OVERLAPS = """() => {
     if (name.scrollWidth > name.clientWidth + 1) problems.push(`${what(name)} is cut`);
   }
   const note = document.getElementById("trick-note");
-  if (shown(note) && note.textContent.trim()) {
+  if (shown(note) && note.textContent.trim() && document.getElementById("result").hidden) {
     const r = note.getBoundingClientRect();
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (top && !note.contains(top)) problems.push(`the trick note is covered by ${top.className}`);
+    if (top && !note.contains(top)) {
+      problems.push(`the trick note is covered by ${top.tagName} "${top.textContent.trim().slice(0, 20)}" `
+        + `in ${top.parentElement?.className}`);
+    }
   }
   return problems;
 }"""
@@ -429,7 +432,7 @@ SOUND_WATCH = """() => {
   new MutationObserver(() => {
     const sound = document.documentElement.dataset.lastSound;
     if (sound) window.sounds.push(sound);
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-last-sound"] });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-last-sound"] });
 }"""
 
 
@@ -443,7 +446,7 @@ def test_your_turn_sounds_and_buzzes_unless_muted_and_mute_is_kept(browser: Brow
     expect(mute).to_have_attribute("aria-pressed", "false")
     for _ in range(3):
         one_move(page, touch=True)
-    page.wait_for_function("window.sounds.includes('turn')", timeout=20_000)
+    page.wait_for_function("() => window.sounds.includes('turn')", timeout=20_000)
     assert page.evaluate("window.buzzes.length") >= 1
     mute.tap()
     expect(mute).to_have_attribute("aria-pressed", "true")
@@ -467,7 +470,7 @@ def test_no_buzz_with_reduced_motion_and_no_sound_while_hidden(browser: Browser,
     expect(page.locator("#hand .card").first).to_be_visible()
     for _ in range(3):
         one_move(page, touch=True)
-    page.wait_for_function("window.sounds.includes('turn')", timeout=20_000)
+    page.wait_for_function("() => window.sounds.includes('turn')", timeout=20_000)
     assert page.evaluate("window.buzzes.length") == 0
     page.evaluate("""() => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
