@@ -588,7 +588,7 @@ def test_axe_finds_nothing_on_any_page_in_either_theme(browser: Browser, base_ur
     check_axe(page, "rules sheet", found)
     page.keyboard.press("Escape")
     seen_war = seen_phase2 = seen_result = False
-    for _ in range(3):  # games, until a war has been seen (a tie is played for when it can be)
+    for _ in range(6):  # games, until a war has been seen (a tie is played for when it can be)
         for _ in range(400):
             if not seen_war and page.locator("#war").is_visible():
                 check_axe(page, "table, war", found)
