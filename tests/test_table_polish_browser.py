@@ -532,6 +532,8 @@ def seek_war(page: Page) -> bool:
         "document.querySelector('#deck .stock') === null"
     ):
         return False
+    if page.locator("[data-last-trick]").count():  # the trick before, still going to its winner
+        expect(page.locator("[data-last-trick]")).to_have_count(0)
     on_table = page.locator("#area [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
     if not on_table:
         return False
