@@ -113,3 +113,102 @@ OVERFLOW = """(asked) => {
 wider than the screen), as a list of problems; empty when everything fits. With
 ``{"textOnly": True}`` only visible elements with text of their own count (a table's hand and
 felt scroll and overlap cards by design, and a closed drawer waits off screen)."""
+
+
+# ------------------------------------------------------------------ axe-core
+
+AXE_PINS = Path(__file__).resolve().parent / "axe"
+"""``package.json`` and ``package-lock.json`` pinning axe-core (by version and integrity hash),
+as ``src/mattis/web/runtime/`` pins Pyodide."""
+AXE_HOME = Path(__file__).resolve().parent.parent / "build" / "axe"
+"""Where ``npm ci`` installs it (``build/`` is never committed)."""
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""WCAG 2.2 AA: the rules axe tags with these levels."""
+
+
+def axe_script() -> str:
+    """axe-core's browser script, installed from the lockfile with ``npm ci`` when it is
+    missing or its lockfile changed (npm checks the integrity hash), one process at a time."""
+    import fcntl
+    import hashlib
+    import shutil
+    import subprocess
+
+    AXE_HOME.mkdir(parents=True, exist_ok=True)
+    lock_text = (AXE_PINS / "package-lock.json").read_bytes()
+    stamp = AXE_HOME / "lock.sha256"
+    script = AXE_HOME / "node_modules" / "axe-core" / "axe.min.js"
+    with open(AXE_HOME / ".install.lock", "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        digest = hashlib.sha256(lock_text).hexdigest()
+        if not script.exists() or not stamp.exists() or stamp.read_text() != digest:
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.fail("npm is missing: apt-get install -y npm (the README's test command does)")
+            for name in ("package.json", "package-lock.json"):
+                shutil.copyfile(AXE_PINS / name, AXE_HOME / name)
+            subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=AXE_HOME,
+                           check=True, capture_output=True, timeout=600)
+            stamp.write_text(digest)
+    return script.read_text()
+
+
+def axe_violations(page: Page, exclude: list[str] | None = None) -> list[str]:
+    """Run axe-core on the page at WCAG 2.2 AA (``label-content-name-mismatch`` included):
+    each violation as "rule: target" lines, empty when there are none."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_script() + "\n;0")  # through DevTools: the pages' CSP bars inline scripts
+    found: list[dict[str, Any]] = page.evaluate(
+        """async ([tags, exclude]) => {
+          const result = await axe.run({ include: [document], exclude: exclude.map((s) => [s]) },
+            { runOnly: { type: "tag", values: tags },
+              rules: { "label-content-name-mismatch": { enabled: true } },
+              resultTypes: ["violations"] });
+          return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+        }""", [AXE_TAGS, exclude or []])
+    return [f"{violation['id']}: {target}" for violation in found for target in violation["nodes"]]
+
+
+# ------------------------------------------------------------------ steadiness and sizes
+
+WATCH_SHIFTS = """(() => {
+  window.shifts = { quiet: 0, all: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      window.shifts.all += entry.value;
+      if (!entry.hadRecentInput) window.shifts.quiet += entry.value;
+    }
+  }).observe({ type: "layout-shift", buffered: true });
+})()"""
+"""An init script: the page's layout shift from its start in ``window.shifts``: ``quiet``,
+the cumulative layout shift (entries without recent input), and ``all`` entries."""
+
+SIZES = """() => {
+  const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const shown = (el) => el.getClientRects().length
+    && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const classes = (el) => (typeof el.className === "string" ? el.className : "");
+  const name = (el) => `${el.tagName.toLowerCase()}#${el.id}.${classes(el)} `
+    + `"${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30)}"`;
+  const texts = [];
+  const controls = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!shown(el) || el.closest("svg, .visually-hidden")) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (ownText(el) && size > 0) texts.push([size, name(el)]);  // 0: words for screen readers only
+    if (!el.matches("button, a[href], select, input:not([type=hidden]), summary, [role=button]")) continue;
+    const inSentence = el.matches("a") && el.closest("p, li, td, figcaption")
+      && !el.matches(".button, [data-action], .back-link, .rules-link");
+    if (inSentence) continue;  // a link in running text is exempt from target sizes
+    // a checkbox's target is its label, which wraps it
+    const choice = el.matches("input[type=checkbox], input[type=radio]") && el.closest("label");
+    const box = (choice || el).getBoundingClientRect();
+    const side = Math.round(Math.min(box.width, box.height) * 10) / 10;
+    if (side) controls.push([side, name(el)]);
+  }
+  texts.sort((a, b) => a[0] - b[0]);
+  controls.sort((a, b) => a[0] - b[0]);
+  return { text: texts[0] ?? [99, ""], control: controls[0] ?? [99, ""] };
+}"""
+"""A script for ``page.evaluate``: the smallest text shown now (CSS px, and where) and the
+smallest control (the shorter side of its target)."""

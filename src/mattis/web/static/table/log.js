@@ -35,10 +35,11 @@ export function drawLog() {
     return li;
   };
   if (shown < 0 || shown > lines.length) {
-    list.setAttribute("aria-busy", "true");
+    // the whole log again (a reconnect, a new language): nothing new, so nothing is read out
+    list.setAttribute("aria-live", "off");
     const first = Math.max(0, lines.length - SHOWN);
     list.replaceChildren(...lines.slice(first).map((_, offset) => item(first + offset)).reverse());
-    list.removeAttribute("aria-busy");
+    setTimeout(() => list.setAttribute("aria-live", "polite"), 0);
   } else {
     for (let index = shown; index < lines.length; index++) list.prepend(item(index));
     while (list.children.length > SHOWN) list.lastElementChild.remove();
