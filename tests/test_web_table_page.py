@@ -333,8 +333,7 @@ HAND_WATCH = """() => {
     const hand = document.getElementById('hand');
     if (hand && hand.children.length && document.getElementById('result').hidden) {
       // on the page, not the screen: a click that scrolls a button into view moves nothing
-      const top = hand.getBoundingClientRect().top + scrollY;
-      window.handTops.push([document.body.classList.contains('my-turn'), top]);
+      window.handTops.push([document.body.classList.contains('my-turn'), hand.getBoundingClientRect().top + scrollY]);
     }
     window.wording.add(document.getElementById('status').textContent);
     for (const facts of document.querySelectorAll('.seat-facts')) window.wording.add(facts.textContent);
