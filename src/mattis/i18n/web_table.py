@@ -57,12 +57,6 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.log_button": "Log",
     "web.ui.table.close": "Close",
     "web.ui.table.theme": "Light or dark",
-    # settings kept on this device, and sound
-    "web.ui.table.mute": "Sound off",
-    "web.ui.table.settings": "Settings on this device",
-    "web.ui.table.setting.large_cards": "Large cards",
-    "web.ui.table.setting.four_colour": "Four colours: diamonds blue, clubs green",
-    "web.ui.table.setting.confirm_card": "Tap a card twice to play it",
     # the invite page
     "web.ui.table.host_table": "{name}'s table",
     "web.ui.table.host_invites": "{name} invites you to a game of Mattis.",
@@ -78,8 +72,6 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.share_text": "Join me for a game of Mattis!",
     "web.ui.table.qr_alt": "QR code of the invite link",
     "web.ui.table.scan": "Scan the code with a phone to join.",
-    "web.ui.table.table_over": "The game at this table is over, and every seat is taken.",
-    "web.ui.table.own_table": "Start your own table",
     # the result
     "web.ui.table.cards_left": "Cards left",
     "web.ui.table.no_cards": "no cards",

@@ -2,8 +2,7 @@
 // stays readable when cards overlap in a fanned hand), a large suit or a framed letter in the
 // middle, red or black by suit, and a gold frame with a "T" badge for trumps. Colours are
 // presentation attributes with class names, so a page's stylesheet may restyle them (the dark
-// theme, the four-colour deck: every mark in the suit's colour has class "ink", the face the
-// suit's letter as class "suit-d") and a page without one still draws them.
+// theme) and a page without one still draws them.
 const RANKS = "23456789TJQKA";
 const RANK_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = "cdhs";
@@ -50,12 +49,12 @@ function face(svgClass) {
 function middle(rank, symbol, colour) {
   if (rank >= 9 && rank <= 11) {  // J, Q, K: a framed letter with its suit
     const letter = RANK_LABELS[rank];
-    return `<rect class="court ink-line" x="14" y="22" width="32" height="40" rx="4" fill="none" stroke="${colour}" stroke-width="1.4"/>
-      <text class="ink" x="30" y="47" font-size="22" font-weight="700" text-anchor="middle" fill="${colour}" font-family="${FONT}">${letter}</text>
-      <text class="ink" x="30" y="59" font-size="11" text-anchor="middle" fill="${colour}" font-family="${FONT}">${symbol}</text>`;
+    return `<rect class="court" x="14" y="22" width="32" height="40" rx="4" fill="none" stroke="${colour}" stroke-width="1.4"/>
+      <text x="30" y="47" font-size="22" font-weight="700" text-anchor="middle" fill="${colour}" font-family="${FONT}">${letter}</text>
+      <text x="30" y="59" font-size="11" text-anchor="middle" fill="${colour}" font-family="${FONT}">${symbol}</text>`;
   }
   const size = rank === 12 ? 40 : 30;
-  return `<text class="ink" x="30" y="${rank === 12 ? 57 : 54}" font-size="${size}" text-anchor="middle" fill="${colour}" font-family="${FONT}">${symbol}</text>`;
+  return `<text x="30" y="${rank === 12 ? 57 : 54}" font-size="${size}" text-anchor="middle" fill="${colour}" font-family="${FONT}">${symbol}</text>`;
 }
 
 /** An <svg> of the card's face. */
@@ -65,11 +64,11 @@ export function cardSvg(code, { trump = false } = {}) {
   const colour = red ? "#c0262d" : "#1b1b1b";
   const label = RANK_LABELS[rank];
   const symbol = SYMBOLS[suit];
-  const svg = face(`card-face ${red ? "red" : "black"} suit-${code[1]}${trump ? " trump" : ""}`);
+  const svg = face(`card-face ${red ? "red" : "black"}${trump ? " trump" : ""}`);
   const frame = trump ? "#d4a017" : "#9aa0a6";
   const corner = (transform) => `<g${transform}>
-      <text class="ink" x="${label.length > 1 ? 3 : 5}" y="17" font-size="16" font-weight="700" letter-spacing="-1" fill="${colour}" font-family="${FONT}">${label}</text>
-      <text class="ink" x="5" y="31" font-size="13" fill="${colour}" font-family="${FONT}">${symbol}</text></g>`;
+      <text x="${label.length > 1 ? 3 : 5}" y="17" font-size="16" font-weight="700" letter-spacing="-1" fill="${colour}" font-family="${FONT}">${label}</text>
+      <text x="5" y="31" font-size="13" fill="${colour}" font-family="${FONT}">${symbol}</text></g>`;
   svg.innerHTML = `
     <rect class="paper" x="1" y="1" width="58" height="82" rx="6" fill="#fffdf8" stroke="${frame}" stroke-width="${trump ? 3 : 1.2}"/>
     ${corner("")}
@@ -87,17 +86,4 @@ export function cardBack() {
     <path d="M8 8h44v68h-44z" fill="none" stroke="#6f9bd6" stroke-width="1.5"/>
     <path d="M8 20l22-12 22 12M8 36l22-12 22 12M8 52l22-12 22 12M8 68l22-12 22 12M8 76l22-12 22 12" fill="none" stroke="#6f9bd6" stroke-width="1.2"/>`;
   return svg;
-}
-
-/** Draw every example card of the rules (the server writes each as a placeholder naming it,
- * data-show-card="Kd", with its label as text) in `root`: the rules page and the table's rules
- * sheet. A figure's data-trump marks its trumps. */
-export function showExampleCards(root) {
-  for (const figure of root.querySelectorAll("figure.example")) {
-    const trumpSuit = figure.dataset.trump || "";
-    for (const slot of figure.querySelectorAll("[data-show-card]")) {
-      const code = slot.dataset.showCard;
-      slot.replaceChildren(code === "back" ? cardBack() : cardSvg(code, { trump: trumpSuit !== "" && code[1] === trumpSuit }));
-    }
-  }
 }

@@ -103,23 +103,9 @@ function parseRule(expression) {
 // ------------------------------------------------------------------ the switch
 
 /** A language switch: one button per language the server speaks (texts._languages, each in its
- * own name), the current one pressed; or, in a container marked data-style="select" (a header
- * that must fit a phone's width on one line), one select of them, named by the container's
- * aria-label. */
+ * own name), the current one pressed. */
 export function langSwitch(container, lang, onChange, languages = []) {
   container.replaceChildren();
-  if (container.dataset.style === "select") {
-    const select = document.createElement("select");
-    select.setAttribute("aria-label", container.getAttribute("aria-label") || "Language");
-    for (const [code, label] of languages) {
-      const option = new Option(label, code, code === lang, code === lang);
-      option.lang = code;
-      select.append(option);
-    }
-    select.addEventListener("change", () => { saveLang(select.value); onChange(select.value); });
-    container.append(select);
-    return;
-  }
   for (const [code, label] of languages) {
     const button = document.createElement("button");
     button.type = "button";

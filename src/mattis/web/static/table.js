@@ -13,12 +13,8 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
-//   rules_sheet.js the rules as a sheet over the table
-//   settings.js    the settings kept on this device (large cards, four colours, confirm, mute)
-//   sound.js       short sounds (Web Audio) and a buzz on your turn
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
-// data-refusal, data-result, data-mattis-seat, data-reaction, data-rules-sheet, data-setting,
-// data-action="rules"/"mute") are a contract: docs/web.md.
+// data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, loadTexts } from "./i18n.js";
 import { $, fillTexts, takeOfflineNote } from "./page.js";
 import { isLocal } from "./transport.js";
@@ -31,9 +27,6 @@ import {
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
-import { closeRules, wireRules } from "./table/rules_sheet.js";
-import { wireSettings } from "./table/settings.js";
-import { sound, wakeAudio, yourTurn } from "./table/sound.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { store } from "./table/store.js";
 
@@ -77,8 +70,7 @@ function draw() {
   $("game").dataset.toMove = view.to_move === null ? "" : String(view.to_move);
   const phase = over ? "" : ` \u00b7 ${texts["phase." + view.phase] ?? ""}`;
   const turn = over ? texts["phase.over"] : turnText(view.to_move);
-  // whose turn first: on a narrow screen the line may be cut at its end, never there
-  $("status").textContent = `${turn} \u00b7 ${fmt(texts.game_n, { n: table.game })}${phase}`;
+  $("status").textContent = `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`;
   document.body.classList.toggle("my-turn", state.legal.length > 0);
   const before = positions();
   drawSeats(view);
@@ -88,32 +80,17 @@ function draw() {
   drawResult(view);
   drawLog();
   drawArea(before);
-  cue(view, state.legal.length > 0);
-}
-
-/** Your turn, a war and Mattis are sounded, and your turn announced, once each when they
- * begin (a redraw of the same state, a language switch or a reconnect says nothing new). */
-function cue(view, myTurn) {
-  const { cues, texts } = store.get();
-  const war = view.tie.length > 0;
-  const over = view.phase === "over";
-  const fresh = cues.events >= 0;  // the first state of a page load is not news
-  if (fresh && myTurn && !cues.turn) {
-    yourTurn();
-    $("announce").textContent = "";
-    $("announce").textContent = texts.your_turn ?? "";
-  }
-  if (fresh && war && !cues.war) sound("war");
-  if (fresh && over && !cues.over && view.losers.length) sound("mattis");
-  store.update({ cues: { turn: myTurn, war, over, events: view.event_count } });
 }
 
 /** The page's words, and the few labels that are not plain [data-text]. */
 function showWords() {
   const { texts, lang } = store.get();
   fillTexts(texts, lang, { back: location.pathname, onLang: switchLang });
-  for (const image of document.querySelectorAll("img[data-qr]")) image.alt = texts["table.qr_alt"] ?? "";
-  $("lang").setAttribute("aria-label", texts.language ?? "Language");
+  for (const image of document.querySelectorAll("img[data-qr]")) {
+    image.alt = texts["table.qr_alt"] ?? "";
+    // a table on this device has nobody to invite, and no server that knows it
+    if (!isLocal(tableId)) image.src = `/api/tables/${encodeURIComponent(tableId)}/qr.svg`;
+  }
   $("area").setAttribute("aria-label", texts["table.felt"] ?? "");
   $("reactions").setAttribute("aria-label", texts["table.reactions"] ?? "");
 }
@@ -145,19 +122,11 @@ $("hand").addEventListener("pointerdown", notePointer);
 $("log-toggle").addEventListener("click", () => setLogOpen(!logOpen()));
 $("log-close").addEventListener("click", () => { setLogOpen(false); $("log-toggle").focus(); });
 $("copy").addEventListener("click", copyInvite);
-wireRules();
-wireSettings((name) => {
-  const { state } = store.get();
-  if ((name === "large-cards" || name === null) && state?.view) drawHand(state.view);  // the hand's new card size
-});
-document.addEventListener("pointerdown", wakeAudio, { capture: true });
-document.addEventListener("keydown", wakeAudio, { capture: true });
 $("share").addEventListener("click", shareInvite);
 document.addEventListener("keydown", (event) => {
   const { state } = store.get();
-  if ($("rules-sheet").open) return;  // the sheet has the keys (Escape closes it)
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "Escape") { closeChooser(); setLogOpen(false); closeRules(); }
+  if (event.key === "Escape") { closeChooser(); setLogOpen(false); }
   if (event.key === "c" && state.legal.includes("chance")) play("chance");
   if (event.key === "p" && state.legal.includes("pickup")) play("pickup");
   if (event.key === "h" && state.legal.length) $("hint").click();

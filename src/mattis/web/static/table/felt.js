@@ -3,13 +3,11 @@
 // banner and its tied cards lit up, picked-up cards flying to their taker, and the stock and
 // the trump. Which cards tied and which took a trick come with the state (`tied`,
 // `last_trick.winning`): the felt only shows them. Nothing moves under
-// prefers-reduced-motion. The advice under the hand speaks of the table the felt shows: while
-// a completed trick is held, it still says what it said before the trick was taken.
+// prefers-reduced-motion.
 import { cardBack, cardLabel, cardSvg, suitSymbol } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
 import { joinNames, person, seatElement, seatInfo, seatName } from "./seats.js";
-import { sound } from "./sound.js";
 import { store } from "./store.js";
 
 /** How long a completed trick stays on the table before it goes to the winner. Tests shorten
@@ -117,22 +115,19 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
       if (winning.has(code)) { holder.classList.add("winning"); holder.dataset.winning = "true"; label += ` (${texts["table.winning_card"]})`; }
       holder.setAttribute("aria-label", label);
       holder.append(cardSvg(code, { trump: Boolean(trump) && code[1] === trump }));
+      if (winning.has(code)) {
+        const mark = document.createElement("span");
+        mark.className = "win-mark";
+        mark.setAttribute("aria-hidden", "true");
+        mark.textContent = texts["table.winning_card"];
+        holder.append(mark);
+      }
       cards.append(holder);
     }
     const who = document.createElement("span");
     who.className = "who";
     who.textContent = seatName(seat);
-    play.append(cards);
-    if (codes.some((code) => winning.has(code))) {
-      // one mark for the play that won, under its cards (a run of winning cards gets one, and
-      // it covers no card's rank corner)
-      const mark = document.createElement("span");
-      mark.className = "win-mark";
-      mark.setAttribute("aria-hidden", "true");
-      mark.textContent = texts["table.winning_card"];
-      play.append(mark);
-    }
-    play.append(who);
+    play.append(cards, who);
     group.append(play);
   }
   area.replaceChildren(group);
@@ -144,18 +139,11 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
   }
 }
 
-/** Cards on the table shrink when many are on it (a long war, a full phase-2 table), and
- * further until they fit the middle of the felt, clear of the seats and the stock. */
+/** Cards on the table shrink when many are on it (a long war, a full phase-2 table). */
 function fitArea(entries) {
-  const area = $("area");
   const cards = entries.reduce((sum, [, codes]) => sum + codes.length, 0);
-  let size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
-  area.style.setProperty("--fit", String(size));
-  const plays = area.firstElementChild;
-  while (plays && size > 0.4 && (plays.offsetHeight > area.clientHeight || plays.scrollWidth > area.clientWidth)) {
-    size = Math.round((size - 0.06) * 100) / 100;
-    area.style.setProperty("--fit", String(size));
-  }
+  const size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
+  $("area").style.setProperty("--fit", String(size));
 }
 
 // ------------------------------------------------------------------ a completed trick, held
@@ -170,7 +158,6 @@ function startHold(trick, before) {
   $("trick-note").textContent = trick.reason === "taken_back" ? texts["table.taken_back"]
     : trick.reason === "won" ? (seatInfo(winner).you ? texts["table.took_trick_you"] : fmt(texts["table.took_trick"], { who: person(winner, true) }))
       : (seatInfo(winner).you ? texts["table.cleared_you"] : fmt(texts["table.cleared"], { who: person(winner) }));
-  if (trick.reason === "won" && winner !== null && seatInfo(winner).you) sound("trick");
   const pause = store.get().felt.queue.length ? Math.min(TRICK_PAUSE_MS, 500) : TRICK_PAUSE_MS;
   store.merge("felt", { holding: { trick, timer: setTimeout(() => finishHold(false), pause) } });
 }
@@ -191,7 +178,6 @@ export function finishHold(quick) {
     $("trick-note").textContent = "";
     $("trick-note").classList.remove("held");
     drawArea(positions());
-    drawAdvice();
   };
   if (quick || reducedMotion.matches || !nodes.length) { done(); return; }
   for (const node of nodes) {
@@ -200,14 +186,6 @@ export function finishHold(quick) {
     leave(node, target);
   }
   setTimeout(done, MOVE_MS);
-}
-
-/** The advice under the hand: the state's, unless a completed trick is still on the felt
- * (held or about to be), when the advice before it stays until the trick is cleared. */
-export function drawAdvice() {
-  const { state, felt } = store.get();
-  if (felt.holding || felt.queue.length) return;
-  $("advice").textContent = state.view.phase === "over" ? "" : state.advice || "";
 }
 
 // ------------------------------------------------------------------ motion

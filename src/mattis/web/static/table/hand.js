@@ -1,17 +1,14 @@
 // The hand and what is under it: the cards in the order the state gives (`sorted_hand`), each
 // playable one offering the plays the state lists for it (`card_actions`; a sequence opens
 // the chooser), the buttons (chance, pick up, hint), the refusal and hint lines, the advice
-// and the reaction buttons. A click or one tap plays a card (a card that starts a sequence
-// opens the chooser); with the setting "confirm-card" the first tap on a touch screen raises
-// it and the second plays it. A card that may not be played is sent anyway: the table's
-// refusal says why. The buttons are disabled, never removed, when they do not apply, and
-// the hand keeps the height of its most rows this game, so nothing under it moves.
+// and the reaction buttons. A click plays a card; on a touch screen the first tap raises it
+// and the second plays it. A card that may not be played is sent anyway: the table's
+// refusal says why.
 import { actionLabel, cardLabel, cardSvg } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
 import { send } from "./connection.js";
-import { drawAdvice, finishHold } from "./felt.js";
-import { setting } from "./settings.js";
+import { finishHold } from "./felt.js";
 import { store } from "./store.js";
 
 /** The hand's part of the store after a state message: a raised card stays raised while the
@@ -49,12 +46,7 @@ export function drawHand(view) {
     button.dataset.playable = String(options.length > 0);
     if (options.length) button.classList.add("legal");
     if (code === raised && options.length) { button.classList.add("raised"); button.dataset.raised = "true"; }
-    // its name is its content (the picture is hidden from screen readers): with an aria-label
-    // the card's drawn rank would count as visible text that the name must contain
-    const name = document.createElement("span");
-    name.className = "visually-hidden";
-    name.textContent = cardLabel(code) + (isTrump ? ` (${texts.trump_mark})` : "") + (options.length ? ` \u2014 ${texts.legal}` : "");
-    button.append(name);
+    button.setAttribute("aria-label", cardLabel(code) + (isTrump ? ` (${texts.trump_mark})` : "") + (options.length ? ` \u2014 ${texts.legal}` : ""));
     button.setAttribute("aria-describedby", "refusal");
     button.addEventListener("click", () => cardClicked(code, options));
     return button;
@@ -71,7 +63,7 @@ export function notePointer(event) {
 
 function cardClicked(code, options) {
   const { texts, hand } = store.get();
-  const touch = hand.pointer === "touch" && setting("confirm-card");
+  const touch = hand.pointer === "touch";
   store.merge("hand", { pointer: "mouse" });
   if (!options.length) {
     acted();
@@ -135,32 +127,31 @@ export function dismissChooser() {
   drawHand(store.get().state.view);
 }
 
-/** The least width of a card that shows under the next one: a finger's width (44 px). */
-const MIN_STRIP = 44;
-
 /** Lay the hand out in one row, or fan it (overlapping cards, the corner index showing) in
- * as few rows as leave every card at least MIN_STRIP px of itself to tap, so even 26 cards
- * fit a phone's width. The hand keeps the height of the most rows it has had this game. */
+ * at most two rows, so even 26 cards fit a phone's width. */
 export function layoutHand() {
   const hand = $("hand");
   const cards = [...hand.children];
   const count = cards.length;
-  if (!count) return;
+  if (!count) { hand.style.height = "0px"; return; }
   const width = hand.clientWidth;
   const face = cards[0].querySelector(".face");
   const cardWidth = face.offsetWidth;
   const cardHeight = face.offsetHeight;
   const gap = 6;
-  const strip = Math.min(MIN_STRIP, cardWidth);
-  let rows = 0;
+  let rows = 1;
   let perRow = count;
   let step = cardWidth + gap;
-  do {
-    rows += 1;
-    perRow = Math.ceil(count / rows);
-    step = perRow > 1 ? Math.min(cardWidth + gap, (width - cardWidth) / (perRow - 1)) : cardWidth + gap;
-  } while (step < strip && perRow > 1);
-  const rowStep = Math.round(cardHeight * 0.6);
+  if (count * step - gap > width) {
+    const oneRow = (width - cardWidth) / (count - 1);
+    if (oneRow >= cardWidth * 0.5) step = oneRow;
+    else {
+      rows = 2;
+      perRow = Math.ceil(count / 2);
+      step = Math.min(cardWidth + gap, (width - cardWidth) / Math.max(1, perRow - 1));
+    }
+  }
+  const rowStep = rows > 1 && step < cardWidth ? Math.round(cardHeight * 0.6) : cardHeight + gap;
   cards.forEach((card, index) => {
     const row = Math.floor(index / perRow);
     const inRow = row === rows - 1 ? count - perRow * (rows - 1) : perRow;
@@ -173,11 +164,7 @@ export function layoutHand() {
     const lastInRow = index % perRow === perRow - 1 || index === count - 1;
     card.style.width = step < cardWidth && !lastInRow ? `${Math.floor(step)}px` : "";
   });
-  const { state, hand: kept } = store.get();
-  const game = state?.table.game ?? 0;
-  const most = kept.rowsGame === game ? Math.max(kept.rows, rows) : rows;
-  if (most !== kept.rows || game !== kept.rowsGame) store.merge("hand", { rows: most, rowsGame: game });
-  hand.style.height = `${(most - 1) * rowStep + cardHeight}px`;
+  hand.style.height = `${(rows - 1) * rowStep + cardHeight}px`;
   hand.dataset.rows = String(rows);
 }
 
@@ -189,7 +176,7 @@ export function drawControls(view) {
   const myTurn = legal.length > 0;
   const chance = $("chance");
   const pickup = $("pickup");
-  chance.classList.toggle("off", !legal.includes("chance"));  // "off": disabled, still in its place
+  chance.classList.toggle("off", !legal.includes("chance"));
   pickup.classList.toggle("off", !legal.includes("pickup"));
   const forced = legal.length === 1 && legal[0] === "pickup";
   pickup.classList.toggle("forced", forced);
@@ -203,7 +190,7 @@ export function drawControls(view) {
   else if (hand.raised && $("hand").querySelector(`[data-card="${hand.raised}"].raised`)) {
     $("hint-text").textContent = fmt(texts["table.tap_again"], { card: cardLabel(hand.raised) });
   }
-  drawAdvice();
+  $("advice").textContent = view.phase === "over" ? "" : state.advice || "";
   drawReactions();
 }
 

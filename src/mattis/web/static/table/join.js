@@ -1,13 +1,11 @@
 // Joining: the invite page for someone without a seat (whose table it is, the rules in words
 // with each house rule, the players and free seats, a note if the table is seeded, a name and
 // "take a seat"), and the waiting room while seats are open (the link to copy or share, a
-// bot for a seat nobody takes). A table that is full, or over, invites nobody: no QR code, no
-// "invites you", and a way to start your own table instead. A table on this device has no
-// QR code (nobody else can reach it, and no server knows it). Which preset the rules are closest to, and which house rules
+// bot for a seat nobody takes). Which preset the rules are closest to, and which house rules
 // differ from it, come with the table's facts (`base_preset`, `house_rules`).
 import { fmt, plural } from "../i18n.js";
 import { $, saveName, saveSeat, savedName } from "../page.js";
-import { isLocal, joinTable, tableInfo } from "../transport.js";
+import { joinTable, tableInfo } from "../transport.js";
 import { send, tableId } from "./connection.js";
 import { levelText, seatName } from "./seats.js";
 import { store } from "./store.js";
@@ -25,20 +23,12 @@ export async function showJoin() {
   if (!info.ok) {
     $("join-error").textContent = info.data.message;
     $("join-form").hidden = true;
-    showQr($("join"), false);
-    $("own-table").hidden = false;
     return;
   }
   const data = info.data;
   const host = data.host?.name;
-  const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
-  const closed = !open || data.status === "over";  // nobody can join: say so, and nothing else
   $("join-heading").textContent = host ? fmt(texts["table.host_table"], { name: host }) : texts["table.anon_table"];
-  $("join-host").textContent = closed ? (data.status === "over" ? texts["table.table_over"] : texts.full)
-    : host ? fmt(texts["table.host_invites"], { name: host }) : texts["table.anon_invites"];
-  showQr($("join"), !closed);
-  $("own-table").hidden = !closed;
-  $("join-form").hidden = closed;
+  $("join-host").textContent = host ? fmt(texts["table.host_invites"], { name: host }) : texts["table.anon_invites"];
   $("join-facts").replaceChildren(...inviteFacts(data, options).map((line) => {
     const item = document.createElement("li");
     item.textContent = line;
@@ -54,7 +44,8 @@ export async function showJoin() {
     if (seat.kind === "open") item.className = "open-seat";
     return item;
   }));
-  $("join-error").textContent = "";
+  const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
+  if (!open) { $("join-error").textContent = texts.full; $("join-form").hidden = true; }
   if (!$("join-name").value) $("join-name").value = savedName();
 }
 
@@ -98,8 +89,7 @@ export function drawWaiting() {
   const table = state.table;
   $("status").textContent = texts.waiting;
   $("invite").value = table.invite ? location.origin + table.invite : "";
-  for (const node of $("waiting").querySelectorAll(".invite")) node.hidden = !table.invite;
-  showQr($("waiting"), Boolean(table.invite));
+  for (const node of $("waiting").querySelectorAll(".invite, .qr")) node.hidden = !table.invite;
   $("waiting-seeded").hidden = !table.seeded;
   $("share").hidden = !(navigator.share && matchMedia("(pointer: coarse)").matches);
   $("waiting-seats").replaceChildren(...table.seats.map((info, seat) => {
@@ -116,16 +106,6 @@ export function drawWaiting() {
     }
     return item;
   }));
-}
-
-/** The QR code of the invite link in `section`, when someone may still join: asked for only
- * then, and never for a table on this device. */
-function showQr(section, inviting) {
-  const figure = section.querySelector(".qr");
-  const shown = inviting && !isLocal(tableId);
-  figure.hidden = !shown;
-  const image = figure.querySelector("img[data-qr]");
-  if (shown && !image.getAttribute("src")) image.src = `/api/tables/${encodeURIComponent(tableId)}/qr.svg`;
 }
 
 export async function copyInvite() {

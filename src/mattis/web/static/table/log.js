@@ -35,11 +35,10 @@ export function drawLog() {
     return li;
   };
   if (shown < 0 || shown > lines.length) {
-    // the whole log again (a reconnect, a new language): nothing new, so nothing is read out
-    list.setAttribute("aria-live", "off");
+    list.setAttribute("aria-busy", "true");
     const first = Math.max(0, lines.length - SHOWN);
     list.replaceChildren(...lines.slice(first).map((_, offset) => item(first + offset)).reverse());
-    setTimeout(() => list.setAttribute("aria-live", "polite"), 0);
+    list.removeAttribute("aria-busy");
   } else {
     for (let index = shown; index < lines.length; index++) list.prepend(item(index));
     while (list.children.length > SHOWN) list.lastElementChild.remove();

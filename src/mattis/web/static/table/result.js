@@ -43,7 +43,6 @@ export function drawResult(view) {
     else {
       const fan = document.createElement("span");
       fan.className = "result-cards";
-      fan.setAttribute("role", "img");  // a picture of the cards, named by their list
       fan.setAttribute("aria-label", hand.map(cardLabel).join(", "));
       for (const code of result.sorted_hands[seat]) {
         const holder = document.createElement("span");

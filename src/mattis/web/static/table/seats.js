@@ -67,8 +67,7 @@ export function feltLayout() {
 function seatPlace(seat, layout) {
   const players = store.get().state.table.seats.length;
   const offset = seatOffset(seat);
-  // your seat: bottom centre of a wide felt; on a narrow one at the right, clear of the stock
-  if (offset === 0) return layout === "row" ? { x: 100, y: 89 } : { x: 50, y: 88 };
+  if (offset === 0) return { x: 50, y: layout === "row" ? 89 : 88 };
   if (layout === "row") return { x: (100 * (offset - 0.5)) / (players - 1), y: 12 };
   const angle = ((90 + (offset * 360) / players) * Math.PI) / 180;
   return { x: 50 + 38 * Math.cos(angle), y: 50 + 39 * Math.sin(angle) };

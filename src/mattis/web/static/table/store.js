@@ -46,13 +46,8 @@ export const store = createStore({
   felt: { ready: false, shownTrick: -1, queue: [], holding: null, pickups: [] },
   /** The hand: the card raised by a first tap, the kind of pointer that last pressed a card,
    * the move sent and not yet answered ({action, cards}), whether a hint is on its way, and
-   * the hint shown ({action, events}: until the game moves on), and the most rows the hand
-   * has had in game `rowsGame` (its height stays theirs, so nothing under it moves). */
-  hand: { raised: null, pointer: "mouse", pending: null, hintPending: false, hinted: null, rows: 1, rowsGame: 0 },
-  /** The last state's turn and war, so each is announced and sounded once ({turn, war}). */
-  cues: { turn: false, war: false, over: false, events: -1 },
-  /** The page's AudioContext, made at the first touch or key (browsers allow sound only then). */
-  audio: null,
+   * the hint shown ({action, events}: until the game moves on). */
+  hand: { raised: null, pointer: "mouse", pending: null, hintPending: false, hinted: null },
   /** Each seat's reaction bubble timer. */
   bubbles: {},
 });
