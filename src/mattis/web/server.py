@@ -187,7 +187,26 @@ def _request_lang(request: h11.Request) -> Lang:
     return pick_lang(None, accept.decode("latin-1"))
 
 
-class GuardedHttp(H11Protocol):
+class _WriteTimeout:
+    """The write timeout of both protocols: a connection whose client leaves what was sent to
+    it unread for ``write_timeout`` seconds is cut (mixed in before uvicorn's protocol, whose
+    ``pause_writing``/``resume_writing`` it extends)."""
+
+    write_timer: _Timer
+    guard: ClassVar[ConnectionGuard]
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+
+    def pause_writing(self) -> None:
+        super().pause_writing()  # type: ignore[misc]
+        self.write_timer.start(self.loop, self.guard.settings.write_timeout, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()  # type: ignore[misc]
+        self.write_timer.cancel()
+
+
+class GuardedHttp(_WriteTimeout, H11Protocol):
     """uvicorn's h11 protocol with the limits of :mod:`this module <.server>`: the handshake
     deadline, heads counted whole, closing after an unread body, the write timeout and the
     connections per address (the subclass :func:`guarded_protocols` makes sets ``guard``)."""
@@ -258,14 +277,6 @@ class GuardedHttp(H11Protocol):
             self.hold = None
         super().connection_lost(exc)
 
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.write_timer.start(self.loop, self.guard.settings.write_timeout, self.transport.abort)
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.write_timer.cancel()
-
     def _arm(self, seconds: float) -> None:
         self.deadline_timer.cancel()
         self.deadline = self.loop.time() + seconds
@@ -296,7 +307,7 @@ class GuardedHttp(H11Protocol):
         self.transport.close()
 
 
-class GuardedSocket(WebSocketsSansIOProtocol):
+class GuardedSocket(_WriteTimeout, WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with the handshake deadline it lacks, the
     refusals websockets queued (over 128 headers, a line over 8 KiB, a request it cannot
     read) sent and the connection closed, the write timeout, and the connection counted
@@ -337,14 +348,6 @@ class GuardedSocket(WebSocketsSansIOProtocol):
         self.write_timer.cancel()
         self._handshake_over()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.write_timer.start(self.loop, self.guard.settings.write_timeout, self.transport.abort)
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.write_timer.cancel()
 
     def _refuse_handshake(self) -> None:
         """websockets refused the upgrade while reading it: send the refusal it queued (431,
