@@ -238,16 +238,10 @@ def check_no_move_lost(seat: Seat, record: dict[str, Any], index: int, number: i
 
 def owner_of(deployment: Cluster, table_id: str) -> int:
     """The port of the server that owns a table now."""
-    engine = create_engine(deployment.postgres.url)
-    try:
-        with engine.connect() as connection:
-            owner = connection.execute(text("SELECT owner FROM mattis_leases WHERE table_id = :t"),
-                                       {"t": table_id}).scalar()
-    finally:
-        engine.dispose()
+    owner = lease_owner(deployment, table_id)
     ports = deployment.servers.owner_ports()
-    assert owner in ports, (owner, ports)
-    return ports[int(owner)]
+    assert owner is not None and owner in ports, (owner, ports)
+    return ports[owner]
 
 
 def test_two_people_play_one_table_through_nginx(deployment: Cluster) -> None:
