@@ -145,4 +145,7 @@ def served_in_thread(db: Path, settings: Settings = FAST, *, app: Any = None,
         yield f"http://127.0.0.1:{port}"
     finally:
         running.should_exit = True
-        thread.join(timeout=20)
+        thread.join(timeout=2)
+        if thread.is_alive():  # an app that never answers keeps its task: stop waiting for it
+            running.force_exit = True
+            thread.join(timeout=20)
