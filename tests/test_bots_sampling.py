@@ -129,7 +129,7 @@ def test_states_cover_both_phases_and_every_configuration() -> None:
 
 
 def test_known_cards_are_true_and_unseen_is_exactly_the_unknowable() -> None:
-    """Rules section 5, for every seat of every state:
+    """Rules section 5, for every seat of a quarter of the states:
 
     * ``known_hands[t]`` only holds cards really in seat t's hand, and the seat's own entry
       is its whole hand;
@@ -140,7 +140,7 @@ def test_known_cards_are_true_and_unseen_is_exactly_the_unknowable() -> None:
       the reserved trump card and the removed cards.
     """
     known_other_cards = 0
-    for where, game in states()[::2]:
+    for where, game in states()[::4]:  # every fourth of ~2,800 states: both phases of every configuration
         position = game.position()
         face_up = face_up_now(game)
         for seat in range(game.players):
@@ -249,13 +249,12 @@ def test_samples_agree_with_every_public_fact() -> None:
     from it shows the seat exactly the public part of the real view."""
     rng = random.Random(2024)
     checked = 0
-    for number, (where, game) in enumerate(states()):
+    for number, (where, game) in enumerate(states()[::2]):  # half of ~2,800 states, both phases of each
         seat = game.to_move
         assert seat is not None
         view = PlayerView.from_dict(game.view(seat))
-        for _ in range(2):
-            check_sample(game, seat, sample_position(view, rng), where)
-            checked += 1
+        check_sample(game, seat, sample_position(view, rng), where)
+        checked += 1
         if number % 7 == 0:
             for other in range(game.players):
                 check_sample(game, other, sample_position(PlayerView.from_dict(game.view(other)), rng),

@@ -522,10 +522,10 @@ def test_replaying_a_100000_action_record_takes_time_in_proportion_to_its_length
     actions: under 40 times the time, with room for a loaded machine's caches; linear growth
     is 10 and square growth would be 100)."""
     short, long = cyclic_record(10_000), cyclic_record(100_000)
-    game = Game.from_record(long)
-    assert game.num_actions == 100_000 and not game.is_over
-
-    ratio = best_time(lambda: Game.from_record(long)) / best_time(lambda: Game.from_record(short))
+    replayed: list[Game] = []
+    ratio = best_time(lambda: replayed.append(Game.from_record(long)), 1) / best_time(
+        lambda: Game.from_record(short))
+    assert replayed[0].num_actions == 100_000 and not replayed[0].is_over
     assert ratio < 40, ratio
 
     def narrate(record: dict[str, Any]) -> None:

@@ -267,7 +267,7 @@ def test_plot_legends_lie_outside_the_bars(small_lab: LabResult) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "nb"])
 def test_the_terminal_overview_fits_80_columns_uncut_with_the_caution(lang: Lang, tmp_path: Path) -> None:
-    rules = ("--rules", "pagat,app", "--set", "min_sequence=3,follow_suit=true", "--players", "3,6")
+    rules = ("--rules", "pagat,app", "--set", "min_sequence=3,follow_suit=true", "--players", "3,4")
     result = CliRunner().invoke(app, ["lab", *rules, *TINY[2:], "--out", str(tmp_path), "--lang", lang],
                                 env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.stderr

@@ -25,7 +25,7 @@ from mattis.tools.strength import (
 )
 
 TINY = Settings(budgets=(2, 6), series=("normal,normal", "hard:3,random"), chunk_deals=1, target=0.35,
-                max_games=9)
+                max_games=6)
 LOCAL = LocalBackend(1)
 
 
@@ -163,11 +163,11 @@ def test_a_finished_run_is_extended_by_a_larger_cap_or_more_budgets_keeping_its_
     assert finished.next_cell() is None
     played = {key: list(chunks) for key, chunks in finished.chunks.items()}
     larger = Settings(budgets=(2, 6, 12), series=("normal,normal",), chunk_deals=1, target=0.2,
-                      max_games=12)
+                      max_games=9)
     extended = run(tmp_path, larger, LOCAL, hours=0.0)  # load and save only: no chunk starts
     assert extended.settings.budgets == (2, 6, 12)
     assert extended.settings.series == TINY.series  # no cell played so far is dropped
-    assert (extended.settings.target, extended.settings.max_games) == (0.2, 12)
+    assert (extended.settings.target, extended.settings.max_games) == (0.2, 9)
     assert extended.next_cell() is not None
     for key, chunks in played.items():
         assert extended.chunks[key] == chunks
