@@ -280,6 +280,13 @@ PLAY_MESSAGES: dict[str, Source] = {
                                 "{who} are {name}: empty after collecting!"),
     "play.result_empty_you": "{who} are {name}: empty after collecting!",
     "play.out_order": "Went out: {order}",
+    # Translators: the result in plain words; name is Mattis, Blåmattis or Blodmattis
+    "play.fate_lost_you": "You lost – you are {name}",
+    # Translators: said to someone without a seat; count is how many players lost
+    "play.fate_lost": Plural("{who} lost and is {name}", "{who} lost and are {name}"),
+    "play.fate_first_you": "You went out first",
+    # Translators: place is the reader's place among those who went out, players how many played
+    "play.fate_place_you": "You went out as number {place} of {players}",
     "play.you_lost": "You were Mattis this time. Better luck next time!",
     "play.you_escaped": "You got away: you are not Mattis!",
     "play.saved": "The game is saved in {path}",
