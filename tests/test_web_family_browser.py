@@ -43,7 +43,8 @@ def play_to_the_end(page: Page, table_id: str, lang: str = "en") -> dict[str, An
     (spaced under the server's message rate limit); the last state."""
     played: dict[str, Any] = page.evaluate(
         PLAY, {"tableId": table_id, "lang": lang, "moves": None, "hint": False, "pace": 120})
-    return played["last"]
+    last: dict[str, Any] = played["last"]
+    return last
 
 
 # ------------------------------------------------------------------ 7, 9: the result, a closed table
