@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from mattis.i18n import Lang, t
+
 from .app_helpers import PLAY
 from .browser_helpers import PHONE, post, watch_console
 
@@ -31,11 +33,16 @@ def seated(context: BrowserContext, base_url: str, body: dict[str, Any], lang: s
     table = post(base_url, "/api/tables", body)
     page = context.new_page()
     page.goto(f"{base_url}/?lang={lang}")
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                  [f"mattis.seat.{table['table']}",
-                   json.dumps({"seat": table["seat"], "token": table["token"]})])
+    keep_seat(page, table)
     page.goto(f"{base_url}/t/{table['table']}?lang={lang}&pause=0{path}")
     return page, table
+
+
+def keep_seat(page: Page, table: dict[str, Any]) -> None:
+    """The creator's seat, kept in the page's browser as the start page keeps it."""
+    seat = json.dumps({"seat": table["seat"], "token": table["token"]})
+    key = f"mattis.seat.{table['table']}"
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, seat])
 
 
 def play_to_the_end(page: Page, table_id: str, lang: str = "en") -> dict[str, Any]:
@@ -128,3 +135,92 @@ def test_an_open_table_still_invites_with_its_code(browser: Browser, base_url: s
     expect(page.locator("#join [data-own-table]")).to_be_hidden()
     expect(page.locator("#join-form")).to_be_visible()
     page.close()
+
+
+# ------------------------------------------------------------------ 1: the rules
+
+
+INSIDE_SHEET = "() => document.querySelector('[data-rules-sheet]').contains(document.activeElement)"
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "nb"), ("desktop", "en")])
+def test_the_rules_open_as_a_sheet_over_the_table_and_the_game_stays(
+        browser: Browser, base_url: str, shots: Path, size: str, lang: Lang) -> None:
+    viewport = PHONE if size == "phone" else {"width": 1280, "height": 800}
+    context = browser.new_context(viewport=viewport, color_scheme="dark" if size == "desktop" else "light")
+    page, _ = seated(context, base_url, {"rules": "pagat", "players": 3, "seed": 3,
+                                              "seats": [{"kind": "human", "name": "Mormor"}, *BOTS]}, lang)
+    problems = watch_console(page)
+    expect(page.locator('#hand [data-playable="true"]').first).to_be_visible()
+    address = page.url
+    page.evaluate("window.sameDocument = true")
+    sheet = page.locator("[data-rules-sheet]")
+    expect(sheet).to_be_hidden()
+    page.locator('[data-action="rules"]').click()
+    expect(sheet).to_be_visible()
+    # the rules page's own title, in the page's language
+    expect(sheet.locator("h2").first).to_have_text(t("web.rules.title", lang))
+    assert sheet.get_attribute("aria-labelledby") == "rules-title"
+    assert page.evaluate("document.querySelector('[data-rules-sheet]').matches(':modal')")
+    expect(sheet.locator("figure.example svg").first).to_be_visible()  # the table's card pictures
+    expect(sheet.locator(".cta")).to_have_count(0)  # no link away from the table
+    page.screenshot(path=str(shots / f"{size}-rules-sheet-{lang}.png"))
+    assert page.evaluate(INSIDE_SHEET)
+    for _ in range(25):  # Tab goes round inside the sheet, never to the table behind it
+        page.keyboard.press("Tab")
+        assert page.evaluate(INSIDE_SHEET)
+    page.keyboard.press("c")  # the table's keys wait while the rules are read
+    page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+    assert page.evaluate("document.activeElement.dataset.action") == "rules"
+    assert page.url == address and page.evaluate("window.sameDocument") is True
+    page.locator('[data-action="rules"]').click()
+    expect(sheet).to_be_visible()
+    sheet.locator("#rules-close").click()
+    expect(sheet).to_be_hidden()
+    assert page.url == address and page.evaluate("window.sameDocument") is True
+    before = page.locator("#log li").count()
+    page.locator('#hand [data-playable="true"]').first.click()
+    if page.locator("#chooser").is_visible():
+        page.locator("#chooser button").last.click()
+    expect(page.locator("#log li")).not_to_have_count(before)  # the same connection plays on
+    assert not problems, problems
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def app_built() -> None:
+    from mattis.web import pwa
+
+    pwa.build(say=lambda line: None)  # once per machine: does nothing when current
+
+
+def test_the_rules_page_from_the_service_worker_leads_back_to_its_table(
+        app_built: None, browser: Browser, base_url: str) -> None:
+    """Once the offline app's worker keeps /rules (one copy per language, written without a
+    way back), the page opened from a table still leads back to that table."""
+    from .app_helpers import install
+
+    context = browser.new_context()
+    page = context.new_page()
+    install(page, f"{base_url}/?lang=nb")
+    table = post(base_url, "/api/tables", {"seats": [{"kind": "human", "name": "Kari"}, *BOTS]})
+    keep_seat(page, table)
+    back = f"/t/{table['table']}"
+    response = page.goto(f"{base_url}/rules?lang=nb&back={back}")
+    assert response is not None and response.from_service_worker
+    assert 'href="/"' in response.text() and back not in response.text()  # the kept copy knows no table
+    expect(page.locator("a[data-back]").first).to_have_attribute("href", back)
+    cta = page.locator("a[data-back-cta]")
+    expect(cta).to_have_attribute("href", back)
+    expect(cta).to_have_text("Tilbake til spillet")
+    english = f"/rules?lang=en&back={back.replace('/', '%2F')}"
+    expect(page.locator('nav.lang a[lang="en"]')).to_have_attribute("href", english)
+    page.locator('nav.lang a[lang="en"]').click()
+    expect(page.locator("a[data-back-cta]")).to_have_text("Back to the game")
+    page.locator("a[data-back]").first.click()
+    page.wait_for_url(f"**{back}")
+    expect(page.locator("#hand [data-card]").first).to_be_visible()
+    page.goto(f"{base_url}/rules?lang=nb&back=https://example.org/t/x")  # never off the site
+    expect(page.locator("a[data-back]").first).to_have_attribute("href", "/")
+    context.close()

@@ -13,6 +13,7 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
+//   rules_sheet.js the rules as a sheet over the table
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, loadTexts } from "./i18n.js";
@@ -27,6 +28,7 @@ import {
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
+import { rulesOpen, wireRules } from "./table/rules_sheet.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { store } from "./table/store.js";
 
@@ -123,9 +125,11 @@ $("log-toggle").addEventListener("click", () => setLogOpen(!logOpen()));
 $("log-close").addEventListener("click", () => { setLogOpen(false); $("log-toggle").focus(); });
 $("copy").addEventListener("click", copyInvite);
 $("share").addEventListener("click", shareInvite);
+wireRules();
 document.addEventListener("keydown", (event) => {
   const { state } = store.get();
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (rulesOpen()) return;  // reading the rules: the sheet has the keys (Escape closes it)
   if (event.key === "Escape") { closeChooser(); setLogOpen(false); }
   if (event.key === "c" && state.legal.includes("chance")) play("chance");
   if (event.key === "p" && state.legal.includes("pickup")) play("pickup");
