@@ -224,3 +224,52 @@ def test_the_rules_page_from_the_service_worker_leads_back_to_its_table(
     page.goto(f"{base_url}/rules?lang=nb&back=https://example.org/t/x")  # never off the site
     expect(page.locator("a[data-back]").first).to_have_attribute("href", "/")
     context.close()
+
+
+# ------------------------------------------------------------------ 6: the warning before a deal
+
+
+def test_the_start_page_warns_before_a_deal_likely_to_end_in_blodmattis(
+        browser: Browser, base_url: str, shots: Path) -> None:
+    """The warning gives the measured rate for the chosen rules and player count, as the terminal
+    does (``mattis.frontend.empty_loss``), and follows every change of either."""
+    from mattis.core.rules import Rules
+    from mattis.frontend.empty_loss import empty_loss_risk
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    problems = watch_console(page)
+    page.goto(f"{base_url}/?lang=nb")
+    setup = page.locator('#new-table [data-warning="empty-loss"]')
+    friends = page.locator('section[aria-labelledby="friends-title"] [data-warning="empty-loss"]')
+    expect(page.locator("#presets input").first).to_be_attached()
+    expect(setup).to_be_hidden()  # pagat, 3 players: hardly ever
+    expect(friends).to_be_hidden()
+    page.locator('#presets input[value="app"]').check()
+    page.locator('#players input[value="4"]').check()
+    expect(setup).to_be_hidden()  # 9 %: not worth a word
+    page.locator('#players input[value="5"]').check()
+    expect(setup).to_have_text(str(empty_loss_risk(Rules.preset("app"), 5).warning("nb")))  # type: ignore[union-attr]
+    expect(setup).to_contain_text("51 %")
+    expect(setup).to_contain_text("Blodmattis")
+    page.locator('#players input[value="6"]').check()
+    expect(setup).to_contain_text("93 %")
+    page.locator("#house-rules > summary").click()
+    page.locator('fieldset[data-field="follow_suit"] input:not(:checked)').first.check()
+    expect(setup).to_be_hidden()  # a house rule: not measured, so no figure
+    page.locator("#reset-options").click()
+    expect(setup).to_contain_text("93 %")
+    page.locator("#name").fill("Mormor")
+    page.locator("#create").click()  # the choices are kept: "Play now" and the friends' table warn
+    page.wait_for_url("**/t/**")
+    page.goto(f"{base_url}/?lang=en")
+    quick = page.locator('section[aria-labelledby="computer-title"] [data-warning="empty-loss"]')
+    expect(quick).to_contain_text("93% of 100 test games ended early in Blodmattis")
+    expect(friends).to_be_hidden()  # the friends' table is for 3 until chosen
+    page.locator('#friends-count input[value="5"]').check()
+    expect(friends).to_contain_text("51%")
+    page.screenshot(path=str(shots / "phone-start-warning-en.png"), full_page=True)
+    page.locator('#friends-count input[value="3"]').check()
+    expect(friends).to_be_hidden()
+    assert not problems, problems
+    context.close()

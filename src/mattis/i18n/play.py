@@ -252,9 +252,11 @@ PLAY_MESSAGES: dict[str, Source] = {
         "You play {games} games. The loser deals the next game, and we count how often each player is "
         "Mattis."
     ),
-    "play.blodmattis_warning": (
-        "Note: with this many players and these rules, most games end with Blodmattis after collecting. "
-        "There are few tricks to share, and only the won pile counts."
+    # Translators: percent is a whole number (51), games how many test games it was measured
+    # over; name is Blåmattis or Blodmattis. Put the % as your language writes it.
+    "play.empty_loss_warning": (
+        "Note: with these rules and {players} players, {percent}% of {games} test games ended early "
+        "in {name}, before the second half."
     ),
     "play.how_to": (
         "Type a card (like 7h), a number from the list, or 'help'. Type 'quit' whenever you like; the "
