@@ -273,3 +273,127 @@ def test_the_start_page_warns_before_a_deal_likely_to_end_in_blodmattis(
     expect(friends).to_be_hidden()
     assert not problems, problems
     context.close()
+
+
+# ------------------------------------------------------------------ 13: sound, vibration, mute
+
+FAKE_AUDIO = """
+window.heard = [];      // the frequency of every note begun, in order
+window.buzzed = [];     // each navigator.vibrate() call's pattern
+window.contexts = 0;
+window.pageHidden = false;
+Object.defineProperty(document, "visibilityState", { get: () => (window.pageHidden ? "hidden" : "visible") });
+class FakeAudioContext {
+  constructor() { window.contexts += 1; this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  resume() { return Promise.resolve(); }
+  close() { return Promise.resolve(); }
+  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect() {} }; }
+  createOscillator() {
+    const tone = { frequency: { setValueAtTime(value) { tone.hz = value; } }, connect() {}, stop() {},
+                   start() { window.heard.push(tone.hz); } };
+    return tone;
+  }
+}
+window.AudioContext = FakeAudioContext;
+navigator.vibrate = (pattern) => { window.buzzed.push(pattern); return true; };
+"""
+"""Web Audio and vibration stubbed (``add_init_script``): every note and every vibration are
+counted, and the test can say the tab is hidden."""
+
+SOUND_FIRST_NOTE = {"turn": 660, "war": 220, "trick": 523, "mattis": 392}
+"""The first note of each sound (``static/table/sound.js`` SOUNDS), which no other sound plays:
+how many times a sound was heard is how many times its first note was."""
+
+
+def sounds_heard(page: Page) -> list[str]:
+    """The sounds the stub heard, in order."""
+    names = {hz: kind for kind, hz in SOUND_FIRST_NOTE.items()}
+    return [names[hz] for hz in page.evaluate("window.heard") if hz in names]
+
+
+def test_sounds_and_a_vibration_follow_the_game_and_the_mute_button_stops_them(
+        browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(FAKE_AUDIO)
+    page, table = seated(context, base_url, {"rules": "pagat", "players": 3, "seed": 21,
+                                              "seats": [{"kind": "human", "name": "Mormor"}, *BOTS]}, "nb")
+    problems = watch_console(page)
+    mute = page.locator('[data-action="mute"]')
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    expect(mute).to_have_attribute("aria-label", "Slå av lyd")
+    expect(page.locator('#hand [data-playable="true"]').first).to_be_visible()
+    assert page.evaluate("window.heard") == []  # the first state is not news
+    last = play_to_the_end(page, table["table"], "nb")  # the page's own connection hears every state
+    expect(page.locator("[data-result]")).to_be_visible()
+    heard = sounds_heard(page)
+    assert heard.count("turn") >= 3, heard  # the page sounds your turn each time
+    assert "trick" in heard, heard
+    assert heard.count("mattis") == 1, heard
+    assert last["view"]["phase"] == "over"
+    buzzed = page.evaluate("window.buzzed")
+    assert len(buzzed) == heard.count("turn") and all(b == 60 for b in buzzed)
+    assert not problems, problems
+    context.close()
+
+
+SOUNDS_FOR = """async () => {
+  const { soundsFor } = await import('/static/table/sound.js');
+  const state = (phase, tie, legal, trick, game = 1) => ({ table: { game }, legal,
+    view: { phase, tie },
+    last_trick: trick === null ? null : { number: trick, reason: trick < 0 ? "taken_back" : "won" } });
+  const before = state("collect", [], [], 1);
+  return {
+    first: soundsFor(null, before),
+    war: soundsFor(before, state("collect", ["Kd"], [], 1)),
+    won: soundsFor(before, state("collect", [], ["7h"], 2)),
+    picked_up: soundsFor(state("shed", [], [], -1), state("shed", [], [], -2)),
+    over: soundsFor(state("shed", [], [], 5), state("over", [], [], 5)),
+    new_game: soundsFor(before, state("collect", [], ["7h"], null, 2)),
+  };
+}"""
+"""What sound.js makes of changes of state: silence at the first state and at a new game."""
+
+
+def sound_probe(page: Page, kinds: list[str]) -> tuple[list[str], list[Any]]:
+    """Ask sound.js for these sounds; what the stubs heard and felt."""
+    page.evaluate("() => { window.heard = []; window.buzzed = []; }")
+    page.evaluate("(kinds) => import('/static/table/sound.js').then((m) => m.playSounds(kinds))", kinds)
+    return sounds_heard(page), page.evaluate("window.buzzed")
+
+
+def test_every_sound_is_its_own_the_tab_hidden_and_the_mute_kept_on_the_device_are_silent(
+        browser: Browser, base_url: str, shots: Path) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="dark")
+    context.add_init_script(FAKE_AUDIO)
+    page, _ = seated(context, base_url, {"seats": [{"kind": "human", "name": "Mormor"}, *BOTS]}, "en")
+    expect(page.locator("#hand [data-card]").first).to_be_visible()
+    kinds = ["mattis", "war", "trick", "turn"]
+    assert sound_probe(page, kinds) == (kinds, [60])
+    news = page.evaluate(SOUNDS_FOR)
+    assert news == {"first": [], "war": ["war"], "won": ["trick", "turn"], "picked_up": [],
+                    "over": ["mattis"], "new_game": []}
+    page.evaluate("window.pageHidden = true")
+    assert sound_probe(page, ["turn", "war"]) == ([], [])  # hidden: nothing
+    page.evaluate("window.pageHidden = false")
+    mute = page.locator('[data-action="mute"]')
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    page.screenshot(path=str(shots / "phone-muted-dark.png"))
+    assert sound_probe(page, ["turn", "trick"]) == ([], [])  # muted: no sound, no vibration
+    page.reload()
+    expect(page.locator('[data-action="mute"]')).to_have_attribute("aria-pressed", "true")  # kept
+    assert page.evaluate("localStorage.getItem('mattis.pref.sound')") == "0"
+    assert sound_probe(page, ["turn"]) == ([], [])
+    page.locator('[data-action="mute"]').click()
+    expect(page.locator('[data-action="mute"]')).to_have_attribute("aria-pressed", "false")
+    assert sound_probe(page, ["turn"]) == (["turn"], [60])
+    context.close()
+
+
+def test_reduced_motion_makes_no_sound(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    context.add_init_script(FAKE_AUDIO)
+    page, _ = seated(context, base_url, {"seats": [{"kind": "human", "name": "Mormor"}, *BOTS]}, "en")
+    expect(page.locator("#hand [data-card]").first).to_be_visible()
+    assert sound_probe(page, ["turn", "war", "trick", "mattis"]) == ([], [])
+    context.close()

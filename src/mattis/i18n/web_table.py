@@ -72,6 +72,8 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.share_text": "Join me for a game of Mattis!",
     "web.ui.table.qr_alt": "QR code of the invite link",
     "web.ui.table.scan": "Scan the code with a phone to join.",
+    # the mute button in the header: pressed means no sounds and no vibration
+    "web.ui.table.mute": "Mute sounds",
     # a table nobody can join
     "web.ui.table.full_title": "This table is full",
     "web.ui.table.full_text": "Every seat is taken, so nobody can join. You can start a table of your own "
