@@ -397,3 +397,43 @@ def test_reduced_motion_makes_no_sound(browser: Browser, base_url: str) -> None:
     expect(page.locator("#hand [data-card]").first).to_be_visible()
     assert sound_probe(page, ["turn", "war", "trick", "mattis"]) == ([], [])
     context.close()
+
+
+# ------------------------------------------------------------------ the same in the offline app
+
+
+def test_offline_the_warning_the_rules_sheet_and_the_way_back_work_from_the_workers_cache(
+        app_built: None, browser: Browser, base_url: str, shots: Path) -> None:
+    """With the network off: the start page's warning (the worker's /api/options), the rules
+    sheet over a table on the device (the worker's /rules), and the rules page's way back."""
+    from .app_helpers import CREATE, FAST_BOTS, install
+
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    page = context.new_page()
+    install(page, f"{base_url}/?lang=nb")
+    page.evaluate(FAST_BOTS)
+    context.set_offline(True)
+    problems = watch_console(page)
+    page.goto(f"{base_url}/?lang=nb")
+    page.locator('#presets input[value="app"]').check()
+    page.locator('#players input[value="6"]').check()
+    expect(page.locator('#new-table [data-warning="empty-loss"]')).to_contain_text("93 %")
+    seats = [{"kind": "human", "name": "Mormor"}, *BOTS]
+    created = page.evaluate(CREATE, {"body": {"rules": "pagat", "players": 3, "seed": 4, "seats": seats},
+                                     "lang": "nb", "where": "local"})
+    table_id = created["data"]["table"]
+    page.goto(f"{base_url}/t/{table_id}?lang=nb&pause=0")
+    expect(page.locator("#hand [data-card]").first).to_be_visible(timeout=60_000)
+    page.locator('[data-action="rules"]').click()
+    sheet = page.locator("[data-rules-sheet]")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("h2").first).to_have_text(t("web.rules.title", "nb"))
+    page.screenshot(path=str(shots / "phone-offline-rules-sheet-dark.png"))
+    page.keyboard.press("Escape")
+    expect(sheet).to_be_hidden()
+    page.goto(f"{base_url}/rules?lang=nb&back=/t/{table_id}")
+    page.locator("a[data-back-cta]").click()
+    page.wait_for_url(f"**/t/{table_id}")
+    expect(page.locator("#hand [data-card]").first).to_be_visible(timeout=60_000)
+    assert not [problem for problem in problems if "qr.svg" not in problem], problems  # item 12 is another's
+    context.close()
