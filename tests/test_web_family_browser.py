@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from mattis.i18n import Lang, t
 
@@ -94,6 +94,12 @@ def test_the_result_says_what_happened_to_you_and_a_finished_table_invites_nobod
     context.close()
 
 
+def assert_big_enough(control: Locator) -> None:
+    """At least 44×44 CSS px, the platforms' touch target (WCAG 2.5.8 asks for 24)."""
+    box = control.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+
+
 def closed_page_says_so(page: Page, lang: str) -> None:
     """No code to join with, no invitation, no name to fill in; a way to a table of one's own."""
     expect(page.locator("#join img[data-qr]")).to_be_hidden()
@@ -104,6 +110,7 @@ def closed_page_says_so(page: Page, lang: str) -> None:
     own = page.locator("#join [data-own-table]")
     expect(own).to_have_text({"nb": "Start ditt eget bord", "en": "Start your own table"}[lang])
     assert own.get_attribute("href") == "/"
+    assert_big_enough(own)
     own.click()
     page.wait_for_url("**/")
     expect(page.locator('[data-action="quick-start"]')).to_be_visible()
@@ -140,6 +147,22 @@ def test_an_open_table_still_invites_with_its_code(browser: Browser, base_url: s
 # ------------------------------------------------------------------ 1: the rules
 
 
+SHEET_OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  for (const el of document.querySelectorAll('[data-rules-sheet] *')) {
+    if (!el.getClientRects().length || el.closest('svg, table')) continue;  // a wide table scrolls by design
+    const box = el.getBoundingClientRect();
+    const name = `${el.tagName.toLowerCase()}.${el.className}`;
+    if (box.right > width + 0.5 || box.left < -0.5) problems.push(`${name} sticks out: ${box.right}`);
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !el.classList.contains('sheet-body')) {
+      problems.push(`${name} cut: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  return problems;
+}"""
+"""What sticks out of the screen or is cut off inside the rules sheet."""
+
 INSIDE_SHEET = "() => document.querySelector('[data-rules-sheet]').contains(document.activeElement)"
 
 
@@ -165,6 +188,8 @@ def test_the_rules_open_as_a_sheet_over_the_table_and_the_game_stays(
     expect(sheet.locator("figure.example svg").first).to_be_visible()  # the table's card pictures
     expect(sheet.locator(".cta")).to_have_count(0)  # no link away from the table
     page.screenshot(path=str(shots / f"{size}-rules-sheet-{lang}.png"))
+    assert page.evaluate(SHEET_OVERFLOW) == []  # nothing in it cut off or wider than the screen
+    assert_big_enough(sheet.locator("#rules-close"))
     assert page.evaluate(INSIDE_SHEET)
     for _ in range(25):  # Tab goes round inside the sheet, never to the table behind it
         page.keyboard.press("Tab")
@@ -321,6 +346,7 @@ def test_sounds_and_a_vibration_follow_the_game_and_the_mute_button_stops_them(
     mute = page.locator('[data-action="mute"]')
     expect(mute).to_have_attribute("aria-pressed", "false")
     expect(mute).to_have_attribute("aria-label", "Slå av lyd")
+    assert_big_enough(mute)
     expect(page.locator('#hand [data-playable="true"]').first).to_be_visible()
     assert page.evaluate("window.heard") == []  # the first state is not news
     last = play_to_the_end(page, table["table"], "nb")  # the page's own connection hears every state

@@ -37,7 +37,8 @@ export async function openRules(link) {
     body.replaceChildren(...[...content.childNodes].map((node) => document.importNode(node, true)));
     body.dataset.lang = lang;
     body.lang = lang;
-    drawExampleCards(body);  // its title, h2#rules-title, names the sheet (aria-labelledby)
+    drawExampleCards(body);
+    sheet.setAttribute("aria-labelledby", "rules-title");  // the rules page's own title names the sheet
   }
   sheet.showModal();
   $("rules-close").focus();
