@@ -87,8 +87,8 @@ def test_the_result_says_what_happened_to_you_and_a_finished_table_invites_nobod
     expect(stranger.locator("#join")).to_be_visible()
     expect(stranger.locator("#join-heading")).to_have_text(
         {"nb": "Dette spillet er over", "en": "This game is over"}[lang])
-    closed_page_says_so(stranger, lang)
     stranger.screenshot(path=str(shots / f"phone-finished-table-{lang}.png"))
+    closed_page_says_so(stranger, lang)
     assert not problems, problems
     stranger.context.close()
     context.close()
