@@ -384,3 +384,20 @@ def test_at_a_terminal_an_existing_save_is_a_question(tmp_path: Path, answer: st
         term.expect("error: --save: .* holds a saved game; add --overwrite to replace it")
         assert term.finish() == 2
         assert existing.read_bytes() == before
+
+
+def test_the_terminal_warns_before_a_deal_likely_to_end_in_blodmattis_p1_10() -> None:
+    """The same measured figure the start page shows (``mattis.frontend.empty_loss``)."""
+    term = Terminal("play", "--lang", "en", "--rules", "app", "--bots", "random,random,random,random,random",
+                    "--seed", "3")
+    term.expect(PROMPTS["en"])
+    assert "93% of 100 test games ended early in Blodmattis" in term.screen
+    term.send("quit")
+    term.expect("The game was stopped.")
+    term.finish()
+    quiet = Terminal("play", "--lang", "en", "--bots", "random,random", "--seed", "3")
+    quiet.expect(PROMPTS["en"])
+    assert "test games" not in quiet.screen
+    quiet.send("quit")
+    quiet.expect("The game was stopped.")
+    quiet.finish()

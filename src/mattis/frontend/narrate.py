@@ -141,3 +141,27 @@ def out_order_line(game: Game, participants: Sequence[Participant], lang: Lang) 
     order = "  ".join(f"{place}. {seat_name(participants[s], lang)}"
                       for place, s in enumerate(game.out_order, start=1))
     return t("play.out_order", lang, order=order)
+
+
+def result_fate_line(game: Game, participants: Sequence[Participant], lang: Lang) -> str | None:
+    """What the game did to the reader, in plain words: "Du tapte – du er Mattis", "Du gikk
+    ut først", "Du kom ut som nr. 2 av 4". A reader without a seat (no participant is
+    ``human``) reads the losers' fate in the third person: "Kari tapte og er Mattis".
+    ``None`` while the game is not over."""
+    result = game.result
+    if result is None:
+        return None
+    name = lost_on_empty_name(game.rules.nothing_left_counts) if result.lost_on_empty else "Mattis"
+    you = next((person.seat for person in participants if person.human), None)
+    if you is None:
+        names = [seat_name(participants[s], lang, initial=index == 0)
+                 for index, s in enumerate(result.losers)]
+        return t("play.fate_lost", lang, who=join_names(names, lang), name=name, count=len(names))
+    if you in result.losers:
+        return t("play.fate_lost_you", lang, name=name)
+    if you not in result.out_order:
+        return t("play.you_escaped", lang)  # a deal ended by Blåmattis/Blodmattis (P1.10)
+    place = result.out_order.index(you) + 1
+    if place == 1:
+        return t("play.fate_first_you", lang)
+    return t("play.fate_place_you", lang, place=place, players=len(participants))

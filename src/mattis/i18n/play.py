@@ -252,9 +252,11 @@ PLAY_MESSAGES: dict[str, Source] = {
         "You play {games} games. The loser deals the next game, and we count how often each player is "
         "Mattis."
     ),
-    "play.blodmattis_warning": (
-        "Note: with this many players and these rules, most games end with Blodmattis after collecting. "
-        "There are few tricks to share, and only the won pile counts."
+    # Translators: percent is a whole number (51), games how many test games it was measured
+    # over; name is Blåmattis or Blodmattis. Put the % as your language writes it.
+    "play.empty_loss_warning": (
+        "Note: with these rules and {players} players, {percent}% of {games} test games ended early "
+        "in {name}, before the second half."
     ),
     "play.how_to": (
         "Type a card (like 7h), a number from the list, or 'help'. Type 'quit' whenever you like; the "
@@ -280,6 +282,13 @@ PLAY_MESSAGES: dict[str, Source] = {
                                 "{who} are {name}: empty after collecting!"),
     "play.result_empty_you": "{who} are {name}: empty after collecting!",
     "play.out_order": "Went out: {order}",
+    # Translators: the result in plain words; name is Mattis, Blåmattis or Blodmattis
+    "play.fate_lost_you": "You lost – you are {name}",
+    # Translators: said to someone without a seat; count is how many players lost
+    "play.fate_lost": Plural("{who} lost and is {name}", "{who} lost and are {name}"),
+    "play.fate_first_you": "You went out first",
+    # Translators: place is the reader's place among those who went out, players how many played
+    "play.fate_place_you": "You went out as number {place} of {players}",
     "play.you_lost": "You were Mattis this time. Better luck next time!",
     "play.you_escaped": "You got away: you are not Mattis!",
     "play.saved": "The game is saved in {path}",

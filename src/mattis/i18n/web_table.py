@@ -72,6 +72,16 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.share_text": "Join me for a game of Mattis!",
     "web.ui.table.qr_alt": "QR code of the invite link",
     "web.ui.table.scan": "Scan the code with a phone to join.",
+    # the mute button in the header: pressed means no sounds and no vibration
+    "web.ui.table.mute": "Mute sounds",
+    # a table nobody can join
+    "web.ui.table.full_title": "This table is full",
+    "web.ui.table.full_text": "Every seat is taken, so nobody can join. You can start a table of your own "
+    "and invite your friends.",
+    "web.ui.table.over_title": "This game is over",
+    "web.ui.table.over_text": "Nobody can join a game that is over. You can start a table of your own and "
+    "invite your friends.",
+    "web.ui.table.own_table": "Start your own table",
     # the result
     "web.ui.table.cards_left": "Cards left",
     "web.ui.table.no_cards": "no cards",

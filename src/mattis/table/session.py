@@ -53,7 +53,7 @@ from ..core.record import MAX_SEED
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.cards import sort_actions
 from ..frontend.match import Match, MatchSecret, MoveSeeds
-from ..frontend.narrate import out_order_line, result_headline
+from ..frontend.narrate import out_order_line, result_fate_line, result_headline
 from ..frontend.reasons import hint_reason
 from ..frontend.seats import Participant
 from ..frontend.story import TableStory
@@ -670,6 +670,7 @@ class TableSession:
             result = game.result
             assert result is not None
             message["result"] = {"headline": result_headline(game, people, lang),
+                                 "you": result_fate_line(game, people, lang),
                                  "out_order": out_order_line(game, people, lang),
                                  "losers": game.losers, "order": list(result.out_order),
                                  "lost_on_empty": result.lost_on_empty,

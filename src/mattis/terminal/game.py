@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from ..core.rules import NothingLeft, NothingLeftCounts
+from ..frontend.empty_loss import empty_loss_risk
 from ..frontend.inputs import Command, CommandInput, parse_input
 from ..frontend.match import Match
 from ..frontend.narrate import out_order_line, result_headline
@@ -49,8 +49,6 @@ EXIT_SAVE_FAILED = 1
 """Exit code when the game could not be saved at the end: a script must not think it was."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C, as shells report a program stopped by SIGINT."""
-BLODMATTIS_WARNING_PLAYERS = 5
-"""From this many players most won-pile games end in Blodmattis (rules Decision 21)."""
 QUIET_AFTER = 14
 """Once you are out, show this many of the bots' moves, then only who goes out."""
 TRICK_PAUSE = 2.0
@@ -180,10 +178,9 @@ class TerminalPlay:
         self._say(t("play.seating", lang, seat=human, others=join_names(others, lang)))
         if self.games > 1:
             self._say(t("play.match_intro", lang, games=self.games))
-        rules = match.rules
-        if (match.players >= BLODMATTIS_WARNING_PLAYERS and rules.nothing_left is NothingLeft.LOSE
-                and rules.nothing_left_counts is NothingLeftCounts.WON_PILE):
-            self._say(t("play.blodmattis_warning", lang), "yellow")  # rules Decision 21
+        risk = empty_loss_risk(match.rules, match.players)
+        if risk is not None:  # P1.10: likely to end early in Blåmattis/Blodmattis
+            self._say(risk.warning(lang), "yellow")
         self._say(t("play.how_to", lang), "dim")
         if self.pace > 0:
             self._say(t("play.pace_note", lang), "dim")

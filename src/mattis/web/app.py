@@ -44,6 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BASE_LEVELS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
+from ..frontend.empty_loss import empty_loss_risk
 from ..i18n import (
     DEFAULT_LANG,
     LANGS,
@@ -193,7 +194,8 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
     app (``on_device``, Pyodide without numpy) always does."""
     config = config or table_profile("server")
     presets = [{"name": name, "summary": preset_summary(name, lang),
-                "rules": Rules.preset(name).to_dict()} for name in PRESET_NAMES]
+                "rules": Rules.preset(name).to_dict(), "empty_loss": empty_loss_warnings(name, lang)}
+               for name in PRESET_NAMES]
     options = []
     for field, option in RULE_OPTIONS.items():
         if not option.in_play:
@@ -208,6 +210,20 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
                                 seconds=format_seconds(config.thinking_seconds(level), lang))}
               for level in (BASE_LEVELS if on_device else available_levels())]
     return {"presets": presets, "options": options, "levels": levels}
+
+
+def empty_loss_warnings(preset: str, lang: Lang) -> list[dict[str, Any]]:
+    """For each player count of the preset whose deals often end early in Blåmattis or
+    Blodmattis: the measured rate and the warning in words (``mattis.frontend.empty_loss``, as
+    the terminal warns). The start page shows it while the preset's own rules are chosen."""
+    rules = Rules.preset(preset)
+    found = []
+    for players in range(rules.min_players, rules.max_players + 1):
+        risk = empty_loss_risk(rules, players)
+        if risk is not None:
+            found.append({"players": players, "rate": risk.rate, "name": risk.name,
+                          "warning": risk.warning(lang)})
+    return found
 
 
 def format_seconds(seconds: float, lang: Lang) -> str:

@@ -276,7 +276,8 @@ def rules_page(lang: Lang, back: str | None = None) -> str:
 <h2 id="rules-title">{text("web.rules.title")}</h2><p class="lead">{text("web.rules.lead")}</p>
 <h3>{text("web.rules.howto_title")}</h3><p class="muted">{text("web.rules.howto_note")}</p>
 {how_to_play_html(lang)}
-<p class="cta"><a class="button primary" href="{html.escape(target)}">{again}</a></p></section>"""
+<p class="cta"><a class="button primary" data-back-cta href="{html.escape(target)}">{again}</a></p>
+</section>"""
     variants = f"""<section class="panel" aria-labelledby="variants-title">
 <h3 id="variants-title">{text("web.rules.variants_title")}</h3>
 <p>{text("web.rules.variants_intro")}</p>{variants_html(lang)}</section>"""

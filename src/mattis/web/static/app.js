@@ -80,6 +80,31 @@ function quickSummary() {
   return [who, fmt(texts.quick_rules, { rules })];
 }
 
+// ------------------------------------------------------------------ the warning before a deal
+
+/** The warning before a deal likely to end early in Blåmattis or Blodmattis (P1.10): the
+ * measured rate the server gives with a preset (`empty_loss`, as the terminal warns), for its
+ * own rules at this player count; none with house rules, which were not measured. */
+function emptyLossWarning(presetName, set, players) {
+  if (Object.keys(set).length) return "";
+  return presetOf(presetName)?.empty_loss?.find((item) => item.players === players)?.warning ?? "";
+}
+
+function showWarning(id, text) {
+  $(id).textContent = text;
+  $(id).hidden = !text;
+}
+
+/** Each choice's warning: "Play now", the friends' table, the form below them. */
+function drawWarnings() {
+  showWarning("quick-warning", emptyLossWarning(choices.rules, choices.set, choices.players));
+  const friends = Number(checkedValue("friends")) || choices.friends;
+  showWarning("friends-warning", emptyLossWarning(choices.rules, choices.set, friends));
+  if (checkedValue("preset")) {
+    showWarning("setup-warning", emptyLossWarning(formPreset().name, houseRules(), Number(checkedValue("players"))));
+  }
+}
+
 // ------------------------------------------------------------------ building blocks
 
 function chip(name, value, label, checked, onChange) {
@@ -182,6 +207,7 @@ function renderSeats() {
     }
     list.append(item);
   }
+  drawWarnings();
 }
 
 function renderOptions(set) {
@@ -245,6 +271,7 @@ function updateChanges() {
     for (const text of [item.name, item.field, item.rule, label]) row.insertCell().textContent = text;
     row.cells[1].className = "code";
   }
+  drawWarnings();
 }
 
 function formSeats() {
@@ -318,7 +345,7 @@ function renderAll() {
   drawFan();
   const [who, rules] = quickSummary();
   $("quick-summary").replaceChildren(who, document.createElement("br"), rules);
-  countChips($("friends-count"), "friends", presetOf(choices.rules), choices.friends, () => {});
+  countChips($("friends-count"), "friends", presetOf(choices.rules), choices.friends, drawWarnings);
   const previousPreset = checkedValue("preset");
   const set = previousPreset ? houseRules() : choices.set;
   renderPresets();

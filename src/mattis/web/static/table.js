@@ -13,6 +13,8 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
+//   rules_sheet.js the rules as a sheet over the table
+//   sound.js       sounds, the vibration on your turn, the mute button
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, loadTexts } from "./i18n.js";
@@ -27,6 +29,8 @@ import {
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
+import { rulesOpen, wireRules } from "./table/rules_sheet.js";
+import { playSounds, soundsFor, wireMute } from "./table/sound.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { store } from "./table/store.js";
 
@@ -104,7 +108,10 @@ async function switchLang(code) {
 
 store.subscribe((now, before) => {
   if (now.texts !== before.texts) showWords();
-  if (now.state !== before.state && now.state) draw();
+  if (now.state !== before.state && now.state) {
+    draw();
+    playSounds(soundsFor(before.state, now.state));
+  }
 });
 
 // ------------------------------------------------------------------ wiring
@@ -123,9 +130,12 @@ $("log-toggle").addEventListener("click", () => setLogOpen(!logOpen()));
 $("log-close").addEventListener("click", () => { setLogOpen(false); $("log-toggle").focus(); });
 $("copy").addEventListener("click", copyInvite);
 $("share").addEventListener("click", shareInvite);
+wireRules();
+wireMute();
 document.addEventListener("keydown", (event) => {
   const { state } = store.get();
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (rulesOpen()) return;  // reading the rules: the sheet has the keys (Escape closes it)
   if (event.key === "Escape") { closeChooser(); setLogOpen(false); }
   if (event.key === "c" && state.legal.includes("chance")) play("chance");
   if (event.key === "p" && state.legal.includes("pickup")) play("pickup");

@@ -1,6 +1,6 @@
 // Joining: the invite page for someone without a seat (whose table it is, the rules in words
 // with each house rule, the players and free seats, a note if the table is seeded, a name and
-// "take a seat"), and the waiting room while seats are open (the link to copy or share, a
+// "take a seat"; a full or finished table says so and offers a table of your own), and the waiting room while seats are open (the link to copy or share, a
 // bot for a seat nobody takes). Which preset the rules are closest to, and which house rules
 // differ from it, come with the table's facts (`base_preset`, `house_rules`).
 import { fmt, plural } from "../i18n.js";
@@ -27,8 +27,20 @@ export async function showJoin() {
   }
   const data = info.data;
   const host = data.host?.name;
-  $("join-heading").textContent = host ? fmt(texts["table.host_table"], { name: host }) : texts["table.anon_table"];
-  $("join-host").textContent = host ? fmt(texts["table.host_invites"], { name: host }) : texts["table.anon_invites"];
+  const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
+  // A table nobody can join (every seat taken, or its game over) says so, invites nobody,
+  // shows no code to join with, and offers a table of your own instead.
+  const closed = !open || data.status === "over";
+  const why = data.status === "over" ? "over" : "full";
+  $("join-heading").textContent = closed ? texts[`table.${why}_title`]
+    : host ? fmt(texts["table.host_table"], { name: host }) : texts["table.anon_table"];
+  $("join-host").textContent = closed ? texts[`table.${why}_text`]
+    : host ? fmt(texts["table.host_invites"], { name: host }) : texts["table.anon_invites"];
+  $("join-qr").hidden = closed;
+  if (closed) $("join-qr").querySelector("img").removeAttribute("src");
+  $("join-own").hidden = !closed;
+  $("join-form").hidden = closed;
+  $("join").dataset.closed = closed ? why : "";
   $("join-facts").replaceChildren(...inviteFacts(data, options).map((line) => {
     const item = document.createElement("li");
     item.textContent = line;
@@ -44,8 +56,6 @@ export async function showJoin() {
     if (seat.kind === "open") item.className = "open-seat";
     return item;
   }));
-  const open = data.open_seats ?? data.seats.filter((s) => s.kind === "open").length;
-  if (!open) { $("join-error").textContent = texts.full; $("join-form").hidden = true; }
   if (!$("join-name").value) $("join-name").value = savedName();
 }
 

@@ -1,4 +1,5 @@
-// The result, laid over the table when a game is over: the headline, the order out, every
+// The result, laid over the table when a game is over: the headline, what happened to you in
+// plain words (`result.you`, written by the table: "Du tapte – du er Mattis"), the order out, every
 // player's remaining cards (in the order the state gives, `result.sorted_hands`), who is
 // Mattis, the match score, "play again" and the record.
 import { cardLabel, cardSvg } from "../cards.js";
@@ -19,6 +20,7 @@ export function drawResult(view) {
   const result = state.result;
   const table = state.table;
   $("headline").textContent = result.headline;
+  $("result-you").textContent = result.you || "";
   $("out-order").textContent = result.out_order || "";
   const grid = $("result-table");
   grid.replaceChildren();
