@@ -14,11 +14,10 @@ import pytest
 
 from mattis import Game
 from mattis.core.errors import Reason
-from mattis.core.rules import PRESETS, Rules
+from mattis.core.rules import PRESET_NAMES, PRESETS, Rules
 from mattis.frontend.explain import explain_illegal
 from mattis.frontend.tutorial import (
     LESSONS,
-    PRESET_NAMES,
     YOU,
     Moment,
     Step,

@@ -30,13 +30,10 @@ from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import CARD_CODES, parse_card, rank_of, suit_of
 from ..core.game import Game
 from ..core.phase import Phase
-from ..core.rules import Rules
+from ..core.rules import PRESET_NAMES, Rules
 from ..i18n import Lang, t
 from .cards import action_label, card_label, sort_hand, suit_word
 from .explain import explain_illegal
-
-PRESET_NAMES: Final = ("pagat", "kortregler", "app")
-"""The presets with a lesson: every preset (a test checks this against the rules core)."""
 
 YOU: Final = 0
 """The learner's seat; the robots sit at 1 and 2."""
@@ -101,7 +98,7 @@ def _seq(text: str) -> tuple[Move, ...]:
 
 # ---------------------------------------------------------------------------- the lessons
 
-LESSONS: Final[dict[str, tuple[Scene, ...]]] = {
+LESSONS: Final[dict[str, tuple[Scene, ...]]] = {  # every preset of PRESET_NAMES (a test checks it)
     "pagat": (
         Scene(
             Deal(_deck("Ah Ks 4d", "8s Kh 3h", "6c 5d 2s", "Qd 9c 7c Jd 5h 2c 8d 6s Tc Ac 3c", "Th"),
@@ -346,6 +343,8 @@ def lesson(preset: str, lang: Lang) -> dict[str, Any]:
     and the same file in the offline app): every step's view, sentence, expected move and the
     answer to every move offered there, and each scene's end (the view after its last move
     and one sentence). Raises ``KeyError`` for a preset without a lesson."""
+    if preset not in PRESET_NAMES:
+        raise KeyError(preset)
     scenes = LESSONS[preset]
     steps: list[dict[str, Any]] = []
     ends: list[dict[str, Any]] = []
@@ -369,7 +368,9 @@ def lesson(preset: str, lang: Lang) -> dict[str, Any]:
         game, after = _scene_end(scene, preset)
         ends.append({"view": view_of(game), "robots": _robot_lines(after, lang),
                      "say": _outro(game, index == len(scenes) - 1, lang)})
-    return {"preset": preset, "lang": lang, "names": _names(lang), "steps": steps, "scenes": ends}
+    suits = {letter: suit_word(index, lang) for index, letter in enumerate("cdhs")}
+    return {"preset": preset, "lang": lang, "names": _names(lang), "suits": suits, "steps": steps,
+            "scenes": ends}
 
 
 def _scene_end(scene: Scene, preset: str) -> tuple[Game, tuple[tuple[int, str], ...]]:

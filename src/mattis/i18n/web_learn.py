@@ -96,6 +96,7 @@ LEARN_MESSAGES: dict[str, Source] = {
     "web.ui.learn.trump_unknown": "Trump: not known yet",
     "web.ui.learn.won": "won {n}",
     "web.ui.learn.holding": "holds {n}",
+    "web.ui.learn.out": "out",
     "web.ui.learn.played": "{name}: {move}",
     "web.ui.learn.robots_played": "Since your last move",
     "web.ui.learn.right": "Right!",
