@@ -265,5 +265,7 @@ def test_the_view_is_the_seat_view() -> None:
         for step in lesson(preset, "en")["steps"]:
             view = step["view"]
             assert set(view) == {"phase", "to_move", "hand", "hand_sizes", "won_sizes", "stock", "trump",
-                                 "trump_card", "trump_holder", "trick", "tie", "table", "out_order", "losers"}
+                                 "trump_card", "trump_holder", "tie", "table", "out_order", "losers"}
             assert all(isinstance(size, int) for size in view["hand_sizes"])
+        war = next(step for step in lesson(preset, "en")["steps"] if step["teaches"] == "war")
+        assert war["view"]["table"] and war["view"]["tie"]  # the tied cards are shown

@@ -321,9 +321,8 @@ def view_of(game: Game) -> dict[str, Any]:
         "trump": view["trump"],
         "trump_card": view["trump_card"],
         "trump_holder": view["trump_holder"],
-        "trick": [[seat, card] for seat, card in game.current_round] if phase == "collect" else [],
         "tie": view["tie"],
-        "table": view["table"] if phase != "collect" else [],
+        "table": view["table"],  # phase 1: the trick's cards, a war's included; phase 2: the plays
         "out_order": view["out_order"],
         "losers": view["losers"],
     }

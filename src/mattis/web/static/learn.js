@@ -57,15 +57,17 @@ function playGroup(seat, cards, view, extra = "") {
 function drawView(view, robots) {
   const seats = $("learn-seats");
   seats.replaceChildren();
-  for (let seat = 1; seat < view.hand_sizes.length; seat++) {
+  for (let seat = 0; seat < view.hand_sizes.length; seat++) {
     const item = document.createElement("li");
-    item.className = "learn-seat";
+    item.className = seat === 0 ? "learn-seat you" : "learn-seat";
     item.classList.toggle("to-move", view.to_move === seat);
     item.classList.toggle("loser", view.losers.includes(seat));
     const name = document.createElement("strong");
     name.textContent = lesson.names[seat];
     const facts = document.createElement("span");
-    facts.textContent = `${fmt(texts["learn.holding"], { n: view.hand_sizes[seat] })} · ${fmt(texts["learn.won"], { n: view.won_sizes[seat] })}`;
+    const holding = fmt(texts["learn.holding"], { n: view.hand_sizes[seat] });
+    // the won pile counts in phase 1 only: phase 2 plays it as the hand (P1.9)
+    facts.textContent = view.phase === "collect" ? `${holding} · ${fmt(texts["learn.won"], { n: view.won_sizes[seat] })}` : holding;
     item.append(name, " ", facts);
     if (view.losers.includes(seat)) item.append(" ", badge("Mattis", "loser"));
     else if (view.out_order.includes(seat)) item.append(" ", badge(texts["learn.out"], "out"));
@@ -75,7 +77,7 @@ function drawView(view, robots) {
   const plays = document.createElement("ul");
   plays.className = "learn-plays";
   plays.setAttribute("aria-label", texts["learn.on_table"]);
-  const items = view.phase === "collect" ? view.trick.map(([seat, code]) => [seat, [code]]) : view.table;
+  const items = view.table;  // phase 1: the trick's cards, a war's too; phase 2: the plays, oldest first
   for (const [seat, cards] of items) plays.append(playGroup(seat, cards, view, view.tie.includes(seat) ? " in-war" : ""));
   if (!items.length) {
     const empty = document.createElement("li");
