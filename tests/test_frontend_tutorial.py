@@ -256,7 +256,7 @@ def test_the_lesson_data_for_a_page(lang: Lang) -> None:
             assert offered[step["expect"]]["ok"] is True
             assert sum(move["ok"] for move in step["moves"]) == 1
             assert set(step["view"]["hand"]) >= set(step["expect"].split("-")) - {"chance", "pickup"}
-        assert data["names"][1] in data["scenes"][-1]["say"]  # Ola is Mattis
+        assert data["names"][1] in data["scenes"][-1]["say"]  # the robot at seat 1 is Mattis
 
 
 def test_the_view_is_the_seat_view() -> None:

@@ -79,7 +79,7 @@ def test_a_whole_lesson_on_a_phone_with_one_wrong_move(browser: Browser, base_ur
     assert "does not beat" in refusals[0]
     done = page.locator("[data-tutorial-done]")
     expect(done).to_be_visible()
-    expect(page.locator("#learn-say")).to_contain_text("Ola is Mattis")
+    expect(page.locator("#learn-say")).to_contain_text("Kari is Mattis")
     assert page.evaluate("localStorage.getItem('mattis.learn')") == "done"
     page.screenshot(path=str(shots / "learn-done-phone-light.png"), full_page=True)
     assert not page.evaluate(OVERFLOW, {"textOnly": True})

@@ -34,6 +34,7 @@ from ..core.rules import PRESET_NAMES, Rules
 from ..i18n import Lang, t
 from .cards import action_label, card_label, sort_hand, suit_word
 from .explain import explain_illegal
+from .seats import BOT_NAMES
 
 YOU: Final = 0
 """The learner's seat; the robots sit at 1 and 2."""
@@ -252,8 +253,8 @@ def walk(preset: str) -> Iterator[Moment]:
 
 # ---------------------------------------------------------------------------- for a page
 
-ROBOT_NAMES: Final = ("Ola", "Kari")
-"""The robots' names (seats 1 and 2): names, the same in every language."""
+ROBOT_NAMES: Final = BOT_NAMES[:2]
+"""The robots' names (seats 1 and 2), as the tables name their first two bots."""
 
 
 def offered_moves(game: Game) -> list[str]:
