@@ -1,6 +1,7 @@
 """Learn Mattis in a real headless Chromium (issue 26, item 4): a whole lesson on a phone, one
 wrong move answered with the engine's reason, the end's offer of a game against easy
-computer players, the start page's offer to first-time visitors, light and dark.
+computer players, the start page's offer to first-time visitors, light and dark, and the
+installed app with the network off.
 
 Screenshots go to ``$MATTIS_SCREENSHOTS`` when set, else to the test's temporary folder.
 """
@@ -13,6 +14,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from mattis.web import pwa
+
+from .app_helpers import install
 from .browser_helpers import OVERFLOW, PHONE, get, watch_console
 
 pytestmark = pytest.mark.browser
@@ -131,4 +135,21 @@ def test_the_offer_can_be_dismissed(browser: Browser, base_url: str) -> None:
     page.reload()
     expect(page.locator("#quick-summary")).not_to_be_empty()
     expect(page.locator("#learn-offer")).to_be_hidden()
+    context.close()
+
+
+def test_the_lesson_works_offline_in_the_installed_app(browser: Browser, base_url: str, shots: Path) -> None:
+    pwa.build(say=lambda line: None)  # the service worker is served once the app is built
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    install(page, f"{base_url}/?lang=nn")
+    context.set_offline(True)
+    page.goto(f"{base_url}/learn?preset=kortregler")
+    expect(page.locator('#lesson[data-tutorial-step="1"]')).to_be_visible()
+    expect(page.locator("#learn-say")).to_contain_text("duell")  # nynorsk, the pair trick (P1.2)
+    play_through(page, shots, "offline")
+    expect(page.locator("[data-tutorial-done]")).to_have_attribute("data-tutorial-done", "kortregler")
+    # the first real game is dealt on the device, since no server answers
+    page.locator('[data-action="play-easy"]').click()
+    page.wait_for_url("**/t/local-**")
     context.close()
