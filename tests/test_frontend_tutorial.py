@@ -207,6 +207,18 @@ def test_a_lesson_covers_the_game_in_a_few_steps(preset: str) -> None:
     assert len(list(walk(preset))) <= 12  # at most five minutes: about twenty seconds a step
 
 
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_lesson_fits_in_five_minutes(preset: str) -> None:
+    # a slow reader (120 words a minute) reading every sentence, and 12 seconds to look at the
+    # cards and choose each move or press Continue, stays under five minutes
+    for lang in LANGS:
+        data = lesson(preset, lang)
+        sentences = [step["say"] for step in data["steps"]] + [end["say"] for end in data["scenes"]]
+        reading = sum(len(sentence.split()) for sentence in sentences) / 120 * 60
+        choosing = 12 * (len(data["steps"]) + len(data["scenes"]))
+        assert reading + choosing <= 300, (preset, lang, reading + choosing)
+
+
 def test_each_preset_has_its_own_steps() -> None:
     says = {preset: {moment.step.say for moment in walk(preset)} for preset in PRESET_NAMES}
     assert "learn.step.chance" in says["pagat"]  # P1.4 chance (not in app)
