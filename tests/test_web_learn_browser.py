@@ -153,3 +153,30 @@ def test_the_lesson_works_offline_in_the_installed_app(browser: Browser, base_ur
     page.locator('[data-action="play-easy"]').click()
     page.wait_for_url("**/t/local-**")
     context.close()
+
+
+def test_the_lesson_can_be_followed_with_the_keyboard_alone(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base_url}/learn?lang=en&preset=app")
+    expect(page.locator('#lesson[data-tutorial-step="1"]')).to_be_visible()
+    focused = "() => document.activeElement?.dataset.move ?? document.activeElement?.dataset.action ?? ''"
+    for _ in range(60):
+        if page.locator("[data-tutorial-done]").count():
+            break
+        if page.locator('[data-action="continue"]').is_visible():
+            assert page.evaluate(focused) == "continue"  # focus waits on the way on
+            page.keyboard.press("Enter")
+            continue
+        move = expected(page)
+        for _ in range(12):  # Tab through the moves to the one the step asks for
+            if page.evaluate(focused) == move:
+                break
+            page.keyboard.press("Tab")
+        assert page.evaluate(focused) == move
+        page.keyboard.press("Enter")
+        page.wait_for_function("(move) => document.querySelector('#lesson').dataset.tutorialExpect !== move",
+                               arg=move)
+    expect(page.locator("[data-tutorial-done]")).to_be_visible()
+    assert page.evaluate(focused) == "play-easy"
+    context.close()

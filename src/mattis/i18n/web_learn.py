@@ -36,7 +36,7 @@ LEARN_MESSAGES: dict[str, Source] = {
         "Two cards of the same rank start a war: you each play a battle card from your hand. Play {move}."
     ),
     "learn.step.chance": (
-        "In these rules you may chance: play the stock's top card without looking. Try it: press {move}."
+        "In these rules you may chance: play the stock's top card without looking. Try it: press “{move}”."
     ),
     "learn.step.trump.hidden_last": (
         "Only the trump card is left in the stock. Play {move}: you draw it and lay it aside unseen."
@@ -68,10 +68,10 @@ LEARN_MESSAGES: dict[str, Source] = {
     ),
     "learn.step.sequence.off": "These rules have no sequences: every play is one card. Lead {move}.",
     "learn.step.pickup.voluntary": (
-        "You need not beat: you may take the oldest play on the table into your hand. Press {move}."
+        "You need not beat: you may take the oldest play on the table into your hand. Press “{move}”."
     ),
     "learn.step.pickup.must_beat": (
-        "In these rules you must beat if you can. You cannot beat {target}, so press {move}."
+        "In these rules you must beat if you can. You cannot beat {target}, so press “{move}”."
     ),
     "learn.step.out": "Play your last cards, {move}, and you are out.",
     "learn.step.out.last_card": "Lead your last card, {move}, and you are out.",
