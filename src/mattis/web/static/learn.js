@@ -89,6 +89,14 @@ function drawView(view, robots) {
   const facts = [texts[`phase.${view.phase}`] ?? "", fmt(texts["learn.stock"], { n: view.stock })];
   facts.push(view.trump ? fmt(texts["learn.trump"], { suit: lesson.suits[view.trump] }) : texts["learn.trump_unknown"]);
   $("learn-facts").textContent = facts.filter(Boolean).join(" · ");
+  if (view.phase === "collect" && view.trump_card && view.stock) {
+    // the app preset's face-up trump card (P1.6 bottom_up), under the stock for everyone to see
+    const shown = cardPic(view.trump_card, view.trump);
+    shown.classList.add("learn-trump-card");
+    shown.setAttribute("role", "img");
+    shown.setAttribute("aria-label", cardLabel(view.trump_card));
+    $("learn-facts").prepend(shown, " ");
+  }
   const lines = $("learn-robots");
   lines.replaceChildren();
   if (robots.length) {
