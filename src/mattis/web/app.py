@@ -8,6 +8,7 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
+* ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
   message to that client alone.
@@ -45,6 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BASE_LEVELS, available_levels
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.empty_loss import empty_loss_risk
+from ..frontend.tutorial import lesson
 from ..i18n import (
     DEFAULT_LANG,
     LANGS,
@@ -335,6 +337,17 @@ def create_app(
     async def start_page(request: Request) -> Response:
         return HTMLResponse(pwa.with_page_script((STATIC / "index.html").read_text(encoding="utf-8")))
 
+    async def learn_page(request: Request) -> Response:
+        return HTMLResponse(pwa.with_page_script((STATIC / "learn.html").read_text(encoding="utf-8")))
+
+    @api
+    async def learn_lesson(request: Request) -> Response:
+        preset, lang = request.path_params["preset"], match_lang(request.path_params["lang"])
+        if preset not in PRESET_NAMES or lang != request.path_params["lang"] or lang is None:
+            raise Refusal("bad_request", detail=f"a lesson is one of {', '.join(PRESET_NAMES)} in one of "
+                                                f"{', '.join(LANGS)}")
+        return JSONResponse(lesson(preset, lang))
+
     async def table_page(request: Request) -> Response:
         return HTMLResponse(pwa.with_page_script((STATIC / "table.html").read_text(encoding="utf-8")))
 
@@ -405,6 +418,8 @@ def create_app(
         Route(TABLE_PAGE, table_page),  # the page the offline app keeps for every table
         Route(TABLE_PAGE + "{table_id}", table_page),
         Route("/rules", rules),
+        Route("/learn", learn_page),
+        Route("/api/learn/{preset}.{lang}.json", learn_lesson),
         Route("/sw.js", service_worker),
         Route("/manifest.webmanifest", manifest),
         Route("/static/app/mattis.zip", package_zip),

@@ -11,7 +11,7 @@ The app is the same pages, plus a Web Worker that runs our package on Pyodide
   wheel (``pyproject.toml``);
 * made when asked (:func:`app_files`): our package as a zip of only the units the worker
   imports (:data:`APP_UNITS`), the answers the pages ask the server for (rules page,
-  options, texts), so the service worker can keep them, and ``/static/site.js``
+  options, texts, the tutorial's lessons), so the service worker can keep them, and ``/static/site.js``
   (:func:`site_script`), the facts the pages take from Python.
 
 :func:`app_files` lists every file the service worker keeps, by the address the pages ask
@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.rules import PRESET_NAMES
+from ..frontend.tutorial import lesson
 from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
 from ..table import TableConfig, table_profile
 from ..table.page import TABLE_PAGE
@@ -78,6 +80,10 @@ PAGE_SCRIPT = '<script type="module" src="/static/pwa.js"></script>'
 SERVICE_WORKER_MARK = "/*BUILD*/"
 
 SITE_SCRIPT = "/static/site.js"
+
+LEARN_PAGE = "/learn"
+"""The tutorial's page; its lessons are ``/api/learn/{preset}.{lang}.json``, the same address
+online and offline (no query, so the service worker keeps each as a file of its own)."""
 """The module that hands the pages what Python knows of the site (:func:`site_script`)."""
 
 
@@ -276,7 +282,18 @@ def app_files(
             html,
         )
     )
+    files.append(
+        AppFile(
+            LEARN_PAGE,
+            LEARN_PAGE,
+            with_page_script((STATIC / "learn.html").read_text(encoding="utf-8")).encode(),
+            html,
+        )
+    )
     for lang in LANGS:
+        for preset in PRESET_NAMES:  # the lessons: computed by the engine now, read as data offline
+            url = f"/api/learn/{preset}.{lang}.json"
+            files.append(AppFile(url, url, _json(lesson(preset, lang)), "application/json"))
         files.append(
             AppFile(
                 f"/rules?lang={lang}",
@@ -364,6 +381,8 @@ def export(out: Path, files: list[AppFile]) -> int:
     for item in files:
         if item.url == "/":
             write("index.html", item.data)
+        elif item.url == LEARN_PAGE:
+            write(LEARN_PAGE.strip("/") + "/index.html", item.data)
         elif item.url == TABLE_PAGE:
             write(TABLE_PAGE.strip("/") + "/index.html", item.data)
             write("404.html", item.data)  # hosts that answer unknown addresses with it open /t/ID

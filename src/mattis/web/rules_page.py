@@ -274,6 +274,7 @@ def rules_page(lang: Lang, back: str | None = None) -> str:
               "</span></header>")
     how_to_play = f"""<section class="panel how-to-play" aria-labelledby="rules-title">
 <h2 id="rules-title">{text("web.rules.title")}</h2><p class="lead">{text("web.rules.lead")}</p>
+<p class="learn-link"><a href="/learn?lang={lang}" data-learn>{text("web.rules.learn")}</a></p>
 <h3>{text("web.rules.howto_title")}</h3><p class="muted">{text("web.rules.howto_note")}</p>
 {how_to_play_html(lang)}
 <p class="cta"><a class="button primary" data-back-cta href="{html.escape(target)}">{again}</a></p>

@@ -11,8 +11,8 @@
 //   Every file kept, fetched or carried over, must have the SHA-256 named below, or the
 //   install fails and nothing of it stays: the version before goes on (a proxy that alters a
 //   file on the way, on plain-HTTP --lan, cannot plant code in the app).
-// - fetch: the pages, /static/*, /rules and the /api/options and /api/texts answers come
-//   from the cache (the network only for what is not kept); a finished game's record of a
+// - fetch: the pages, /static/*, /rules, /learn and the /api/options, /api/texts and
+//   /api/learn answers come from the cache (the network only for what is not kept); a finished game's record of a
 //   table on this device comes from IndexedDB; everything else (server tables, sockets) goes
 //   to the network untouched.
 importScripts("/static/app/database.js");  // mattisDatabase: the device's IndexedDB, as the app's worker opens it
@@ -95,6 +95,7 @@ function cacheKey(url) {
   if (path === "/" || path === "/index.html") return "/";
   if (path.startsWith(BUILD.table_page)) return BUILD.table_page;
   if (path === "/rules" || path === "/rules/") return `/rules?lang=${langOf(url)}`;
+  if (path === "/learn/") return "/learn";  // the export's folder address of the tutorial
   if (path === "/api/options" || path === "/api/texts") return `${path}?lang=${langOf(url)}`;
   if (KEPT.has(path)) return path;
   return null;

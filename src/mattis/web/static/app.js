@@ -8,6 +8,7 @@ import { createTable } from "./transport.js";
 
 const CHOICES_KEY = "mattis.choices";
 const LAST_TABLE_KEY = "mattis.last_table";
+const LEARN_KEY = "mattis.learn";  // the tutorial (learn.js): "done" or "dismissed"
 const DEFAULT_CHOICES = { rules: "pagat", set: {}, players: 3, levels: ["normal", "normal"], friends: 3 };
 const FAN = ["As", "Kh", "Qd", "Jc"];
 
@@ -352,6 +353,8 @@ function renderAll() {
   if (previousPreset) document.querySelector(`input[name="preset"][value="${previousPreset}"]`).checked = true;
   renderForPreset(set);
   const last = localStorage.getItem(LAST_TABLE_KEY);
+  // First-time visitors (nothing remembered on this device) are offered the tutorial.
+  $("learn-offer").hidden = Boolean(last || localStorage.getItem(CHOICES_KEY) || localStorage.getItem(LEARN_KEY));
   $("continue").hidden = !(last && savedSeat(last));
   if (last) $("continue-link").href = tablePath(last);
 }
@@ -368,6 +371,10 @@ async function start() {
 document.querySelector('[data-action="quick-start"]').addEventListener("click", quickStart);
 document.querySelector('[data-action="friends"]').addEventListener("click", friendsTable);
 $("reset-options").addEventListener("click", () => renderOptions({}));
+document.querySelector('[data-action="learn-dismiss"]').addEventListener("click", () => {
+  localStorage.setItem(LEARN_KEY, "dismissed");
+  $("learn-offer").hidden = true;
+});
 $("new-table").addEventListener("submit", createFromForm);
 // Back from a table: the browser may show this page as it was left, buttons still busy.
 window.addEventListener("pageshow", (event) => { if (event.persisted && catalogue) { busy(false); renderAll(); } });
