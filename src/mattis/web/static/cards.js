@@ -1,8 +1,9 @@
 // Playing cards drawn as SVG by the project: rank and suit in two corners (the top-left one
 // stays readable when cards overlap in a fanned hand), a large suit or a framed letter in the
 // middle, red or black by suit, and a gold frame with a "T" badge for trumps. Colours are
-// presentation attributes with class names, so a page's stylesheet may restyle them (the dark
-// theme) and a page without one still draws them.
+// presentation attributes with class names (and the suit's, `suit-d`, for a four-colour deck),
+// so a page's stylesheet may restyle them (the dark theme) and a page without one still draws
+// them.
 const RANKS = "23456789TJQKA";
 const RANK_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = "cdhs";
@@ -64,7 +65,7 @@ export function cardSvg(code, { trump = false } = {}) {
   const colour = red ? "#c0262d" : "#1b1b1b";
   const label = RANK_LABELS[rank];
   const symbol = SYMBOLS[suit];
-  const svg = face(`card-face ${red ? "red" : "black"}${trump ? " trump" : ""}`);
+  const svg = face(`card-face ${red ? "red" : "black"} suit-${SUITS[suit]}${trump ? " trump" : ""}`);
   const frame = trump ? "#d4a017" : "#9aa0a6";
   const corner = (transform) => `<g${transform}>
       <text x="${label.length > 1 ? 3 : 5}" y="17" font-size="16" font-weight="700" letter-spacing="-1" fill="${colour}" font-family="${FONT}">${label}</text>

@@ -13,21 +13,23 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
+//   settings.js    the device's settings: large cards, four colours, two-tap confirm
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
-import { currentLang, fmt, loadTexts } from "./i18n.js";
-import { $, fillTexts, takeOfflineNote } from "./page.js";
+import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { $, fillTexts, setText, takeOfflineNote } from "./page.js";
 import { isLocal } from "./transport.js";
 import { connect, hasSeat, send, tableId } from "./table/connection.js";
 import { drawArea, drawDeck, positions, takeFelt } from "./table/felt.js";
 import {
-  acted, askHint, dismissChooser, closeChooser, drawControls, drawHand, layoutHand, notePointer, play,
+  acted, askHint, dismissChooser, closeChooser, drawAdvice, drawControls, drawHand, layoutHand, notePointer, play,
   receiveError, receiveHint, takeHand,
 } from "./table/hand.js";
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
+import { startSettings } from "./table/settings.js";
 import { store } from "./table/store.js";
 
 // ------------------------------------------------------------------ messages
@@ -70,7 +72,7 @@ function draw() {
   $("game").dataset.toMove = view.to_move === null ? "" : String(view.to_move);
   const phase = over ? "" : ` \u00b7 ${texts["phase." + view.phase] ?? ""}`;
   const turn = over ? texts["phase.over"] : turnText(view.to_move);
-  $("status").textContent = `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`;
+  setText($("status"), `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`);
   document.body.classList.toggle("my-turn", state.legal.length > 0);
   const before = positions();
   drawSeats(view);
@@ -86,6 +88,7 @@ function draw() {
 function showWords() {
   const { texts, lang } = store.get();
   fillTexts(texts, lang, { back: location.pathname, onLang: switchLang });
+  langSwitch($("settings-lang"), lang, switchLang, texts._languages);  // the header has no room for it on a phone
   for (const image of document.querySelectorAll("img[data-qr]")) {
     image.alt = texts["table.qr_alt"] ?? "";
     // a table on this device has nobody to invite, and no server that knows it
@@ -105,6 +108,7 @@ async function switchLang(code) {
 store.subscribe((now, before) => {
   if (now.texts !== before.texts) showWords();
   if (now.state !== before.state && now.state) draw();
+  if (before.felt.holding && !now.felt.holding) drawAdvice();  // the held trick is cleared: advice about the next
 });
 
 // ------------------------------------------------------------------ wiring
@@ -140,6 +144,8 @@ const resized = new ResizeObserver(() => {
 });
 resized.observe($("felt"));
 resized.observe($("hand"));
+
+startSettings(() => { if (store.get().state?.view) layoutHand(); });
 
 async function start() {
   const texts = await loadTexts(currentLang());
