@@ -7,7 +7,7 @@
 import { cardBack, cardLabel, cardSvg, suitSymbol } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
-import { joinNames, person, seatElement, seatInfo, seatName } from "./seats.js";
+import { joinNames, person, seatElement, seatInfo } from "./seats.js";
 import { store } from "./store.js";
 
 /** How long a completed trick stays on the table before it goes to the winner. Tests shorten
@@ -130,7 +130,7 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
     }
     const who = document.createElement("span");
     who.className = "who";
-    who.textContent = seatName(seat);
+    who.textContent = person(seat, true);  // "You" under your own cards: short, and plain
     play.append(cards, who);
     if (codes.some((code) => winning.has(code))) {
       // one mark for the play (a run wins as one), under its cards: it covers no rank
@@ -151,11 +151,18 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
   }
 }
 
-/** Cards on the table shrink when many are on it (a long war, a full phase-2 table). */
+/** Cards on the table shrink when many are on it (a long war, a full phase-2 table), until
+ * they fit the middle of the felt: nothing there may spill over the seats around it. */
 function fitArea(entries) {
+  const area = $("area");
   const cards = entries.reduce((sum, [, codes]) => sum + codes.length, 0);
-  const size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
-  $("area").style.setProperty("--fit", String(size));
+  let size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
+  area.style.setProperty("--fit", String(size));
+  const group = area.firstElementChild;
+  while (group && size > 0.4 && (group.offsetHeight > area.clientHeight || group.offsetWidth > area.clientWidth)) {
+    size -= 0.06;
+    area.style.setProperty("--fit", size.toFixed(2));
+  }
 }
 
 // ------------------------------------------------------------------ a completed trick, held

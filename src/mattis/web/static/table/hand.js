@@ -206,11 +206,12 @@ export function drawControls(view) {
   drawReactions();
 }
 
-/** The advice under the felt. While a completed trick is still held on the table, the advice
- * (which is about the next trick already) waits: it is drawn when the trick is cleared. */
+/** The advice under the felt. While a completed trick is held on the table, or waits to be,
+ * the advice (which is about the next trick already) waits too: it is drawn when the table
+ * is cleared (table.js). */
 export function drawAdvice() {
   const { state, felt } = store.get();
-  if (felt.holding || !state?.view) return;
+  if (felt.holding || felt.queue.length || !state?.view) return;
   setText($("advice"), state.view.phase === "over" ? "" : state.advice || "");
 }
 
