@@ -168,8 +168,11 @@ def test_settings_are_kept_per_device_large_cards_and_four_colours(browser: Brow
     problems = watch_console(page)
     table = post(base_url, "/api/tables", {"players": 3, "seats": seats(3), "seed": 5})
     sit_down(page, base_url, table, "nb", pause=0)
-    fills = """() => Object.fromEntries([...document.querySelectorAll('#hand [data-card]')].map((card) =>
-      [card.dataset.card[1], getComputedStyle(card.querySelector('svg text')).fill]))"""
+    # the ink of each suit in the hand's pictures (the cards' SVG, as CSS images)
+    fills = """() => Object.fromEntries([...document.querySelectorAll('#hand [data-card]')].map((card) => [
+      card.dataset.card[1],
+      decodeURIComponent(getComputedStyle(card.querySelector('.face')).backgroundImage).match(/fill="(#[0-9a-f]{6})"/g)
+        .map((fill) => fill.slice(6, 13)).filter((ink) => ink !== '#fffdf8')[0]]))"""
     width = "() => document.querySelector('#hand [data-card] .face').getBoundingClientRect().width"
     before_fills = page.evaluate(fills)
     before_width = page.evaluate(width)
@@ -189,11 +192,11 @@ def test_settings_are_kept_per_device_large_cards_and_four_colours(browser: Brow
     assert page.evaluate("document.documentElement.dataset.prefLargeCards") == "on"
     assert page.evaluate("document.documentElement.dataset.prefFourColour") == "on"
     after_fills = page.evaluate(fills)
-    blue, green = "rgb(21, 86, 194)", "rgb(27, 122, 52)"
+    blue, green = "#1556c2", "#1b7a34"
+    assert before_fills, "the hand has cards"
+    assert all(fill in ("#c0262d", "#1b1b1b") for fill in before_fills.values()), before_fills
     for suit, fill in after_fills.items():
-        expected = {"d": blue, "c": green}.get(suit, before_fills.get(suit))
-        if suit in before_fills or suit in "dc":
-            assert fill == expected, (suit, fill, before_fills)
+        assert fill == {"d": blue, "c": green, "h": "#c0262d", "s": "#1b1b1b"}[suit], (suit, fill)
     assert page.evaluate(width) > before_width * 1.15, "large cards are larger"
     shown = page.evaluate("() => Math.min(...[...document.querySelectorAll('#hand [data-card]')].map((c) => "
                           "c.getBoundingClientRect().width))")

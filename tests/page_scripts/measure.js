@@ -13,6 +13,7 @@
   const texts = [];
   for (const el of document.body.querySelectorAll('*')) {
     if (!shown(el) || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (parseFloat(getComputedStyle(el).fontSize) === 0) continue;  // words kept for screen readers, an icon shown
     texts.push({ size: parseFloat(getComputedStyle(el).fontSize), what: `${name(el)} "${el.textContent.trim().slice(0, 30)}"` });
   }
   const controls = [];

@@ -18,6 +18,7 @@
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
 import { $, fillTexts, setText, takeOfflineNote } from "./page.js";
+import { onPreference } from "./prefs.js";
 import { isLocal } from "./transport.js";
 import { connect, hasSeat, send, tableId } from "./table/connection.js";
 import { drawArea, drawDeck, positions, takeFelt } from "./table/felt.js";
@@ -146,6 +147,7 @@ resized.observe($("felt"));
 resized.observe($("hand"));
 
 startSettings(() => { if (store.get().state?.view) layoutHand(); });
+onPreference("four-colour", () => { if (store.get().state?.view) draw(); });  // every card in its new ink
 
 async function start() {
   const texts = await loadTexts(currentLang());

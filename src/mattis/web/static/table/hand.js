@@ -8,7 +8,7 @@
 // Nothing here changes the page's layout when the turn changes: a button that does not apply
 // now is disabled, not removed (only the phase decides between chance and pick-up), and the
 // hand keeps its place (a playable card is ringed, not raised).
-import { actionLabel, cardLabel, cardSvg } from "../cards.js";
+import { actionLabel, cardImage, cardLabel } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $, setText } from "../page.js";
 import { preference } from "../prefs.js";
@@ -45,7 +45,7 @@ export function drawHand(view) {
     if (isTrump) button.classList.add("is-trump");
     const face = document.createElement("span");
     face.className = "face";
-    face.append(cardSvg(code, { trump: isTrump }));
+    face.style.backgroundImage = cardImage(code, { trump: isTrump });  // a picture: the button's name is its label
     button.append(face);
     const options = state.card_actions[code] ?? [];
     button.dataset.playable = String(options.length > 0);

@@ -32,9 +32,8 @@ export function startSettings(onCardSize) {
   onPreference("large-cards", () => requestAnimationFrame(onCardSize));
   $("settings-toggle").addEventListener("click", () => setSettingsOpen(!settingsOpen()));
   $("settings-close").addEventListener("click", () => { setSettingsOpen(false); $("settings-toggle").focus(); });
-  $("settings-panel").addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
-    event.stopPropagation();
+  document.addEventListener("keydown", (event) => {  // wherever the focus is (a language switch redraws its buttons)
+    if (event.key !== "Escape" || !settingsOpen()) return;
     setSettingsOpen(false);
     $("settings-toggle").focus();
   });
