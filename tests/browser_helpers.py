@@ -62,6 +62,11 @@ def get(base_url: str, path: str) -> Any:
         return json.loads(response.read())
 
 
+def page_script(name: str) -> str:
+    """A script for ``page.evaluate`` kept in ``tests/page_scripts/`` (one function each)."""
+    return (Path(__file__).parent / "page_scripts" / name).read_text(encoding="utf-8")
+
+
 def watch_console(page: Page, expected: frozenset[str] = frozenset()) -> list[str]:
     """Every console error and page error of `page` from now on, but those naming one of
     `expected` (parts of a URL or message)."""

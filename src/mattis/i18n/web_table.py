@@ -88,6 +88,13 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.mattis": "Mattis",
     "web.ui.table.player": "Player",
     "web.ui.table.times_mattis": "Times Mattis",
+    "web.ui.table.outcome": "Outcome",
+    # the settings of this device (issue 24)
+    "web.ui.table.settings": "Settings",
+    "web.ui.table.setting.large_cards": "Large cards",
+    "web.ui.table.setting.four_colour": "Four-colour deck (♦ blue, ♣ green)",
+    "web.ui.table.setting.confirm_card": "Tap a card twice to play it",
+    "web.ui.table.setting.language": "Language",
     # what a waiting seat is told (mattis.table.advice)
     "web.advice.lead1": "{who} leads. Only the rank counts, and the highest card takes the trick.",
     "web.advice.lead1_pair": (

@@ -1,13 +1,20 @@
 // Playing cards drawn as SVG by the project: rank and suit in two corners (the top-left one
 // stays readable when cards overlap in a fanned hand), a large suit or a framed letter in the
-// middle, red or black by suit, and a gold frame with a "T" badge for trumps. Colours are
-// presentation attributes with class names, so a page's stylesheet may restyle them (the dark
-// theme) and a page without one still draws them.
+// middle, red or black by suit, and a gold frame with a "T" badge for trumps (drawn, not
+// written: the only text of a card is its rank and suit, which its label names). Colours are
+// presentation attributes with class names, so a page's stylesheet may restyle them and a
+// page without one still draws them. With the device's "four-colour" preference (prefs.js)
+// diamonds are blue and clubs green, on every page.
+import { preference } from "./prefs.js";
+
 const RANKS = "23456789TJQKA";
 const RANK_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = "cdhs";
 const SYMBOLS = ["\u2663", "\u2666", "\u2665", "\u2660"];
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+/** The ink of each suit (clubs, diamonds, hearts, spades), in two colours and in four. */
+const INKS = ["#1b1b1b", "#c0262d", "#c0262d", "#1b1b1b"];
+const FOUR_INKS = ["#1b7a34", "#1556c2", "#c0262d", "#1b1b1b"];
 
 export function parseCard(code) {
   return { rank: RANKS.indexOf(code[0]), suit: SUITS.indexOf(code[1]) };
@@ -61,7 +68,7 @@ function middle(rank, symbol, colour) {
 export function cardSvg(code, { trump = false } = {}) {
   const { rank, suit } = parseCard(code);
   const red = isRed(code);
-  const colour = red ? "#c0262d" : "#1b1b1b";
+  const colour = (preference("four-colour") ? FOUR_INKS : INKS)[suit];
   const label = RANK_LABELS[rank];
   const symbol = SYMBOLS[suit];
   const svg = face(`card-face ${red ? "red" : "black"}${trump ? " trump" : ""}`);
@@ -74,8 +81,17 @@ export function cardSvg(code, { trump = false } = {}) {
     ${corner("")}
     ${middle(rank, symbol, colour)}
     ${corner(' transform="rotate(180 30 42)"')}
-    ${trump ? `<circle cx="48" cy="12" r="8" fill="#d4a017"/><text x="48" y="16" font-size="11" font-weight="700" text-anchor="middle" fill="#1b1b1b" font-family="${FONT}">T</text>` : ""}`;
+    ${trump ? '<circle cx="48" cy="12" r="8" fill="#d4a017"/><path class="trump-t" d="M44 7.5h8v2.2h-2.9v7.3h-2.2v-7.3h-2.9z" fill="#1b1b1b"/>' : ""}`;
   return svg;
+}
+
+/** The card's face as a CSS image (`url(data:…)`): a picture with no text in the page, for a
+ * control whose name is its label (a card in the hand: its drawn rank and suit are not words
+ * to read out twice). */
+export function cardImage(code, options = {}) {
+  const svg = cardSvg(code, options);
+  svg.setAttribute("xmlns", NS);
+  return `url("data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.outerHTML)}")`;
 }
 
 /** The back of a card (the stock, other players' hands). */

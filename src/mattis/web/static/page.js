@@ -7,6 +7,12 @@ import { TABLE_PAGE } from "./site.js";
 /** The element with this id. */
 export const $ = (id) => document.getElementById(id);
 
+/** Put `text` in `node` unless it is there already: a live region hears each sentence once,
+ * not again with every redraw. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** A table's page: TABLE_PAGE, which the server writes into site.js from Python
  * (mattis.table.page), then the table's id. */
 export function tablePath(tableId) {

@@ -14,16 +14,18 @@
 //   log.js         the log
 //   result.js      the result
 //   rules_sheet.js the rules as a sheet over the table
+//   settings.js    the device's settings: large cards, four colours, two-tap confirm
 //   sound.js       sounds, the vibration on your turn, the mute button
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
-import { currentLang, fmt, loadTexts } from "./i18n.js";
-import { $, fillTexts, takeOfflineNote } from "./page.js";
+import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
+import { $, fillTexts, setText, takeOfflineNote } from "./page.js";
+import { onPreference } from "./prefs.js";
 import { isLocal } from "./transport.js";
 import { connect, hasSeat, send, tableId } from "./table/connection.js";
 import { drawArea, drawDeck, positions, takeFelt } from "./table/felt.js";
 import {
-  acted, askHint, dismissChooser, closeChooser, drawControls, drawHand, layoutHand, notePointer, play,
+  acted, askHint, dismissChooser, closeChooser, drawAdvice, drawControls, drawHand, layoutHand, notePointer, play,
   receiveError, receiveHint, takeHand,
 } from "./table/hand.js";
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
@@ -32,6 +34,7 @@ import { drawResult } from "./table/result.js";
 import { rulesOpen, wireRules } from "./table/rules_sheet.js";
 import { playSounds, soundsFor, wireMute } from "./table/sound.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
+import { startSettings } from "./table/settings.js";
 import { store } from "./table/store.js";
 
 // ------------------------------------------------------------------ messages
@@ -74,7 +77,7 @@ function draw() {
   $("game").dataset.toMove = view.to_move === null ? "" : String(view.to_move);
   const phase = over ? "" : ` \u00b7 ${texts["phase." + view.phase] ?? ""}`;
   const turn = over ? texts["phase.over"] : turnText(view.to_move);
-  $("status").textContent = `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`;
+  setText($("status"), `${fmt(texts.game_n, { n: table.game })}${phase} \u00b7 ${turn}`);
   document.body.classList.toggle("my-turn", state.legal.length > 0);
   const before = positions();
   drawSeats(view);
@@ -90,6 +93,7 @@ function draw() {
 function showWords() {
   const { texts, lang } = store.get();
   fillTexts(texts, lang, { back: location.pathname, onLang: switchLang });
+  langSwitch($("settings-lang"), lang, switchLang, texts._languages);  // the header has no room for it on a phone
   for (const image of document.querySelectorAll("img[data-qr]")) {
     image.alt = texts["table.qr_alt"] ?? "";
     // a table on this device has nobody to invite, and no server that knows it
@@ -112,6 +116,7 @@ store.subscribe((now, before) => {
     draw();
     playSounds(soundsFor(before.state, now.state));
   }
+  if (before.felt.holding && !now.felt.holding) drawAdvice();  // the held trick is cleared: advice about the next
 });
 
 // ------------------------------------------------------------------ wiring
@@ -150,6 +155,9 @@ const resized = new ResizeObserver(() => {
 });
 resized.observe($("felt"));
 resized.observe($("hand"));
+
+startSettings(() => { if (store.get().state?.view) layoutHand(); });
+onPreference("four-colour", () => { if (store.get().state?.view) draw(); });  // every card in its new ink
 
 async function start() {
   const texts = await loadTexts(currentLang());

@@ -7,7 +7,7 @@
 import { cardBack, cardLabel, cardSvg, suitSymbol } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
-import { joinNames, person, seatElement, seatInfo, seatName } from "./seats.js";
+import { joinNames, person, seatElement, seatInfo } from "./seats.js";
 import { store } from "./store.js";
 
 /** How long a completed trick stays on the table before it goes to the winner. Tests shorten
@@ -63,8 +63,8 @@ export function drawArea(before) {
   store.merge("felt", { pickups: [] });
   const oldCards = new Map([...document.querySelectorAll("#area [data-card]")].map((node) => [node.dataset.card, node]));
   renderPlays(view.table, { tied: new Set(state.tied) }, before);
-  $("trick-note").textContent = view.phase === "shed" && view.table.length
-    ? fmt(texts["table.trick_size"], { played: view.table.length, size: view.trick_size }) : "";
+  showNote(view.phase === "shed" && view.table.length
+    ? fmt(texts["table.trick_size"], { played: view.table.length, size: view.trick_size }) : "");
   drawWar(view);
   for (const event of pickedUp) {
     for (const code of event.cards) {
@@ -73,6 +73,17 @@ export function drawArea(before) {
       if (node && from && !$("area").querySelector(`[data-card="${code}"]`)) flyAway(code, from, seatTarget(event.seat));
     }
   }
+}
+
+/** The note over the cards, in a pill of its own inside the line: the line keeps its place
+ * whatever the note's length, and a note is said once (it is a live region). */
+function showNote(text) {
+  const note = $("trick-note");
+  if (note.textContent === text) return;
+  if (!text) { note.replaceChildren(); return; }
+  const pill = document.createElement("span");
+  pill.textContent = text;
+  note.replaceChildren(pill);
 }
 
 function drawWar(view) {
@@ -115,19 +126,20 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
       if (winning.has(code)) { holder.classList.add("winning"); holder.dataset.winning = "true"; label += ` (${texts["table.winning_card"]})`; }
       holder.setAttribute("aria-label", label);
       holder.append(cardSvg(code, { trump: Boolean(trump) && code[1] === trump }));
-      if (winning.has(code)) {
-        const mark = document.createElement("span");
-        mark.className = "win-mark";
-        mark.setAttribute("aria-hidden", "true");
-        mark.textContent = texts["table.winning_card"];
-        holder.append(mark);
-      }
       cards.append(holder);
     }
     const who = document.createElement("span");
     who.className = "who";
-    who.textContent = seatName(seat);
+    who.textContent = person(seat, true);  // "You" under your own cards: short, and plain
     play.append(cards, who);
+    if (codes.some((code) => winning.has(code))) {
+      // one mark for the play (a run wins as one), under its cards: it covers no rank
+      const mark = document.createElement("span");
+      mark.className = "win-mark";
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = texts["table.winning_card"];
+      play.append(mark);
+    }
     group.append(play);
   }
   area.replaceChildren(group);
@@ -139,11 +151,18 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
   }
 }
 
-/** Cards on the table shrink when many are on it (a long war, a full phase-2 table). */
+/** Cards on the table shrink when many are on it (a long war, a full phase-2 table), until
+ * they fit the middle of the felt: nothing there may spill over the seats around it. */
 function fitArea(entries) {
+  const area = $("area");
   const cards = entries.reduce((sum, [, codes]) => sum + codes.length, 0);
-  const size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
-  $("area").style.setProperty("--fit", String(size));
+  let size = cards <= 6 && entries.length <= 6 ? 1 : cards <= 9 ? 0.82 : cards <= 14 ? 0.68 : 0.56;
+  area.style.setProperty("--fit", String(size));
+  const group = area.firstElementChild;
+  while (group && size > 0.4 && (group.offsetHeight > area.clientHeight || group.offsetWidth > area.clientWidth)) {
+    size -= 0.06;
+    area.style.setProperty("--fit", size.toFixed(2));
+  }
 }
 
 // ------------------------------------------------------------------ a completed trick, held
@@ -155,9 +174,9 @@ function startHold(trick, before) {
   renderPlays(trick.cards, { winning: new Set(trick.winning), trick }, before);
   const winner = trick.winner;
   $("trick-note").classList.add("held");
-  $("trick-note").textContent = trick.reason === "taken_back" ? texts["table.taken_back"]
+  showNote(trick.reason === "taken_back" ? texts["table.taken_back"]
     : trick.reason === "won" ? (seatInfo(winner).you ? texts["table.took_trick_you"] : fmt(texts["table.took_trick"], { who: person(winner, true) }))
-      : (seatInfo(winner).you ? texts["table.cleared_you"] : fmt(texts["table.cleared"], { who: person(winner) }));
+      : (seatInfo(winner).you ? texts["table.cleared_you"] : fmt(texts["table.cleared"], { who: person(winner) })));
   const pause = store.get().felt.queue.length ? Math.min(TRICK_PAUSE_MS, 500) : TRICK_PAUSE_MS;
   store.merge("felt", { holding: { trick, timer: setTimeout(() => finishHold(false), pause) } });
 }
@@ -175,7 +194,7 @@ export function finishHold(quick) {
     const now = store.get().felt.holding;
     if (!now || now.trick !== trick) return;
     store.merge("felt", { holding: null });
-    $("trick-note").textContent = "";
+    showNote("");
     $("trick-note").classList.remove("held");
     drawArea(positions());
   };

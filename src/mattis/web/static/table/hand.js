@@ -1,12 +1,17 @@
 // The hand and what is under it: the cards in the order the state gives (`sorted_hand`), each
 // playable one offering the plays the state lists for it (`card_actions`; a sequence opens
 // the chooser), the buttons (chance, pick up, hint), the refusal and hint lines, the advice
-// and the reaction buttons. A click plays a card; on a touch screen the first tap raises it
-// and the second plays it. A card that may not be played is sent anyway: the table's
-// refusal says why.
-import { actionLabel, cardLabel, cardSvg } from "../cards.js";
+// and the reaction buttons. A click or a tap plays a card; with the device's "confirm-card"
+// preference a first tap on a touch screen raises it and a second plays it. A card that may
+// not be played is sent anyway: the table's refusal says why.
+//
+// Nothing here changes the page's layout when the turn changes: a button that does not apply
+// now is disabled, not removed (only the phase decides between chance and pick-up), and the
+// hand keeps its place (a playable card is ringed, not raised).
+import { actionLabel, cardImage, cardLabel } from "../cards.js";
 import { fmt } from "../i18n.js";
-import { $ } from "../page.js";
+import { $, setText } from "../page.js";
+import { preference } from "../prefs.js";
 import { send } from "./connection.js";
 import { finishHold } from "./felt.js";
 import { store } from "./store.js";
@@ -40,7 +45,7 @@ export function drawHand(view) {
     if (isTrump) button.classList.add("is-trump");
     const face = document.createElement("span");
     face.className = "face";
-    face.append(cardSvg(code, { trump: isTrump }));
+    face.style.backgroundImage = cardImage(code, { trump: isTrump });  // a picture: the button's name is its label
     button.append(face);
     const options = state.card_actions[code] ?? [];
     button.dataset.playable = String(options.length > 0);
@@ -71,7 +76,7 @@ function cardClicked(code, options) {
     send({ type: "act", action: code });
     return;
   }
-  if (touch && hand.raised !== code) {
+  if (touch && options.length === 1 && hand.raised !== code && preference("confirm-card")) {
     acted();
     store.merge("hand", { raised: code });
     for (const node of $("hand").querySelectorAll(".raised")) { node.classList.remove("raised"); delete node.dataset.raised; }
@@ -79,7 +84,6 @@ function cardClicked(code, options) {
     node?.classList.add("raised");
     if (node) node.dataset.raised = "true";
     $("hint-text").textContent = fmt(texts["table.tap_again"], { card: cardLabel(code) });
-    if (options.length > 1) openChooser(code, options);
     return;
   }
   if (options.length === 1) { play(options[0]); return; }
@@ -99,6 +103,7 @@ export function play(action) {
 function openChooser(code, options) {
   const { texts } = store.get();
   const chooser = $("chooser");
+  const close = $("chooser-close");
   chooser.replaceChildren(...options.map((action) => {
     const button = document.createElement("button");
     button.type = "button";
@@ -107,8 +112,9 @@ function openChooser(code, options) {
     button.addEventListener("click", () => play(action));
     return button;
   }));
+  chooser.append(close);  // the menu is laid over the advice, its close button in it
   chooser.hidden = false;
-  $("chooser-close").hidden = false;
+  close.hidden = false;
   chooser.querySelector("button").focus();
   for (const node of document.querySelectorAll(".card.selected")) node.classList.remove("selected");
   $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("selected");
@@ -127,8 +133,12 @@ export function dismissChooser() {
   drawHand(store.get().state.view);
 }
 
-/** Lay the hand out in one row, or fan it (overlapping cards, the corner index showing) in
- * at most two rows, so even 26 cards fit a phone's width. */
+/** The least of each card a fanned hand shows (its strip's width and, in rows that overlap,
+ * its height): a fingertip's size (44 CSS px, the platforms' smallest target). */
+const SHOWN_PX = 44;
+
+/** Lay the hand out in as few rows as leave every card at least SHOWN_PX of itself: one row
+ * when it fits, else overlapping cards (the corner index showing) in rows that overlap too. */
 export function layoutHand() {
   const hand = $("hand");
   const cards = [...hand.children];
@@ -139,19 +149,17 @@ export function layoutHand() {
   const cardWidth = face.offsetWidth;
   const cardHeight = face.offsetHeight;
   const gap = 6;
+  const shown = Math.min(SHOWN_PX, cardWidth);
   let rows = 1;
   let perRow = count;
   let step = cardWidth + gap;
-  if (count * step - gap > width) {
-    const oneRow = (width - cardWidth) / (count - 1);
-    if (oneRow >= cardWidth * 0.5) step = oneRow;
-    else {
-      rows = 2;
-      perRow = Math.ceil(count / 2);
-      step = Math.min(cardWidth + gap, (width - cardWidth) / Math.max(1, perRow - 1));
-    }
+  for (;;) {
+    perRow = Math.ceil(count / rows);
+    step = perRow > 1 ? Math.min(cardWidth + gap, (width - cardWidth) / (perRow - 1)) : cardWidth + gap;
+    if (step >= shown || perRow === 1) break;
+    rows += 1;
   }
-  const rowStep = rows > 1 && step < cardWidth ? Math.round(cardHeight * 0.6) : cardHeight + gap;
+  const rowStep = rows > 1 ? Math.max(SHOWN_PX, Math.round(cardHeight * 0.6)) : cardHeight + gap;
   cards.forEach((card, index) => {
     const row = Math.floor(index / perRow);
     const inRow = row === rows - 1 ? count - perRow * (rows - 1) : perRow;
@@ -163,6 +171,7 @@ export function layoutHand() {
     // an overlapped card is clickable where it shows: its button is the visible strip
     const lastInRow = index % perRow === perRow - 1 || index === count - 1;
     card.style.width = step < cardWidth && !lastInRow ? `${Math.floor(step)}px` : "";
+    card.style.height = row < rows - 1 ? `${rowStep}px` : "";
   });
   hand.style.height = `${(rows - 1) * rowStep + cardHeight}px`;
   hand.dataset.rows = String(rows);
@@ -176,22 +185,34 @@ export function drawControls(view) {
   const myTurn = legal.length > 0;
   const chance = $("chance");
   const pickup = $("pickup");
-  chance.classList.toggle("off", !legal.includes("chance"));
-  pickup.classList.toggle("off", !legal.includes("pickup"));
+  // the phase decides which of chance and pick-up is there; the turn only whether it works
+  if (view.phase !== "over") {
+    chance.classList.toggle("off", view.phase !== "collect");
+    pickup.classList.toggle("off", view.phase !== "shed");
+  }
+  chance.disabled = !legal.includes("chance");
+  pickup.disabled = !legal.includes("pickup");
   const forced = legal.length === 1 && legal[0] === "pickup";
   pickup.classList.toggle("forced", forced);
   pickup.textContent = forced ? texts["table.pickup_forced"] : texts.pickup;
-  $("hint").classList.toggle("off", !myTurn);
-  for (const button of [chance, pickup, $("hint")]) button.disabled = button.classList.contains("off");
-  $("hint").disabled ||= hand.hintPending;
+  $("hint").disabled = !myTurn || hand.hintPending;
   showHint();
   closeChooser();
   if (!myTurn) $("hint-text").textContent = "";
   else if (hand.raised && $("hand").querySelector(`[data-card="${hand.raised}"].raised`)) {
     $("hint-text").textContent = fmt(texts["table.tap_again"], { card: cardLabel(hand.raised) });
   }
-  $("advice").textContent = view.phase === "over" ? "" : state.advice || "";
+  drawAdvice();
   drawReactions();
+}
+
+/** The advice under the felt. While a completed trick is held on the table, or waits to be,
+ * the advice (which is about the next trick already) waits too: it is drawn when the table
+ * is cleared (table.js). */
+export function drawAdvice() {
+  const { state, felt } = store.get();
+  if (felt.holding || felt.queue.length || !state?.view) return;
+  setText($("advice"), state.view.phase === "over" ? "" : state.advice || "");
 }
 
 /** Ask for a hint: the button waits until it comes. */

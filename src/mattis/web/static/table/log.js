@@ -1,10 +1,14 @@
-// The log: sentences about what happened, newest first (the last 60), in a column beside the
-// table on a wide screen and in a drawer ("Log" in the header) elsewhere, announced politely
-// to screen readers; wars, going out, Mattis, trumps and the end of collecting in colour.
+// The log: sentences about what happened, in order with the newest last (a whole game), in a
+// column beside the table on a wide screen and in a drawer ("Log" in the header) elsewhere,
+// announced politely to screen readers; wars, going out, Mattis, trumps and the end of
+// collecting in colour. A new line is added at the end and the log scrolls to it (unless the
+// reader has scrolled back), so the lines already there never move on the page.
 import { $ } from "../page.js";
 import { store } from "./store.js";
 
-const SHOWN = 60;
+/** The most lines shown: more than a game has, so no line goes while one is played (taking
+ * lines off the top would move the others). */
+const SHOWN = 600;
 
 /** The log's part of the store after a state message, which carries the lines from
  * `log_start` on. A new game starts a new log; a language switch or a reconnect (lines from
@@ -34,15 +38,17 @@ export function drawLog() {
     li.className = kindClass(index);
     return li;
   };
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
   if (shown < 0 || shown > lines.length) {
     list.setAttribute("aria-busy", "true");
     const first = Math.max(0, lines.length - SHOWN);
-    list.replaceChildren(...lines.slice(first).map((_, offset) => item(first + offset)).reverse());
+    list.replaceChildren(...lines.slice(first).map((_, offset) => item(first + offset)));
     list.removeAttribute("aria-busy");
   } else {
-    for (let index = shown; index < lines.length; index++) list.prepend(item(index));
-    while (list.children.length > SHOWN) list.lastElementChild.remove();
+    for (let index = shown; index < lines.length; index++) list.append(item(index));
+    while (list.children.length > SHOWN) list.firstElementChild.remove();
   }
+  if (atEnd || shown < 0) list.scrollTop = list.scrollHeight;
   store.merge("log", { shown: lines.length });
 }
 

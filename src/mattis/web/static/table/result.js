@@ -25,7 +25,7 @@ export function drawResult(view) {
   const grid = $("result-table");
   grid.replaceChildren();
   const head = grid.createTHead().insertRow();
-  for (const text of [texts["table.player"], "", texts["table.cards_left"], texts["table.times_mattis"]]) {
+  for (const text of [texts["table.player"], texts["table.outcome"], texts["table.cards_left"], texts["table.times_mattis"]]) {
     const cell = document.createElement("th");
     cell.scope = "col";
     cell.textContent = text;
@@ -45,6 +45,7 @@ export function drawResult(view) {
     else {
       const fan = document.createElement("span");
       fan.className = "result-cards";
+      fan.setAttribute("role", "img");
       fan.setAttribute("aria-label", hand.map(cardLabel).join(", "));
       for (const code of result.sorted_hands[seat]) {
         const holder = document.createElement("span");

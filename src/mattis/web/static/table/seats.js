@@ -64,11 +64,14 @@ export function feltLayout() {
   return $("felt").clientWidth < 620 ? "row" : "ring";
 }
 
+/** Where a seat goes on the felt, in percent of its width and height: the centre of its top
+ * edge. This browser's seat is at the bottom (on a narrow felt at the left, the stock and the
+ * trump beside it), the others around the felt or in a row along its top. */
 function seatPlace(seat, layout) {
   const players = store.get().state.table.seats.length;
   const offset = seatOffset(seat);
-  if (offset === 0) return { x: 50, y: layout === "row" ? 89 : 88 };
-  if (layout === "row") return { x: (100 * (offset - 0.5)) / (players - 1), y: 12 };
+  if (offset === 0) return { x: layout === "row" ? 0 : 50, y: 100 };
+  if (layout === "row") return { x: (100 * (offset - 0.5)) / (players - 1), y: 0 };
   const angle = ((90 + (offset * 360) / players) * Math.PI) / 180;
   return { x: 50 + 38 * Math.cos(angle), y: 50 + 39 * Math.sin(angle) };
 }
@@ -121,17 +124,19 @@ export function drawSeats(view) {
       won.textContent = fmt(texts.won, { n: view.won_sizes[seat] });
       factNode.append(won);
     }
+    // the lasting badges first, the passing ones (the turn, a war) last: those come and go
+    // without moving the others
     const badges = [];
-    if (seat === view.dealer) badges.push(["dealer", texts.dealer]);
-    if (toMove) badges.push(["turn", botMoves ? texts["table.thinking"] : texts["table.to_move"]]);
     if (info.kind === "bot") badges.push(["level", fmt(texts["table.seat_bot"], { level: levelText(info.level) })]);
+    if (seat === view.dealer) badges.push(["dealer", texts.dealer]);
     const place2 = view.out_order.indexOf(seat);
     if (place2 >= 0) badges.push(["out", fmt(texts.out, { n: place2 + 1 })]);
     if (view.losers.includes(seat)) badges.push(["mattis", texts["table.mattis"]]);
-    if (view.tie.includes(seat)) badges.push(["war", texts["table.in_war"]]);
     if (info.kind === "human" && !info.connected && !info.you && !info.stand_in) badges.push(["away", texts.away]);
     if (info.stand_in) badges.push(["away", fmt(texts["table.stand_in"], { name: info.name || fmt(texts.seat_n, { n: seat + 1 }) })]);
     if (view.trump_holder === seat && view.phase === "collect") badges.push(["trump", texts.holds_trump]);
+    if (toMove) badges.push(["turn", botMoves ? texts["table.thinking"] : texts["table.to_move"]]);
+    if (view.tie.includes(seat)) badges.push(["war", texts["table.in_war"]]);
     item.querySelector(".seat-badges").replaceChildren(...badges.map(([kind, text]) => {
       const badge = document.createElement("span");
       badge.className = `badge badge-${kind}`;
@@ -142,18 +147,23 @@ export function drawSeats(view) {
   placeSeats();
 }
 
-/** Put each seat at its place on the felt, kept wholly inside it however wide its badges. */
+/** Put each seat at its place on the felt, wholly inside it. A seat is placed by its top edge,
+ * worked out once for the felt's size (and again when the felt changes size): a badge that
+ * comes or goes then grows or shrinks it downward and moves nothing on the table. */
 export function placeSeats() {
   const felt = $("felt");
   const width = felt.clientWidth;
   const height = felt.clientHeight;
+  const size = `${width}x${height}x${felt.dataset.layout}`;
   for (const item of $("players").children) {
     const half = item.offsetWidth / 2 + 4;
-    const halfHeight = item.offsetHeight / 2 + 4;
     const x = Math.min(Math.max((Number(item.dataset.x) / 100) * width, half), width - half);
-    const y = Math.min(Math.max((Number(item.dataset.y) / 100) * height, halfHeight), height - halfHeight);
     item.style.left = `${Math.round(x)}px`;
-    item.style.top = `${Math.round(y)}px`;
+    if (item.dataset.placedFor === size) continue;
+    item.dataset.placedFor = size;
+    const tall = item.offsetHeight;  // with a line kept for badges, even when it has none
+    const y = (Number(item.dataset.y) / 100) * height - tall / 2;
+    item.style.top = `${Math.round(Math.min(Math.max(y, 4), height - tall - 4))}px`;
   }
 }
 
