@@ -27,6 +27,11 @@ pytestmark = pytest.mark.browser
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 
 
+def choose_chip(page: Page, group: str, value: str) -> None:
+    """Tap the chip of ``value`` in the chip group ``group`` (its radio is hidden under it)."""
+    page.locator(f"#{group} label", has=page.locator(f'input[value="{value}"]')).click()
+
+
 def seated(context: BrowserContext, base_url: str, body: dict[str, Any], lang: str = "en",
            path: str = "") -> tuple[Page, dict[str, Any]]:
     """A table made through the API, its page opened in ``context`` with the creator's seat."""
@@ -271,13 +276,13 @@ def test_the_start_page_warns_before_a_deal_likely_to_end_in_blodmattis(
     expect(setup).to_be_hidden()  # pagat, 3 players: hardly ever
     expect(friends).to_be_hidden()
     page.locator('#presets input[value="app"]').check()
-    page.locator('#players input[value="4"]').check()
+    choose_chip(page, "players", "4")
     expect(setup).to_be_hidden()  # 9 %: not worth a word
-    page.locator('#players input[value="5"]').check()
+    choose_chip(page, "players", "5")
     expect(setup).to_have_text(str(empty_loss_risk(Rules.preset("app"), 5).warning("nb")))  # type: ignore[union-attr]
     expect(setup).to_contain_text("51 %")
     expect(setup).to_contain_text("Blodmattis")
-    page.locator('#players input[value="6"]').check()
+    choose_chip(page, "players", "6")
     expect(setup).to_contain_text("93 %")
     page.locator("#house-rules > summary").click()
     page.locator('fieldset[data-field="follow_suit"] input:not(:checked)').first.check()
@@ -291,10 +296,10 @@ def test_the_start_page_warns_before_a_deal_likely_to_end_in_blodmattis(
     quick = page.locator('section[aria-labelledby="computer-title"] [data-warning="empty-loss"]')
     expect(quick).to_contain_text("93% of 100 test games ended early in Blodmattis")
     expect(friends).to_be_hidden()  # the friends' table is for 3 until chosen
-    page.locator('#friends-count input[value="5"]').check()
+    choose_chip(page, "friends-count", "5")
     expect(friends).to_contain_text("51%")
     page.screenshot(path=str(shots / "phone-start-warning-en.png"), full_page=True)
-    page.locator('#friends-count input[value="3"]').check()
+    choose_chip(page, "friends-count", "3")
     expect(friends).to_be_hidden()
     assert not problems, problems
     context.close()
@@ -442,7 +447,7 @@ def test_offline_the_warning_the_rules_sheet_and_the_way_back_work_from_the_work
     problems = watch_console(page)
     page.goto(f"{base_url}/?lang=nb")
     page.locator('#presets input[value="app"]').check()
-    page.locator('#players input[value="6"]').check()
+    choose_chip(page, "players", "6")
     expect(page.locator('#new-table [data-warning="empty-loss"]')).to_contain_text("93 %")
     seats = [{"kind": "human", "name": "Mormor"}, *BOTS]
     created = page.evaluate(CREATE, {"body": {"rules": "pagat", "players": 3, "seed": 4, "seats": seats},
