@@ -13,6 +13,7 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
+//   away.js        away and back (the tab hidden), what a robot played meanwhile, taking back
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, loadTexts } from "./i18n.js";
@@ -27,6 +28,7 @@ import {
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
+import { askUndo, dismissAwaySummary, drawUndo, showAwaySummary, tellVisibility } from "./table/away.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { store } from "./table/store.js";
 
@@ -37,6 +39,7 @@ function receive(message) {
   else if (message.type === "hint") receiveHint(message);
   else if (message.type === "reaction") showReaction(message);
   else if (message.type === "error") receiveError(message);
+  else if (message.type === "away_summary") showAwaySummary(message);
 }
 
 /** A state message goes into the store in one change; the page draws it (below). */
@@ -44,7 +47,9 @@ function takeState(message) {
   store.update((before) => ({
     state: message,
     log: takeLog(before.log, message),
-    felt: takeFelt(before.felt, message, message.table.game !== before.log.game),
+    // a new game, or moves taken back: the felt shows the table as it is, with no motion
+    felt: takeFelt(before.felt, message, message.table.game !== before.log.game
+      || (message.takebacks ?? 0) !== (before.state?.takebacks ?? 0)),
     hand: takeHand(before.hand, message),
   }));
 }
@@ -77,6 +82,7 @@ function draw() {
   drawDeck(view);
   drawHand(view);
   drawControls(view);
+  drawUndo();
   drawResult(view);
   drawLog();
   drawArea(before);
@@ -116,6 +122,9 @@ $("join-form").addEventListener("submit", (event) => {
 $("chance").addEventListener("click", () => play("chance"));
 $("pickup").addEventListener("click", () => play("pickup"));
 $("hint").addEventListener("click", askHint);
+$("undo").addEventListener("click", () => { acted(); askUndo(); });
+$("away-summary-close").addEventListener("click", dismissAwaySummary);
+document.addEventListener("visibilitychange", tellVisibility);
 $("again").addEventListener("click", () => { acted(); send({ type: "again" }); });
 $("chooser-close").addEventListener("click", dismissChooser);
 $("hand").addEventListener("pointerdown", notePointer);
