@@ -90,6 +90,7 @@ def take_back_on_a_phone(page: Page, shots: Path, name: str) -> None:
     assert hand_after == hand_before
     expect(undo).to_be_disabled()
     expect(page.locator("#hand .card.legal").first).to_be_visible()
+    expect(page.locator(f'#area [data-card="{played}"]')).to_have_count(0)  # not on the table either
     page.screenshot(path=str(shots / f"{name}-after-take-back.png"))
 
 

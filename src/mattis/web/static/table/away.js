@@ -7,6 +7,7 @@
 // (`undo`); elsewhere the button is not shown.
 import { $ } from "../page.js";
 import { send } from "./connection.js";
+import { finishHold } from "./felt.js";
 import { store } from "./store.js";
 
 /** Tell the table whether this page is looked at (on every change, and when a connection
@@ -39,7 +40,9 @@ export function drawUndo() {
   button.disabled = !state?.undo;
 }
 
+/** Take back: a completed trick still held on the table goes at once (it is taken back too). */
 export function askUndo() {
   $("undo").disabled = true;
+  if (store.get().felt.holding) finishHold(true);
   send({ type: "undo" });
 }
