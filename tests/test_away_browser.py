@@ -172,6 +172,10 @@ def test_back_from_away_a_phone_shows_what_the_robot_played_for_you_alone(
     expect(kari.locator("[data-away-summary]")).to_be_hidden()  # told to Ola alone
     summary.get_by_role("button").click()
     expect(summary).to_be_hidden()
+    ola_page.evaluate("import('/static/table/away.js').then(m => m.showAwaySummary({text: 'again'}))")
+    expect(summary).to_be_visible()
+    ola_page.keyboard.press("Escape")  # Escape dismisses it too
+    expect(summary).to_be_hidden()
     assert not problems, problems
     kari_context.close()
     ola_context.close()

@@ -135,7 +135,7 @@ $("share").addEventListener("click", shareInvite);
 document.addEventListener("keydown", (event) => {
   const { state } = store.get();
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "Escape") { closeChooser(); setLogOpen(false); }
+  if (event.key === "Escape") { closeChooser(); setLogOpen(false); dismissAwaySummary(); }
   if (event.key === "c" && state.legal.includes("chance")) play("chance");
   if (event.key === "p" && state.legal.includes("pickup")) play("pickup");
   if (event.key === "h" && state.legal.length) $("hint").click();
