@@ -49,6 +49,7 @@ from mattis.frontend.record import (
     load_record,
 )
 from mattis.frontend.seats import seat_numbers
+from mattis.table.takeback import fold_actions, undo_marker
 from mattis.terminal import EXIT_OK, EXIT_SAVE_FAILED, TerminalPlay, terminal_config
 from mattis.terminal.replay import TerminalReplay
 
@@ -624,3 +625,32 @@ def test_position_check_catches_every_inconsistency() -> None:
             with pytest.raises(ValueError):
                 Game.from_position(broken)
     assert phases == {"collect", "shed"}
+
+
+def test_a_record_keeps_moves_taken_back_and_replays_without_them() -> None:
+    """A table's record against robots lists the moves taken back in ``taken_back`` (each the
+    stretch that followed the first ``at`` moves); ``actions`` is the game as it stands, so
+    ``Game.from_record`` replays it, and a malformed ``taken_back`` is refused, naming it."""
+    game = Game.new("pagat", players=3, seed=44)
+    for _ in range(6):
+        game.apply(game.legal_actions()[0])
+    kept = [str(action) for action in game.actions[:4]]
+    record = {**game.record(), "actions": kept,
+              "taken_back": [{"at": 4, "actions": [str(a) for a in game.actions[4:]]}]}
+    record.pop("result", None)
+    replayed = Game.from_record(record)
+    assert [str(action) for action in replayed.actions] == kept
+    assert replayed == Game.from_record({**record, "taken_back": None})
+    for bad in ("no", [{"at": -1, "actions": ["7h"]}], [{"at": 2, "actions": []}],
+                [{"at": 2, "actions": [7]}], [["7h"]], [{"at": True, "actions": ["7h"]}]):
+        with pytest.raises(ValueError, match="taken_back"):
+            Game.from_record({**record, "taken_back": bad})
+
+
+def test_stored_takebacks_fold_into_the_record_and_a_damaged_one_is_refused() -> None:
+    stored = ["7h", "8h", "9h", undo_marker(1), "Th", "Jh", undo_marker(2), "Qh"]
+    assert fold_actions(stored) == (["7h", "Th", "Qh"], [{"at": 1, "actions": ["8h", "9h"]},
+                                                         {"at": 2, "actions": ["Jh"]}])
+    for damaged in (["7h", undo_marker(1)], [undo_marker(0)], ["7h", "undo:x"], ["7h", "undo:-1"]):
+        with pytest.raises(ValueError, match="takeback"):
+            fold_actions(damaged)

@@ -85,11 +85,15 @@ def test_the_server_tells_players_the_thinking_time_its_bots_get(tmp_path: Path,
     with TestClient(app) as client:
         options = client.get(f"/api/options?lang={lang}").json()
         seats = [{"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "expert"}, {"kind": "human"}]
-        assert client.post("/api/tables", json={"players": 3, "seats": seats}).status_code == 201
-        deadline = time.monotonic() + 30
-        while len(played) < 2:  # seat 0 leads, then seat 1: both search at once
-            assert time.monotonic() < deadline, played
-            time.sleep(0.05)
+        created = client.post("/api/tables", json={"players": 3, "seats": seats})
+        assert created.status_code == 201
+        table = created.json()
+        # against robots only, the game waits for its person: she sits down
+        with client.websocket_connect(f"/ws/tables/{table['table']}?token={table['token']}"):
+            deadline = time.monotonic() + 30
+            while len(played) < 2:  # seat 0 leads, then seat 1: both search at once
+                assert time.monotonic() < deadline, played
+                time.sleep(0.05)
     assert played == {"hard": 0.15, "expert": 0.25}
     for level in ("hard", "expert"):
         assert described_seconds(options, level) == format_seconds(played[level], lang)

@@ -56,6 +56,18 @@ class Recorder:
         self.asked.append(("react", reaction))
         self.of.append(connection)
 
+    def away(self, connection: Connection[Any]) -> None:
+        self.asked.append(("away",))
+        self.of.append(connection)
+
+    def back(self, connection: Connection[Any]) -> None:
+        self.asked.append(("back",))
+        self.of.append(connection)
+
+    async def undo(self, connection: Connection[Any]) -> None:
+        self.asked.append(("undo",))
+        self.of.append(connection)
+
 
 @pytest.mark.parametrize(
     ("text", "code"),
@@ -81,13 +93,13 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         {"type": "act", "action": "7h"}, {"type": "hint"}, {"type": "again"},
         {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
         {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
-        {"type": "react", "reaction": "wow"},
+        {"type": "react", "reaction": "wow"}, {"type": "away"}, {"type": "back"}, {"type": "undo"},
     ]
     for message in texts:
         asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
     assert recorder.asked == [
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
-        ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"),
+        ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"), ("away",), ("back",), ("undo",),
     ]
     assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},

@@ -240,7 +240,10 @@ def test_reconnect_with_token_continues_the_seat(client: TestClient) -> None:
 def test_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(tmp_path: Path) -> None:
     settings = with_tables(Settings(), bot_delay=0.0, absence_timeout=0.2)
     with web_client(tmp_path / "away.sqlite3", settings) as client:
-        table = create_table(client, seed=4)
+        # a table of people (against robots only, the game waits instead: test_web_away.py)
+        table = create_table(client, seed=4, seats=[{"kind": "human", "name": "Kari"}, {"kind": "open"},
+                                                    {"kind": "bot"}])
+        client.post(f"/api/tables/{table['table']}/join", json={"name": "Ola"})
         deadline = time.monotonic() + 30
         while client.get(f"/api/tables/{table['table']}").json()["status"] != "over":
             assert time.monotonic() < deadline, "the stand-in bot never finished the game"

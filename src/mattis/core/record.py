@@ -1,11 +1,13 @@
 """Game records read back, and the checks every value from outside the engine goes through.
 
 A record is the rules, the seats, the deck (with the seed that shuffled it, if any) and the
-actions: :meth:`Game.record` writes one and :meth:`Game.from_record` replays it through
-:func:`game_from_record`. Records come from files and other people, so every field is checked
-before use, and anything malformed raises ``ValueError`` naming the field, never another
-error. :meth:`Game.new` and :meth:`Game.from_hands` check their arguments with the same
-helpers, so a value is refused in the same words whichever door it came through.
+actions (and, from a table where moves were taken back against robots, those moves in
+``taken_back``, which the replay leaves out): :meth:`Game.record` writes one and
+:meth:`Game.from_record` replays it through :func:`game_from_record`. Records come from files
+and other people, so every field is checked before use, and anything malformed raises
+``ValueError`` naming the field, never another error. :meth:`Game.new` and
+:meth:`Game.from_hands` check their arguments with the same helpers, so a value is refused in
+the same words whichever door it came through.
 """
 
 from __future__ import annotations
@@ -49,7 +51,25 @@ def game_from_record(game_type: type[Game], record: object) -> Game:
             game.apply(text)
         except IllegalAction as error:
             raise ValueError(f"record: action {number} ({shown(text)}) is illegal: {error}") from None
+    check_taken_back(record.get("taken_back"))
     return game
+
+
+def check_taken_back(taken_back: object) -> None:
+    """A record's ``taken_back`` (moves taken back against robots, kept and marked; the game
+    is ``actions`` without them) must be absent or a list of ``{"at": N, "actions": [...]}``:
+    the stretch of moves that followed the first N moves before it was taken back."""
+    if taken_back is None:
+        return
+    if not isinstance(taken_back, list):
+        raise ValueError(f"record: taken_back must be a list of taken-back moves, got {kind(taken_back)}")
+    for number, item in enumerate(taken_back):
+        at = item.get("at") if isinstance(item, dict) else None
+        moves = item.get("actions") if isinstance(item, dict) else None
+        if not is_int(at) or at < 0 or not isinstance(moves, list) or not moves \
+                or not all(isinstance(text, str) for text in moves):
+            raise ValueError(f"record: taken_back {number} must be an object with at (a move number) "
+                             "and actions (the moves taken back)")
 
 
 def _from_start(game_type: type[Game], rules: Rules, start: object) -> Game:

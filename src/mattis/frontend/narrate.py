@@ -47,19 +47,22 @@ class Narrator:
                 lines.append(line)
         return lines
 
-    def describe_one(self, event: Event) -> str | None:
-        """The sentence for one event; call in history order (see the module docstring)."""
+    def describe_one(self, event: Event, stand_in: bool = False) -> str | None:
+        """The sentence for one event; call in history order (see the module docstring).
+        ``stand_in``: a bot made this move for its person while they were away, and the
+        sentence says so ("A robot played K♣ for you")."""
         kind, seat, mask = event.kind, event.seat, event.mask
         lang = self.lang
         count = mask.bit_count()
         if kind in (EventKind.PLAY, EventKind.CHANCE) and not self._shedding and seat is not None:
             self._trick.extend((seat, card) for card in cards_in(mask))
+        stood_in = ("_stand_in_you" if self._is_you(seat) else "_stand_in") if stand_in else ""
         if kind == EventKind.PLAY:
-            return t("play.ev.play", lang, who=self._who(seat), cards=mask_label(mask))
+            return t("play.ev.play" + stood_in, lang, who=self._who(seat), cards=mask_label(mask))
         if kind == EventKind.CHANCE:
-            return t("play.ev.chance", lang, who=self._who(seat), card=mask_label(mask))
+            return t("play.ev.chance" + stood_in, lang, who=self._who(seat), card=mask_label(mask))
         if kind == EventKind.PICKUP:
-            return t("play.ev.pickup", lang, who=self._who(seat), cards=mask_label(mask))
+            return t("play.ev.pickup" + stood_in, lang, who=self._who(seat), cards=mask_label(mask))
         if kind == EventKind.WON:
             assert seat is not None
             card = self._winning_card(seat)

@@ -92,16 +92,18 @@ class TableStory:
     def _line(self, kind: LineKind, seat: int | None, key: str, **params: object) -> LogLine:
         return LogLine(kind, seat, t(key, self.lang, **params))
 
-    def tell(self, events: Sequence[Event], view: Mapping[str, Any] | SeatView) -> list[LogLine]:
+    def tell(self, events: Sequence[Event], view: Mapping[str, Any] | SeatView,
+             stand_in: int | None = None) -> list[LogLine]:
         """The log lines for ``events``, the public events of one step, given the table
-        after it (any seat's view: only its public parts are read)."""
+        after it (any seat's view: only its public parts are read). ``stand_in`` is the seat
+        whose move a bot made for its person while they were away: the line says so."""
         public = view if isinstance(view, SeatView) else SeatView.from_dict(view)
         lines: list[LogLine] = []
         for event in events:
             if event.kind in (EventKind.PLAY, EventKind.CHANCE) and event.seat is not None:
                 self._round.extend((event.seat, card) for card in cards_in(event.mask))
             lines.extend(self._before(event, public))
-            text = self.narrator.describe_one(event)
+            text = self.narrator.describe_one(event, stand_in=stand_in is not None and event.seat == stand_in)
             if text:
                 lines.append(LogLine(event.kind, event.seat, text))
             lines.extend(self._after(event, public))

@@ -29,6 +29,13 @@ PLAY_MESSAGES: dict[str, Source] = {
     "play.ev.play": "{who} played {cards}",
     "play.ev.chance": "{who} chanced and turned up {card}",
     "play.ev.pickup": "{who} picked up {cards}",
+    # the same, made by a robot for a person who was away (the stand-in)
+    "play.ev.play_stand_in": "A robot played {cards} for {who}",
+    "play.ev.play_stand_in_you": "A robot played {cards} for you",
+    "play.ev.chance_stand_in": "A robot chanced for {who} and turned up {card}",
+    "play.ev.chance_stand_in_you": "A robot chanced for you and turned up {card}",
+    "play.ev.pickup_stand_in": "A robot picked up {cards} for {who}",
+    "play.ev.pickup_stand_in_you": "A robot picked up {cards} for you",
     "play.ev.won": Plural("{who} won the trick with {card} ({count} card)",
                           "{who} won the trick with {card} ({count} cards)"),
     "play.ev.aside": "{who} put the stock's last card aside unseen: it is the trump card",

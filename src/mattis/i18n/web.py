@@ -40,6 +40,10 @@ WEB_MESSAGES: dict[str, Source] = {
     "web.err.bad_request": "Bad request: {detail}.",
     "web.err.server_error": "Something went wrong on the server; nothing was changed.",
     "web.err.hint_busy": "A hint is already on its way.",
+    "web.err.cannot_undo": (
+        "There is no move to take back: only a move of yours, against robots only, while the game is on."
+    ),
+    "web.away.summary": "While you were away, a robot played {moves} for you",
     "web.err.malformed": "Not allowed: that is not a move.",
     "web.err.too_many_tables": (
         "You already have {limit} tables waiting for players. Start one of them first, or try again "
@@ -92,6 +96,7 @@ WEB_MESSAGES: dict[str, Source] = {
     "web.ui.chance": "Chance",
     "web.ui.pickup": "Pick up",
     "web.ui.hint": "Hint",
+    "web.ui.undo": "Take back",
     "web.ui.thinking": "Thinking …",
     "web.ui.log": "What happened",
     "web.ui.play_sequence": "Play {cards}",

@@ -315,11 +315,11 @@ class DeviceHost:
         table_id = rows[0].table_id
         written = self.stores[table_id].with_rows(rows)
         key, record = "", ""
-        game = self.tables[table_id].session.game
+        session = self.tables[table_id].session
         finished = [row for row in rows if isinstance(row, ActionRow) and row.over]
-        if finished and game is not None and game.is_over:
+        if finished and session.game is not None and session.game.is_over:
             key = record_key(table_id, finished[-1].game_number)
-            record = json.dumps(game.record(), separators=(",", ":"))
+            record = json.dumps(session.record(), separators=(",", ":"))
         await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), key, record)
         self.stores[table_id] = written
 

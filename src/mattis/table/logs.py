@@ -8,6 +8,8 @@ catches up by replaying the game once from its deal.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..core.game import Game
 from ..core.observation import SeatView
 from ..frontend.story import LogLine, TableStory
@@ -24,24 +26,28 @@ class SeatLog:
         """The lines so far, each with its kind (``"war"``, ``"out"``, ``"lead"`` …, for the
         page to style) and the seat it is about (the terminal marks the person's own)."""
 
-    def feed(self, game: Game, view: SeatView | None = None) -> None:
+    def feed(self, game: Game, view: SeatView | None = None, stand_in: int | None = None) -> None:
         """Tell the events since the last feed; they must be one step's (the seat's view
-        after them explains them). ``view`` is that view, if the caller already has it."""
+        after them explains them). ``view`` is that view, if the caller already has it;
+        ``stand_in`` the seat whose move a bot made for its person while they were away."""
         if game.num_events == self.events_told and self.events_told:
             return
         events = game.events_since(self.events_told)
         view_now = view or SeatView.from_dict(game.view(self.seat, since=game.num_events))
-        self.entries.extend(self.story.tell(events, view_now))
+        self.entries.extend(self.story.tell(events, view_now, stand_in))
         self.events_told = game.num_events
 
     @classmethod
-    def caught_up(cls, story: TableStory, seat: int, game: Game) -> SeatLog:
+    def caught_up(cls, story: TableStory, seat: int, game: Game,
+                  stand_in_moves: Collection[int] = ()) -> SeatLog:
         """A log that starts in the middle of a game: the game is replayed once, step by
-        step, from its deal."""
+        step, from its deal (``stand_in_moves``: the numbers of the moves a bot made for a
+        person who was away)."""
         seat_log = cls(story, seat)
         replay = Game.from_record({**game.record(), "actions": [], "result": None})
         seat_log.feed(replay)
-        for action in game.actions:
+        for number, action in enumerate(game.actions):
+            mover = replay.to_move
             replay.apply_unchecked(action)
-            seat_log.feed(replay)
+            seat_log.feed(replay, stand_in=mover if number in stand_in_moves else None)
         return seat_log

@@ -178,11 +178,35 @@ class TableMaster(Generic[L]):
         changed (a seat's first connection makes the person present), so a connection
         costs constant work."""
         self.connections.append(connection)
-        if connection.plays and self.session.connect(connection.seat).changed:
+        if connection.plays and not connection.away:
+            self._present(connection)
+        else:
+            self.resend(connection)
+
+    def _present(self, connection: Connection[L]) -> None:
+        """The person of a connection is here (it opened, or its page is looked at again):
+        everyone is told if that changes what they see (else this connection gets its
+        state), and the person is told what a stand-in played for them meanwhile (that seat
+        only)."""
+        if self.session.connect(connection.seat).changed:
             self.deliver()
             self.changed.set()
         else:
             self.resend(connection)
+        summary = self.session.take_away_summary(connection.seat, connection.lang)
+        if summary is not None:
+            self.host.send(connection, summary)
+
+    def _absent(self, connection: Connection[L]) -> None:
+        """The person of a connection may be gone (it closed, or its page is hidden): after
+        the seat's last present one, its absence clock starts (none at a solo table: the
+        game waits)."""
+        outcome = self.session.disconnect(connection.seat)
+        for seat in outcome.timers:
+            self._start_absence_clock(seat)
+        if outcome.changed:
+            self.deliver()
+        self.changed.set()
 
     def disconnect(self, connection: Connection[L]) -> None:
         """A connection closed; after a seat's last one its absence clock starts."""
@@ -191,13 +215,21 @@ class TableMaster(Generic[L]):
         self.connections.remove(connection)
         for task in connection.hints:
             task.cancel()
-        if not connection.plays:
-            return
-        outcome = self.session.disconnect(connection.seat)
-        for seat in outcome.timers:
-            self._start_absence_clock(seat)
-        if outcome.changed:
-            self.deliver()
+        if connection.plays and not connection.away:
+            self._absent(connection)
+
+    def away(self, connection: Connection[L]) -> None:
+        """The connection's page is hidden: the person counts as away, as if it had closed
+        (it still gets every state)."""
+        if connection.plays and not connection.away:
+            connection.away = True
+            self._absent(connection)
+
+    def back(self, connection: Connection[L]) -> None:
+        """The connection's page is looked at again: the person is here."""
+        if connection.plays and connection.away:
+            connection.away = False
+            self._present(connection)
 
     def deliver(self) -> None:
         """Send every connection its own state."""
@@ -269,6 +301,12 @@ class TableMaster(Generic[L]):
             self.host.report(self.table_id, error)
             self.refuse(connection, Refusal("server_error"))
 
+    async def undo(self, connection: Connection[L]) -> None:
+        """Take back the connection's seat's last move and the robots' replies since (only
+        at a solo table; else ``cannot_undo``)."""
+        seat = self._player(connection)
+        await self.transact(lambda: self.session.take_back(seat))
+
     async def play_again(self, connection: Connection[L]) -> None:
         """Deal the next game once this one is over (with searching bots, only if the host
         admits one more such game)."""
@@ -327,8 +365,9 @@ class TableMaster(Generic[L]):
 
     @property
     def bots_may_move(self) -> bool:
-        """Whether a bot or a stand-in is to move, and the table is not resting."""
-        return self.session.bot_to_move and not self.resting
+        """Whether a bot or a stand-in is to move, the table is not resting, and it does not
+        wait for its one person to come back (a solo table's game waits while they are away)."""
+        return self.session.bot_to_move and not self.resting and not self.session.waits_for_person
 
     async def drive(self) -> None:
         """Move for the bots and stand-ins, one move at a time, until cancelled. A failure is
@@ -373,6 +412,8 @@ class TableMaster(Generic[L]):
         if began is not None:
             loop = asyncio.get_running_loop()
             await asyncio.sleep(max(0.0, began + self.config.move_seconds(turn.level) - loop.time()))
+            if self.session.waits_for_person:  # the person went away meanwhile: the game waits
+                return None
         outcome = await self.transact(lambda: self.session.bot_act(turn, decision) or Outcome())
         return decision if outcome.changed else None
 

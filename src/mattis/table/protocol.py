@@ -75,6 +75,19 @@ class SeatRequests(Protocol):
         """Pass a quick reaction to the whole table (checked by the session)."""
         ...
 
+    def away(self, connection: Connection[Any]) -> None:
+        """The page is not looked at (its tab is hidden): the person is away."""
+        ...
+
+    def back(self, connection: Connection[Any]) -> None:
+        """The page is looked at again: the person is back."""
+        ...
+
+    async def undo(self, connection: Connection[Any]) -> None:
+        """Take back the seat's last move and the robots' replies since (checked by the
+        session)."""
+        ...
+
 
 def parse_json(data: bytes | str) -> object:
     """JSON text as a value, or a refusal: ``bad_json`` for text that is not UTF-8 or not JSON
@@ -130,5 +143,11 @@ async def dispatch(requests: SeatRequests, connection: Connection[Any], message:
         requests.resend(connection)
     elif kind == "react":
         requests.react(connection, message.get("reaction"))
+    elif kind == "away":
+        requests.away(connection)
+    elif kind == "back":
+        requests.back(connection)
+    elif kind == "undo":
+        await requests.undo(connection)
     else:
         raise Refusal("bad_message", "unknown message type (see docs/web.md)")

@@ -22,7 +22,11 @@ def finished_record(stored: StoredGame | None) -> dict[str, Any]:
     raises the engine's error (the host sets the table aside as damaged)."""
     if stored is None:
         raise Refusal("not_found")
-    game = Game.from_record(stored.record())
+    played = stored.record()
+    game = Game.from_record(played)
     if not game.is_over:
         raise Refusal("game_not_over")
-    return game.record()
+    record = game.record()
+    if "taken_back" in played:  # moves taken back against robots, kept and marked
+        record["taken_back"] = played["taken_back"]
+    return record

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .takeback import fold_actions
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewTable:
@@ -65,11 +67,18 @@ class StoredGame:
     number: int
     start: dict[str, Any]
     actions: tuple[str, ...]
+    """Every stored action in the order it came: moves, and takebacks (``undo:N``)."""
     over: bool
 
     def record(self) -> dict[str, Any]:
-        """The engine record (start plus actions) that ``Game.from_record`` replays."""
-        return {**self.start, "actions": list(self.actions)}
+        """The engine record (start plus actions) that ``Game.from_record`` replays: the moves
+        of the game as it stands, and the moves taken back, if any, in ``taken_back``
+        (:mod:`.takeback`; a stored takeback that does not fit raises ``ValueError``)."""
+        actions, taken_back = fold_actions(self.actions)
+        record = {**self.start, "actions": actions}
+        if taken_back:
+            record["taken_back"] = taken_back
+        return record
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

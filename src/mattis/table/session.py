@@ -51,14 +51,14 @@ from ..core.game import Game
 from ..core.observation import SeatView
 from ..core.record import MAX_SEED
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
-from ..frontend.cards import sort_actions
+from ..frontend.cards import action_label, sort_actions
 from ..frontend.match import Match, MatchSecret, MoveSeeds
 from ..frontend.narrate import out_order_line, result_fate_line, result_headline
 from ..frontend.reasons import hint_reason
-from ..frontend.seats import Participant
+from ..frontend.seats import Participant, join_names
 from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
-from ..i18n import Lang
+from ..i18n import Lang, t
 from .advice import watch_advice
 from .config import TableConfig
 from .errors import IllegalMove, Refusal
@@ -76,6 +76,7 @@ from .seats import (
     participants,
     spare_bot_name,
 )
+from .takeback import replay_with_movers, undo_marker
 from .tricks import TrickWatcher
 
 FIRST_LOG_LINES = 80
@@ -95,6 +96,8 @@ class MessageCursor:
     lang: Lang
     _: KW_ONLY
     game_number: int = 0
+    takebacks: int = 0
+    """The takebacks of the game seen so far: after one, the history and log start afresh."""
     history_sent: int = 0
     log_sent: int = 0
 
@@ -112,6 +115,11 @@ class _Snapshot:
     game_number: int
     match: Match
     seats: list[Seat]
+    movers: list[int]
+    stored_actions: int
+    taken_back: list[dict[str, Any]]
+    stand_in_moves: set[int]
+    away_plays: dict[int, list[Action]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +146,8 @@ class BotTurn:
     :meth:`TableConfig.move_seconds` of it, forced move or not."""
     game_number: int
     moves_before: int
+    takebacks: int = 0
+    """The game's takebacks when the turn began (a move chosen before one is not played)."""
     decision: Decision | None
     """The move and its reason, when chosen at once (``None`` while a job must think)."""
     job: BotJob | None
@@ -196,6 +206,20 @@ class TableSession:
         self.reacted_at: dict[int, float] = {}
         self.tricks = TrickWatcher(self.rules)
         """The current game's last completed trick, followed from its public events."""
+        self.movers: list[int] = []
+        """The seat that made each move of the current game (a takeback goes back to before
+        the asker's last one)."""
+        self.stored_actions = 0
+        """How many actions of the current game are stored: moves, taken back or not, and
+        takebacks (:mod:`.takeback`); the next one's number."""
+        self.taken_back: list[dict[str, Any]] = []
+        """The current game's stretches of moves taken back (the record's ``taken_back``)."""
+        self.stand_in_moves: set[int] = set()
+        """The moves of the current game a bot made for a person who was away (the log
+        says so)."""
+        self.away_plays: dict[int, list[Action]] = {}
+        """What a stand-in played for each seat since its person went away, until they are
+        told (:meth:`take_away_summary`)."""
 
     # ---------------------------------------------------------------- creating and restoring
 
@@ -265,8 +289,11 @@ class TableSession:
                       config=config, clock=clock, host=host if valid_host else None)
         rows: list[Row] = []
         if stored.game is not None:
-            session.game = Game.from_record(stored.game.record())
+            record = stored.game.record()
+            session.game, session.movers = replay_with_movers(record)
             session.game_number = stored.game.number
+            session.stored_actions = len(stored.game.actions)
+            session.taken_back = record.get("taken_back", [])
             if session.game.is_over and match.played < session.game_number:
                 match.finish(session.game)  # killed between the last move and the score
                 rows.append(session._table_update())
@@ -277,7 +304,7 @@ class TableSession:
         for index, seat in enumerate(seats):
             if seat.kind == "human":
                 session.away_since[index] = now
-                if session.game is not None and not session.game.is_over:
+                if session.game is not None and not session.game.is_over and not session.solo:
                     timers.append(index)
         return session, Outcome(tuple(rows), False, tuple(timers))
 
@@ -311,6 +338,19 @@ class TableSession:
         game = self.game
         return (game is not None and not game.is_over and game.to_move is not None
                 and self.seats[game.to_move].bot_plays)
+
+    @property
+    def solo(self) -> bool:
+        """Whether the table's only person plays with robots: nobody else waits for them, so
+        nobody stands in while they are away (the game waits), and they may take moves back."""
+        return (sum(seat.kind == "human" for seat in self.seats) == 1
+                and all(seat.kind != "open" for seat in self.seats))
+
+    @property
+    def waits_for_person(self) -> bool:
+        """Whether the game waits for the one person of a :attr:`solo` table to come back
+        (no connection of theirs is open and looking): its robots make no move meanwhile."""
+        return self.solo and self.game is not None and not self.game.is_over and not self.connected
 
     @property
     def connected(self) -> bool:
@@ -418,13 +458,13 @@ class TableSession:
         start = game.record()
         start.pop("actions", None)
         self.game, self.game_number = game, number
-        self.logs.clear()
-        self.trackers.clear()
-        self.tricks = TrickWatcher(self.rules)
+        self.movers, self.stored_actions, self.taken_back = [], 0, []
+        self.stand_in_moves = set()
+        self._follow_afresh()
         now = self.clock()
         timers = []
         for index, seat in enumerate(self.seats):
-            if seat.kind == "human" and not seat.connections:
+            if seat.kind == "human" and not seat.connections and not self.solo:
                 self.away_since.setdefault(index, now)
                 timers.append(index)
         return [NewGame(self.table_id, number, start), self._table_update()], tuple(timers)
@@ -454,12 +494,19 @@ class TableSession:
             raise IllegalMove(error) from None
         return self._moved(game, seat, action, snapshot)
 
-    def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot) -> Outcome:
-        """The rows of a move just applied; the story of every seat is told it at once."""
+    def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot,
+               stand_in: bool = False) -> Outcome:
+        """The rows of a move just applied (by a stand-in for the person away, if
+        ``stand_in``); the story of every seat is told it at once."""
         rows: list[Row] = [ActionRow(table_id=self.table_id, game_number=self.game_number,
-                                     index=game.num_actions - 1, seat=seat, action=str(action),
+                                     index=self.stored_actions, seat=seat, action=str(action),
                                      over=game.is_over)]
-        self._tell_logs(game)
+        self.stored_actions += 1
+        self.movers.append(seat)
+        if stand_in:
+            self.stand_in_moves.add(game.num_actions - 1)
+            self.away_plays.setdefault(seat, []).append(action)
+        self._tell_logs(game, seat if stand_in else None)
         if game.is_over:
             self.match.finish(game)
             rows.append(self._table_update())
@@ -476,13 +523,73 @@ class TableSession:
         for seat, before in zip(self.seats, snapshot.seats, strict=True):
             seat.kind, seat.name, seat.level = before.kind, before.name, before.level
             seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
+        self.movers, self.stored_actions = snapshot.movers, snapshot.stored_actions
+        self.taken_back, self.stand_in_moves = snapshot.taken_back, snapshot.stand_in_moves
+        self.away_plays = snapshot.away_plays
+        self._follow_afresh()
+
+    def _follow_afresh(self) -> None:
+        """The logs, bot memories, last trick and hints begin again from the game's deal
+        the next time they are needed (a new game, a takeback, an undone change)."""
         self.logs.clear()
         self.trackers.clear()
         self.tricks = TrickWatcher(self.rules)
+        self.hints_given.clear()
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
-                         copy.deepcopy(self.match), copy.deepcopy(self.seats))
+                         copy.deepcopy(self.match), copy.deepcopy(self.seats), list(self.movers),
+                         self.stored_actions, list(self.taken_back), set(self.stand_in_moves),
+                         {seat: list(plays) for seat, plays in self.away_plays.items()})
+
+    # ---------------------------------------------------------------- takebacks
+
+    def undo_point(self, seat: int) -> int | None:
+        """How many moves the game keeps if ``seat`` takes back now: all before its last move
+        (the robots' replies since go with it). ``None`` where no takeback is allowed: only
+        the person of a :attr:`solo` table may take back, a move of theirs in a game still on."""
+        game = self.game
+        if game is None or game.is_over or not self.solo or self.seats[seat].kind != "human":
+            return None
+        movers = self.movers
+        for index in range(len(movers) - 1, -1, -1):
+            if movers[index] == seat:
+                return index
+        return None
+
+    def take_back(self, seat: int) -> Outcome:
+        """Take back the last move of ``seat`` and every move since: the game is replayed
+        from its record without them (:mod:`.takeback`), and they stay in the record,
+        marked (``taken_back``). Refused with ``cannot_undo`` where :meth:`undo_point` says
+        none is allowed."""
+        at = self.undo_point(seat)
+        game = self.game
+        if at is None or game is None:
+            raise Refusal("cannot_undo")
+        snapshot = self._snapshot()
+        record = game.record()
+        taken = record["actions"][at:]
+        record["actions"] = record["actions"][:at]
+        self.game = Game.from_record(record)
+        del self.movers[at:]
+        self.taken_back.append({"at": at, "actions": taken})
+        self.stand_in_moves = {move for move in self.stand_in_moves if move < at}
+        rows: list[Row] = [ActionRow(table_id=self.table_id, game_number=self.game_number,
+                                     index=self.stored_actions, seat=seat, action=undo_marker(at),
+                                     over=False)]
+        self.stored_actions += 1
+        self._follow_afresh()
+        return Outcome(tuple(rows), True, (), snapshot)
+
+    def record(self) -> dict[str, Any]:
+        """The current game's record, its takebacks included (``taken_back``); the host
+        gives it out only once the game is over (it holds the deck)."""
+        if self.game is None:
+            raise Refusal("not_started")
+        record = self.game.record()
+        if self.taken_back:
+            record["taken_back"] = copy.deepcopy(self.taken_back)
+        return record
 
     # ---------------------------------------------------------------- bots
 
@@ -515,7 +622,7 @@ class TableSession:
         else:
             decision = self._rule_based(level, seat)
         return BotTurn(seat=seat, level=level, game_number=self.game_number, moves_before=game.num_actions,
-                       decision=decision, job=job)
+                       takebacks=len(self.taken_back), decision=decision, job=job)
 
     def _rule_based(self, level: str, seat: int) -> Decision:
         assert self.game is not None
@@ -534,7 +641,8 @@ class TableSession:
         if the table moved on meanwhile (someone else moved, a person took the seat back)."""
         game = self.game
         if (game is None or self.game_number != turn.game_number or game.num_actions != turn.moves_before
-                or game.to_move != turn.seat or not self.seats[turn.seat].bot_plays):
+                or len(self.taken_back) != turn.takebacks or game.to_move != turn.seat
+                or not self.seats[turn.seat].bot_plays):
             return None
         if isinstance(answer, Action):
             action = answer
@@ -542,7 +650,7 @@ class TableSession:
             action = (answer if isinstance(answer, Decision) else decision_from_parts(answer)).action
         snapshot = self._snapshot()
         game.apply(action, seat=turn.seat)
-        return self._moved(game, turn.seat, action, snapshot)
+        return self._moved(game, turn.seat, action, snapshot, stand_in=self.seats[turn.seat].kind == "human")
 
     def _tracker(self, seat: int) -> CardTracker:
         """The memory of the bot at ``seat`` (begun, from the first event, when first needed)."""
@@ -614,21 +722,35 @@ class TableSession:
         if occupant.connections:
             return Outcome()
         self.away_since[seat] = self.clock()
-        return Outcome(changed=True, timers=(seat,))
+        return Outcome(changed=True, timers=() if self.solo else (seat,))
 
     def set_absent(self, seat: int) -> Outcome:
         """The absence clock of ``seat`` ran out: a bot stands in for a person who has been
         away for :attr:`TableConfig.absence_timeout` (a person who came back meanwhile, or
-        not long enough ago, keeps the seat)."""
+        not long enough ago, keeps the seat; at a :attr:`solo` table nobody stands in: the
+        game waits)."""
         occupant = self.seats[seat]
         since, timeout = self.away_since.get(seat), self.config.absence_timeout
         if occupant.kind != "human" or occupant.connections or occupant.stand_in or since is None \
-                or timeout is None:
+                or timeout is None or self.solo:
             return Outcome()
         if self.clock() - since + 1e-3 < timeout:
             return Outcome()
         occupant.stand_in = True
         return Outcome(changed=True)
+
+    def take_away_summary(self, seat: int, lang: Lang) -> dict[str, Any] | None:
+        """The ``away_summary`` message for the person of ``seat``, back after a stand-in
+        played for them (what it played, in words), or ``None`` if it played nothing; it is
+        told once. Only that seat's connection is sent it."""
+        plays = self.away_plays.pop(seat, None)
+        if not plays or self.seats[seat].stand_in:
+            if plays:
+                self.away_plays[seat] = plays
+            return None
+        labels = [action_label(action, lang) for action in plays]
+        return {"type": "away_summary", "actions": [str(action) for action in plays],
+                "text": t("web.away.summary", lang, moves=join_names(labels, lang))}
 
     # ---------------------------------------------------------------- messages
 
@@ -650,8 +772,10 @@ class TableSession:
                                    "last_trick": None, "table": self._table_part(seat)}
         if game is None:
             return add_page_facts(message, None, [])
-        if reader.game_number != self.game_number:
+        takebacks = len(self.taken_back)
+        if reader.game_number != self.game_number or reader.takebacks != takebacks:
             reader.game_number, reader.history_sent, reader.log_sent = self.game_number, 0, 0
+            reader.takebacks = takebacks
         view = game.view(seat, since=min(reader.history_sent, game.num_events))
         message["history_start"] = reader.history_sent
         reader.history_sent = view["event_count"]
@@ -665,6 +789,8 @@ class TableSession:
         message["log_kinds"] = [str(entry.kind) for entry in entries[start:]]
         reader.log_sent = len(entries)
         message["last_trick"] = self.last_trick()
+        message["undo"] = self.undo_point(seat) is not None
+        message["takebacks"] = takebacks
         people = self.participants(seat)
         if game.is_over:
             result = game.result
@@ -714,13 +840,14 @@ class TableSession:
                 "reactions": list(REACTIONS),
                 "invite": None if prefix is None else f"{prefix}{self.table_id}"}
 
-    def _tell_logs(self, game: Game) -> None:
-        """Feed the step just played to every move log (each with its own seat's table)."""
+    def _tell_logs(self, game: Game, stand_in: int | None = None) -> None:
+        """Feed the step just played (by a stand-in for the person at ``stand_in``, if
+        given) to every move log (each with its own seat's table)."""
         views: dict[int, SeatView] = {}
         for (seat, _), seat_log in self.logs.items():
             if seat not in views:
                 views[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
-            seat_log.feed(game, views[seat])
+            seat_log.feed(game, views[seat], stand_in)
 
     def prepare_log(self, seat: int, lang: Lang) -> None:
         """Begin the move log of ``seat`` in ``lang`` now if it is not there yet (one replay of
@@ -735,7 +862,7 @@ class TableSession:
         if seat_log is None:
             assert self.game is not None
             story = TableStory(self.participants(seat), self.rules, lang)
-            seat_log = SeatLog.caught_up(story, seat, self.game)
+            seat_log = SeatLog.caught_up(story, seat, self.game, self.stand_in_moves)
             self.logs[(seat, lang)] = seat_log
         return seat_log
 

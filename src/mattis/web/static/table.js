@@ -16,6 +16,7 @@
 //   rules_sheet.js the rules as a sheet over the table
 //   settings.js    the device's settings: large cards, four colours, two-tap confirm
 //   sound.js       sounds, the vibration on your turn, the mute button
+//   away.js        away and back (the tab hidden), what a robot played meanwhile, taking back
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
@@ -33,6 +34,7 @@ import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
 import { rulesOpen, wireRules } from "./table/rules_sheet.js";
 import { playSounds, soundsFor, wireMute } from "./table/sound.js";
+import { askUndo, dismissAwaySummary, drawUndo, showAwaySummary, tellVisibility } from "./table/away.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { startSettings } from "./table/settings.js";
 import { store } from "./table/store.js";
@@ -44,6 +46,7 @@ function receive(message) {
   else if (message.type === "hint") receiveHint(message);
   else if (message.type === "reaction") showReaction(message);
   else if (message.type === "error") receiveError(message);
+  else if (message.type === "away_summary") showAwaySummary(message);
 }
 
 /** A state message goes into the store in one change; the page draws it (below). */
@@ -51,7 +54,9 @@ function takeState(message) {
   store.update((before) => ({
     state: message,
     log: takeLog(before.log, message),
-    felt: takeFelt(before.felt, message, message.table.game !== before.log.game),
+    // a new game, or moves taken back: the felt shows the table as it is, with no motion
+    felt: takeFelt(before.felt, message, message.table.game !== before.log.game
+      || (message.takebacks ?? 0) !== (before.state?.takebacks ?? 0)),
     hand: takeHand(before.hand, message),
   }));
 }
@@ -84,6 +89,7 @@ function draw() {
   drawDeck(view);
   drawHand(view);
   drawControls(view);
+  drawUndo();
   drawResult(view);
   drawLog();
   drawArea(before);
@@ -128,6 +134,9 @@ $("join-form").addEventListener("submit", (event) => {
 $("chance").addEventListener("click", () => play("chance"));
 $("pickup").addEventListener("click", () => play("pickup"));
 $("hint").addEventListener("click", askHint);
+$("undo").addEventListener("click", () => { acted(); askUndo(); });
+$("away-summary-close").addEventListener("click", dismissAwaySummary);
+document.addEventListener("visibilitychange", tellVisibility);
 $("again").addEventListener("click", () => { acted(); send({ type: "again" }); });
 $("chooser-close").addEventListener("click", dismissChooser);
 $("hand").addEventListener("pointerdown", notePointer);
@@ -141,7 +150,7 @@ document.addEventListener("keydown", (event) => {
   const { state } = store.get();
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
   if (rulesOpen()) return;  // reading the rules: the sheet has the keys (Escape closes it)
-  if (event.key === "Escape") { closeChooser(); setLogOpen(false); }
+  if (event.key === "Escape") { closeChooser(); setLogOpen(false); dismissAwaySummary(); }
   if (event.key === "c" && state.legal.includes("chance")) play("chance");
   if (event.key === "p" && state.legal.includes("pickup")) play("pickup");
   if (event.key === "h" && state.legal.length) $("hint").click();

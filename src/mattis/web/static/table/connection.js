@@ -22,7 +22,10 @@ export function connect({ onMessage, onRejected }) {
   $("status").textContent = texts.connecting;
   const link = openSeat({ tableId, token: savedSeat(tableId).token, lang }, {
     onMessage,
-    onOpen: () => store.merge("felt", { ready: false }),
+    onOpen: () => {
+      store.merge("felt", { ready: false });
+      if (document.hidden) store.get().link?.send({ type: "away" });  // opened unseen: the person is away
+    },
     onRejected: () => { forgetSeat(tableId); store.update({ link: null }); onRejected(); },
     onClosed: () => store.update({ link: null }),  // set aside as damaged: the error said so
     onLost: () => { $("status").textContent = store.get().texts.disconnected; },
