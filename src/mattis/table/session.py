@@ -66,7 +66,7 @@ from .jobs import BotJob, DecisionParts, HintJob, RngSeed, decision_from_parts, 
 from .limits import RateLimiter
 from .logs import SeatLog
 from .page import add_page_facts, rules_facts
-from .rows import ActionRow, NewGame, NewTable, Row, StoredTable, TableUpdate
+from .rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredTable, TableUpdate
 from .seats import (
     Seat,
     clean_name,
@@ -160,8 +160,11 @@ class TableSession:
     def __init__(self, table_id: str, rules: Rules, *, seats: list[Seat], match: Match,
                  secret: MatchSecret | None, seed: int | None = None, config: TableConfig | None = None,
                  clock: Callable[[], float] = time.monotonic, host: int | None = None,
-                 move_seeds: MoveSeeds | None = None) -> None:
+                 move_seeds: MoveSeeds | None = None, group: str | None = None) -> None:
         self.table_id = table_id
+        self.group = group
+        """The group (``POST /api/groups``) the table plays for: its finished games with two
+        or more seats bound to players go to the group's ledger (:class:`~.rows.LedgerRow`)."""
         self.rules = rules
         self.seats = seats
         self.match = match
@@ -201,10 +204,13 @@ class TableSession:
 
     @classmethod
     def create(cls, table_id: str, request: object, config: TableConfig | None = None,
-               clock: Callable[[], float] = time.monotonic) -> tuple[TableSession, int, str, Outcome]:
+               clock: Callable[[], float] = time.monotonic, *, player: str | None = None,
+               group: str | None = None) -> tuple[TableSession, int, str, Outcome]:
         """A new table from a request (``{"rules", "set", "players", "seats", "seed"}``, as
         ``POST /api/tables`` takes it); returns the table, the creator's seat and token, and
-        the outcome to store (the table, and its first deal when no seat is open)."""
+        the outcome to store (the table, and its first deal when no seat is open). The
+        creator's seat is bound to ``player``, and the table plays for ``group`` (the host
+        has checked both)."""
         if not isinstance(request, dict):
             raise Refusal("bad_request", "expected a JSON object")
         preset = request.get("rules", "pagat")
@@ -215,6 +221,7 @@ class TableSession:
         if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
             raise Refusal("bad_request", f"players must be from {rules.min_players} to {rules.max_players}")
         seats, creator, token = _requested_seats(request.get("seats"), players)
+        seats[creator].player = player
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed <= MAX_SEED):
@@ -222,7 +229,7 @@ class TableSession:
         secret = table_secret(seed)
         match = Match(rules, players, secret)
         session = cls(table_id, rules, seats=seats, match=match, secret=secret, seed=seed, config=config,
-                      clock=clock, host=creator)
+                      clock=clock, host=creator, group=group)
         session.away_since[creator] = clock()
         rows: list[Row] = [NewTable(table_id=table_id, rules=rules.to_dict(), players=players,
                                     seats=session._stored_seats(), match=session._stored_match())]
@@ -261,8 +268,11 @@ class TableSession:
                       scores=scores, results=results)
         host = data.get("host")  # tables stored before it was kept: the first person's seat
         valid_host = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < stored.players
+        group = data.get("group")
+        if group is not None and not isinstance(group, str):
+            raise ValueError("stored match: group must be text or null")
         session = cls(stored.table_id, rules, seats=seats, match=match, secret=secret, seed=seed,
-                      config=config, clock=clock, host=host if valid_host else None)
+                      config=config, clock=clock, host=host if valid_host else None, group=group)
         rows: list[Row] = []
         if stored.game is not None:
             session.game = Game.from_record(stored.game.record())
@@ -338,9 +348,10 @@ class TableSession:
         return participants(self.seats, viewer)
 
     def seat_info(self, index: int, viewer: int | None) -> dict[str, Any]:
-        """One seat's public facts."""
+        """One seat's public facts (``player``: the player it is bound to, if any)."""
         seat = self.seats[index]
         return {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
+                "player": seat.player,
                 "connected": bool(seat.connections) if seat.kind == "human" else None,
                 "stand_in": seat.stand_in, "you": index == viewer}
 
@@ -356,9 +367,10 @@ class TableSession:
 
     # ---------------------------------------------------------------- seats and games
 
-    def join(self, name: object) -> tuple[int, str, Outcome]:
-        """Seat a person in the first open seat; returns the seat, its new token and the
-        outcome (the game is dealt once every seat is taken)."""
+    def join(self, name: object, player: str | None = None) -> tuple[int, str, Outcome]:
+        """Seat a person (bound to ``player``, if the host knows them) in the first open
+        seat; returns the seat, its new token and the outcome (the game is dealt once every
+        seat is taken)."""
         shown = clean_name(name)
         for index, seat in enumerate(self.seats):
             if seat.kind == "open":
@@ -366,6 +378,7 @@ class TableSession:
                 token = new_token()
                 shown = distinct_name(self.seats, shown)
                 seat.kind, seat.name, seat.token_hash = "human", shown, hash_token(token)
+                seat.player = player
                 self.away_since[index] = self.clock()
                 return index, token, self._seats_changed(snapshot)
         raise Refusal("table_full")
@@ -463,7 +476,23 @@ class TableSession:
         if game.is_over:
             self.match.finish(game)
             rows.append(self._table_update())
+            ledger = self._ledger_row(game)
+            if ledger is not None:
+                rows.append(ledger)
         return Outcome(tuple(rows), True, (), snapshot)
+
+    def _ledger_row(self, game: Game) -> LedgerRow | None:
+        """The finished game for its group's ledger, when the table plays for a group and
+        at least two seats are bound to players (stored with the game's last action)."""
+        result = game.result
+        if self.group is None or result is None or sum(seat.player is not None for seat in self.seats) < 2:
+            return None
+        seats = [{"player": seat.player, "kind": "human" if seat.kind == "human" else "bot",
+                  "name": seat.name, "level": seat.level}
+                 for seat in self.seats]
+        return LedgerRow(table_id=self.table_id, group=self.group, game_number=self.game_number,
+                         seats=seats, losers=list(result.losers), out_order=list(result.out_order),
+                         lost_on_empty=result.lost_on_empty)
 
     def undo(self, outcome: Outcome) -> None:
         """Put the table back as it was before ``outcome`` (its rows could not be stored).
@@ -475,7 +504,7 @@ class TableSession:
         self.game, self.game_number, self.match = snapshot.game, snapshot.game_number, snapshot.match
         for seat, before in zip(self.seats, snapshot.seats, strict=True):
             seat.kind, seat.name, seat.level = before.kind, before.name, before.level
-            seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
+            seat.token_hash, seat.stand_in, seat.player = before.token_hash, before.stand_in, before.player
         self.logs.clear()
         self.trackers.clear()
         self.tricks = TrickWatcher(self.rules)
@@ -747,7 +776,7 @@ class TableSession:
         match = self.match
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
                 "seed": self.seed, "secret": None if self.secret is None else self.secret.hex,
-                "host": self.host,
+                "host": self.host, "group": self.group,
                 "results": [list(r) for r in match.results]}
 
     def _table_update(self) -> TableUpdate:

@@ -67,6 +67,8 @@ from ..table.limits import RateLimiter
 from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
 from . import pwa
+from .community import Community
+from .groups_api import WebParts, community_routes, optional_player
 from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
 from .lobby import LiveTable, Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -261,6 +263,7 @@ def create_app(
         lobby = Lobby(store, config, executor, slots)
         await lobby.restore()
         app.state.lobby = lobby
+        app.state.community = Community(store)
         try:
             yield
         finally:
@@ -272,13 +275,28 @@ def create_app(
         lobby: Lobby = request.app.state.lobby
         return lobby
 
+    def community_of(request: Request) -> Community:
+        community: Community = request.app.state.community
+        return community
+
     async def json_body(request: Request) -> object:
         return parse_json(await read_body(request, config.body_timeout))
 
     @api
     async def create_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        table, seat, token = await lobby_of(request).create(await json_body(request), _address(request))
+        body = await json_body(request)
+        player = await optional_player(request, community_of(request))
+        group = body.get("group") if isinstance(body, dict) else None
+        if group is not None:
+            if not isinstance(group, str):
+                raise Refusal("bad_request", "group must be a group's id")
+            if player is None:
+                raise Refusal("bad_key")
+            if not await asyncio.to_thread(community_of(request).is_member, player.player, group):
+                raise Refusal("not_found")
+        table, seat, token = await lobby_of(request).create(
+            body, _address(request), player=None if player is None else player.player, group=group)
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
@@ -286,7 +304,10 @@ def create_app(
     @api
     async def join_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        seat, token = await lobby_of(request).join(request.path_params["table_id"], await json_body(request))
+        body = await json_body(request)
+        player = await optional_player(request, community_of(request))
+        seat, token = await lobby_of(request).join(request.path_params["table_id"], body,
+                                                   None if player is None else player.player)
         return JSONResponse({"seat": seat, "token": token})
 
     @api
@@ -403,6 +424,9 @@ def create_app(
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         WebSocketRoute("/ws/tables/{table_id}", socket),
+        *community_routes(WebParts(lobby_of, community_of, json_body,
+                                   lambda request: public_base(request, public_url), _address, _request_lang),
+                          api),
         Route(pwa.SITE_SCRIPT, site_script),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -158,6 +158,8 @@ class Lobby:
         """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
         self.address_limits: dict[str, RateLimiter] = {}
+        self.read_limits: dict[str, RateLimiter] = {}
+        """Group, player and ledger reads per client address."""
         self.sockets_by_address: Counter[str] = Counter()
         """Open sockets per client address (:func:`~.limits.client_key`)."""
         self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
@@ -263,14 +265,17 @@ class Lobby:
             return None
         return now - self.last_seen.get(table.table_id, now)
 
-    def check_address(self, address: str) -> None:
-        """Refuse an address (an IPv6 /64) that creates tables or joins seats too fast (429)."""
+    def check_address(self, address: str, reads: bool = False) -> None:
+        """Refuse an address (an IPv6 /64) that creates tables or joins seats (any change)
+        too fast (429); with ``reads``, one that reads groups and ledgers too fast."""
         key = client_key(address)
-        limiter = self.address_limits.get(key)
+        limits = self.read_limits if reads else self.address_limits
+        limiter = limits.get(key)
         if limiter is None:
-            if len(self.address_limits) > 10_000:  # forget old addresses rather than grow
-                self.address_limits.clear()
-            limiter = self.address_limits[key] = RateLimiter(self.settings.posts_per_minute / 60, 20)
+            if len(limits) > 10_000:  # forget old addresses rather than grow
+                limits.clear()
+            per_minute = self.settings.reads_per_minute if reads else self.settings.posts_per_minute
+            limiter = limits[key] = RateLimiter(per_minute / 60, 20 if not reads else 60)
         if not limiter.allow():
             raise Refusal("rate_limited")
 
@@ -487,15 +492,18 @@ class Lobby:
 
     # ---------------------------------------------------------------- the API
 
-    async def create(self, body: object, address: str = NO_ADDRESS) -> tuple[LiveTable, int, str]:
-        """A new table from a ``POST /api/tables`` body of a client at ``address``; returns
-        it, the creator's seat and token. Refused when the address holds too many tables
-        waiting for players or with searching bots in play, and when memory is full of
-        tables people are connected to."""
+    async def create(self, body: object, address: str = NO_ADDRESS, *, player: str | None = None,
+                     group: str | None = None) -> tuple[LiveTable, int, str]:
+        """A new table from a ``POST /api/tables`` body of a client at ``address`` (its
+        creator's seat bound to ``player``, playing for ``group``: both checked by the
+        caller); returns it, the creator's seat and token. Refused when the address holds
+        too many tables waiting for players or with searching bots in play, and when memory
+        is full of tables people are connected to."""
         if self.draining or (self.presence is not None and self.presence.owner is None):
             raise Refusal("moved")
         session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
-                                                               self.settings.table)
+                                                               self.settings.table, player=player,
+                                                               group=group)
         key = client_key(address) if address != NO_ADDRESS else NO_ADDRESS
         if session.game is None:
             self.check_waiting_tables(key)
@@ -513,12 +521,13 @@ class Lobby:
         table.start()
         return table, creator, token
 
-    async def join(self, table_id: str, body: object) -> tuple[int, str]:
-        """Take an open seat (``POST /api/tables/{ID}/join``)."""
+    async def join(self, table_id: str, body: object, player: str | None = None) -> tuple[int, str]:
+        """Take an open seat (``POST /api/tables/{ID}/join``), bound to ``player`` if the
+        request carried their key."""
         table = await self.table(table_id)
         if not isinstance(body, dict):
             raise Refusal("bad_request", "expected a JSON object")
-        return await table.join(body.get("name"))
+        return await table.join(body.get("name"), player)
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
         """A finished game's engine record (:func:`~mattis.table.finished_record`), answered

@@ -42,6 +42,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     Sequence,
@@ -65,7 +66,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import ColumnElement, Select
 
-from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from ..table.ledger import season_of
+from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 
 STORAGE_ERRORS: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
 """What a database that cannot take a write raises (a full disk, a lost connection): the
@@ -109,6 +111,63 @@ _leases = Table(
 """Which server owns each table (PostgreSQL only): ``owner`` is a server's number from
 :data:`_owner_numbers` (``NULL``: parked, nobody's, taken by the next server asked for
 it); ``epoch`` counts the owners the table has had."""
+_players = Table(
+    "mattis_players", _metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A player without an account (``POST /api/players``): an id and a name, nothing else."""
+_keys = Table(
+    "mattis_keys", _metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+)
+"""The SHA-256 of each device's key of a player (never the key): one per device."""
+_transfers = Table(
+    "mattis_transfers", _metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
+    Column("expires", Float, nullable=False),
+)
+"""Short codes that give a second device a key of the player ("Use on another device"):
+hashed, used once, and only for a few minutes."""
+_groups = Table(
+    "mattis_groups", _metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("code_hash", String(64), nullable=False),
+    Column("creator", String(40), nullable=True),
+    Column("created", Float, nullable=False),
+)
+"""A group (*lag*): its name, its join code (hashed) and its creator (``NULL`` once they
+are forgotten)."""
+_members = Table(
+    "mattis_members", _metadata,
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), primary_key=True, index=True),
+    Column("joined", Float, nullable=False),
+)
+_ledger = Table(
+    "mattis_ledger", _metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), nullable=False),
+    Column("table_id", String(40), nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("season", Integer, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("losers", JSON, nullable=False),
+    Column("out_order", JSON, nullable=False),
+    Column("lost_on_empty", Boolean, nullable=False),
+    UniqueConstraint("table_id", "game", name="mattis_ledger_table_game"),
+    Index("mattis_ledger_group_season", "group_id", "season", "finished"),
+    Index("mattis_ledger_group_finished", "group_id", "finished"),
+)
+"""A group's counted games (:class:`~mattis.table.rows.LedgerRow`), one row each, written
+with the game's last action; unique per table and game, so no game counts twice. A seat's
+``player`` stays an opaque id when the player is forgotten: the name goes with them."""
 _owner_numbers = Sequence("mattis_owner_seq", metadata=_metadata)
 """Each server process gets a number never given before, so a lease of a dead process can
 never be mistaken for one of a live process."""
@@ -266,10 +325,33 @@ class Store:
             inserted = result.inserted_primary_key
             assert inserted is not None
             new_games[(row.table_id, row.number)] = int(inserted[0])
+        elif isinstance(row, LedgerRow):
+            self._write_ledger(connection, row, now)
         elif isinstance(row, NewTable) and self.owner is None:  # else written by _fence
             connection.execute(insert(_tables).values(
                 id=row.table_id, created=now, rules=row.rules, players=row.players, seats=row.seats,
                 match=row.match))
+
+    @staticmethod
+    def _write_ledger(connection: Connection, row: LedgerRow, now: float) -> None:
+        """Count a finished game in its group's ledger if at least two of its bound players
+        are members now (a bound player who is not is shown as a guest, under the name the
+        table knew)."""
+        bound = sorted({seat["player"] for seat in row.seats if seat.get("player")})
+        members = {str(player) for player in connection.execute(
+            select(_members.c.player_id).where(_members.c.group_id == row.group,
+                                               _members.c.player_id.in_(bound))).scalars()}
+        if len(members) < 2:
+            return
+        seats = [{"player": seat["player"], "kind": "human", "name": "", "level": None}
+                 if seat.get("player") in members else
+                 {"player": None, "kind": "guest" if seat["kind"] == "human" else "bot",
+                  "name": seat.get("name") or "", "level": seat.get("level")}
+                 for seat in row.seats]
+        connection.execute(insert(_ledger).values(
+            group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
+            season=int(season_of(now)), seats=seats, losers=row.losers, out_order=row.out_order,
+            lost_on_empty=row.lost_on_empty))
 
     def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
                      connection: Connection | None = None) -> None:
