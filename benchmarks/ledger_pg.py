@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from mattis.table.ledger import ledger, season_of
+from mattis.table.ledger import ledger, season_of, stored_numbers, stored_players
 from mattis.web.community import Community, digest
 from mattis.web.store import Store, _groups, _keys, _ledger, _members, _players
 
@@ -72,8 +72,9 @@ def fill(store: Store, groups: int, games: int, seed: int) -> list[tuple[str, st
                 rng.shuffle(out)
                 rows.append({"group_id": group, "table_id": f"t{number:06d}x{index // 50}",
                              "game": index % 50 + 1, "finished": finished,
-                             "season": int(season_of(finished)), "seats": seats, "losers": losers,
-                             "out_order": out, "lost_on_empty": len(losers) > 1})
+                             "season": int(season_of(finished)), "seats": seats,
+                             "players": stored_players(seats), "losers": stored_numbers(losers),
+                             "out_order": stored_numbers(out), "lost_on_empty": len(losers) > 1})
             if len(rows) >= CHUNK:
                 connection.execute(insert(_ledger), rows)
                 rows = []

@@ -290,18 +290,49 @@ def csv_rows(games: Iterable[LedgerGame], names: Mapping[str, str],
     return rows
 
 
-def game_from_stored(table: str, game: int, finished: float, seats: object, losers: object,
-                     out_order: object, lost_on_empty: object) -> LedgerGame:
-    """A counted game read back from the store's JSON columns (``ValueError`` if malformed)."""
-    if not isinstance(seats, list) or not isinstance(losers, list) or not isinstance(out_order, list):
-        raise ValueError("stored ledger row: seats, losers and out_order must be lists")
+BOT_MARK = "~b"
+"""A bot's seat in a stored row's ``players`` text ..."""
+GUEST_MARK = "~g"
+"""... and a person's who is not a member (player ids never contain ``~`` or spaces)."""
+
+
+def stored_players(seats: Sequence[Mapping[str, Any]]) -> str:
+    """The compact text a counted game's seats are read back from: ``"p1 ~b p3"``, a
+    member's player id or a mark per seat. The ledger is computed from this and two short
+    lists of numbers, so a season of a thousand games reads without decoding JSON."""
+    return " ".join(str(seat["player"]) if seat.get("player") else
+                    (BOT_MARK if seat.get("kind") == "bot" else GUEST_MARK) for seat in seats)
+
+
+def stored_numbers(numbers: Iterable[int]) -> str:
+    """Seat numbers as stored: ``"0 2"``."""
+    return " ".join(str(number) for number in numbers)
+
+
+def game_from_stored(table: str, game: int, finished: float, players: str, losers: str, out_order: str,
+                     lost_on_empty: object, seats: object = None,
+                     members: dict[str, LedgerSeat] | None = None) -> LedgerGame:
+    """A counted game read back from the store: its compact columns, and the seats' JSON
+    (names and levels of bots and guests) when it is to be shown (``ValueError`` if
+    malformed). ``members`` keeps one seat value per player over many games."""
+    marks = players.split(" ")
+    members = {} if members is None else members
+    details = seats if isinstance(seats, list) and len(seats) == len(marks) else None
     parsed = []
-    for item in seats:
-        if not isinstance(item, dict):
-            raise ValueError("stored ledger seat must be an object")
-        player, level = item.get("player"), item.get("level")
-        parsed.append(LedgerSeat(player if isinstance(player, str) else None, str(item.get("kind", "guest")),
-                                 str(item.get("name") or ""), level if isinstance(level, str) else None))
+    for index, mark in enumerate(marks):
+        if mark.startswith("~"):
+            item = details[index] if details is not None else {}
+            if not isinstance(item, dict):
+                raise ValueError("stored ledger seat must be an object")
+            level = item.get("level")
+            kind = "bot" if mark == BOT_MARK else "guest"
+            parsed.append(LedgerSeat(None, kind, str(item.get("name") or ""),
+                                     level if isinstance(level, str) else None))
+        else:
+            seat = members.get(mark)
+            if seat is None:
+                seat = members[mark] = LedgerSeat(mark, "human")
+            parsed.append(seat)
     return LedgerGame(table, int(game), float(finished), tuple(parsed),
-                      tuple(int(seat) for seat in losers), tuple(int(seat) for seat in out_order),
-                      bool(lost_on_empty))
+                      tuple(int(seat) for seat in losers.split()),
+                      tuple(int(seat) for seat in out_order.split()), bool(lost_on_empty))

@@ -19,12 +19,13 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..table import Refusal
-from ..table.ledger import ALL_SEASONS, LedgerGame, game_from_stored
+from ..table.ledger import ALL_SEASONS, HISTORY_SHOWN, LedgerGame, LedgerSeat, game_from_stored
 from .store import Store, _groups, _keys, _ledger, _members, _players, _transfers
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -255,20 +256,31 @@ class Community:
 
     # ---------------------------------------------------------------- the ledger
 
-    def ledger_games(self, player: str, group: str, season: str) -> tuple[list[LedgerGame], dict[str, str]]:
+    def ledger_games(self, player: str, group: str, season: str,
+                     shown: int | None = HISTORY_SHOWN) -> tuple[list[LedgerGame], dict[str, str]]:
         """The counted games of a season (``all``: every one) in the order they ended, and
-        the names of the players in them who are not forgotten; ``not_found`` for a non-member."""
+        the names of the players in them who are not forgotten; ``not_found`` for a
+        non-member. The names of bots and guests are read for the last ``shown`` games
+        (``None``: every game, for the export)."""
         with self.engine.connect() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            query = (select(_ledger.c.table_id, _ledger.c.game, _ledger.c.finished, _ledger.c.seats,
-                            _ledger.c.losers, _ledger.c.out_order, _ledger.c.lost_on_empty)
+            query = (select(_ledger.c.id, _ledger.c.table_id, _ledger.c.game, _ledger.c.finished,
+                            _ledger.c.players, _ledger.c.losers, _ledger.c.out_order, _ledger.c.lost_on_empty)
                      .where(_ledger.c.group_id == group))
             if season != ALL_SEASONS:
                 query = query.where(_ledger.c.season == int(season))
             rows = connection.execute(query.order_by(_ledger.c.finished, _ledger.c.id)).all()
-            games = [game_from_stored(str(row.table_id), row.game, row.finished, row.seats, row.losers,
-                                      row.out_order, row.lost_on_empty) for row in rows]
+            wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])
+                      if "~" in row.players]
+            seats: dict[int, Any] = {}
+            for start in range(0, len(wanted), 500):
+                seats.update((int(found.id), found.seats) for found in connection.execute(
+                    select(_ledger.c.id, _ledger.c.seats).where(_ledger.c.id.in_(wanted[start:start + 500]))))
+            members: dict[str, LedgerSeat] = {}
+            games = [game_from_stored(str(row.table_id), row.game, row.finished, str(row.players),
+                                      str(row.losers), str(row.out_order), row.lost_on_empty,
+                                      seats.get(row.id), members) for row in rows]
             ids = sorted({seat.player for game in games for seat in game.seats if seat.player is not None}
                          | {player})
             names = {str(row.id): str(row.name) for row in connection.execute(

@@ -275,7 +275,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         community = web.community(request)
         player = await the_player(request, community)
         group = group_id(request)
-        games, names = await run(community.ledger_games, player.player, group, "all")
+        games, names = await run(community.ledger_games, player.player, group, "all", None)
         text = io.StringIO()
         writer = csv.writer(text, lineterminator="\r\n")
         writer.writerow(CSV_HEADER)

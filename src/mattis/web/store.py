@@ -66,7 +66,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import ColumnElement, Select
 
-from ..table.ledger import season_of
+from ..table.ledger import season_of, stored_numbers, stored_players
 from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 
 STORAGE_ERRORS: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
@@ -157,17 +157,21 @@ _ledger = Table(
     Column("game", Integer, nullable=False),
     Column("finished", Float, nullable=False),
     Column("season", Integer, nullable=False),
-    Column("seats", JSON, nullable=False),
-    Column("losers", JSON, nullable=False),
-    Column("out_order", JSON, nullable=False),
+    Column("players", String(400), nullable=False),
+    Column("losers", String(40), nullable=False),
+    Column("out_order", String(40), nullable=False),
     Column("lost_on_empty", Boolean, nullable=False),
+    Column("seats", JSON, nullable=False),
     UniqueConstraint("table_id", "game", name="mattis_ledger_table_game"),
     Index("mattis_ledger_group_season", "group_id", "season", "finished"),
     Index("mattis_ledger_group_finished", "group_id", "finished"),
 )
 """A group's counted games (:class:`~mattis.table.rows.LedgerRow`), one row each, written
-with the game's last action; unique per table and game, so no game counts twice. A seat's
-``player`` stays an opaque id when the player is forgotten: the name goes with them."""
+with the game's last action; unique per table and game, so no game counts twice. The
+ledger's arithmetic reads only the compact columns (``players``: a member's id or a mark per
+seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
+numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
+A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
 _owner_numbers = Sequence("mattis_owner_seq", metadata=_metadata)
 """Each server process gets a number never given before, so a lease of a dead process can
 never be mistaken for one of a live process."""
@@ -350,8 +354,8 @@ class Store:
                  for seat in row.seats]
         connection.execute(insert(_ledger).values(
             group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
-            season=int(season_of(now)), seats=seats, losers=row.losers, out_order=row.out_order,
-            lost_on_empty=row.lost_on_empty))
+            season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),
+            out_order=stored_numbers(row.out_order), lost_on_empty=row.lost_on_empty, seats=seats))
 
     def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
                      connection: Connection | None = None) -> None:
