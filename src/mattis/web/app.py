@@ -340,6 +340,9 @@ def create_app(
     async def start_page(request: Request) -> Response:
         return HTMLResponse(pwa.with_page_script((STATIC / "index.html").read_text(encoding="utf-8")))
 
+    async def group_page(request: Request) -> Response:
+        return HTMLResponse((STATIC / "group.html").read_text(encoding="utf-8"))
+
     async def table_page(request: Request) -> Response:
         return HTMLResponse(pwa.with_page_script((STATIC / "table.html").read_text(encoding="utf-8")))
 
@@ -410,6 +413,9 @@ def create_app(
         Route(TABLE_PAGE, table_page),  # the page the offline app keeps for every table
         Route(TABLE_PAGE + "{table_id}", table_page),
         Route("/rules", rules),
+        Route("/g/", group_page),
+        Route("/g/{group_id}", group_page),
+        Route("/device", group_page),
         Route("/sw.js", service_worker),
         Route("/manifest.webmanifest", manifest),
         Route("/static/app/mattis.zip", package_zip),

@@ -250,7 +250,9 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         group = group_id(request)
         code = await run(community.renew_code, player.player, group)
         invite = invite_url(web.base(request), group, code)
-        return JSONResponse({"group": group, "code": code, "invite": invite}, status_code=201)
+        qr = qr_svg(invite, title=t("web.ui.group_invite_qr", web.lang(request))).decode()
+        return JSONResponse({"group": group, "code": code, "invite": invite, "qr": qr}, status_code=201,
+                            headers={"cache-control": "no-store"})
 
     @api
     async def group_ledger(request: Request) -> Response:
