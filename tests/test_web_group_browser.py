@@ -17,6 +17,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from .browser_helpers import OVERFLOW, PHONE, watch_console
 
@@ -48,7 +49,7 @@ def play_seat(base_url: str, table: str, token: str) -> None:
     connection sends the same turn again) until the game is over."""
     url = base_url.replace("http", "ws") + f"/ws/tables/{table}?token={token}&lang=en"
     acted_at = -1
-    with connect(url, origin=base_url) as socket:
+    with connect(url, origin=Origin(base_url)) as socket:
         while True:
             message = json.loads(socket.recv(timeout=60))
             if message["type"] != "state" or message["view"] is None:
