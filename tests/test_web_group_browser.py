@@ -133,6 +133,25 @@ def test_a_family_makes_a_group_joins_it_plays_and_reads_the_ledger(browser: Bro
     assert axe_violations(mormor) == []
     assert problems == []
 
+    # each history entry opens its replay: every hand showing, step by step, with the story
+    viewer = first.new_page()
+    viewer.goto(f"{base_url}{replay}?lang=nb")
+    hands = viewer.locator("[data-replay-hands] li")
+    expect(hands).to_have_count(3)
+    expect(hands.nth(0).locator("svg")).to_have_count(3)  # the deal: three cards in every hand
+    expect(hands.nth(2).locator("svg")).to_have_count(3)
+    viewer.click("#replay-next")
+    expect(viewer.locator("#replay-move")).to_contain_text("spilte")
+    steps = int(viewer.locator("#replay-slider").get_attribute("max") or 0)
+    assert steps > 5
+    viewer.locator("#replay-slider").fill(str(steps))
+    expect(viewer.locator("[data-replay-lines] li.lost")).to_have_count(1)
+    expect(viewer.locator("#replay-next")).to_be_disabled()
+    assert viewer.locator("[data-replay-lines] li").count() > steps // 2
+    viewer.screenshot(path=str(shots / "replay-phone-nb.png"), full_page=True)
+    assert viewer.evaluate(OVERFLOW, {"textOnly": True}) == []
+    assert axe_violations(viewer) == []
+
     # "Use on another device": a code moves Mormor's player to a third device
     mormor.click("#device-button")
     expect(mormor.locator("#device-qr svg")).to_be_visible()

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from mattis import Game
+
 from .web_helpers import FAST, play_to_my_turn, socket_url, web_client
 
 
@@ -274,3 +276,30 @@ def test_keys_never_reach_logs_or_error_texts(tmp_path: Path, caplog: pytest.Log
         for answer in answers:
             assert mormor["key"] not in answer.text
     assert mormor["key"] not in caplog.text
+
+
+def test_a_finished_game_is_told_again_with_every_hand(client: TestClient) -> None:
+    mormor, ola = new_player(client, "Mormor"), new_player(client, "Ola")
+    group = new_group(client, mormor)
+    join(client, group, ola)
+    table, finals = play_group_game(client, group["group"], mormor, ola)
+    replay = client.get(f"/api/tables/{table['table']}/replay?game=1&lang=nb").json()
+    record = client.get(f"/api/tables/{table['table']}/record?game=1").json()
+    game = Game.from_record(record)
+    assert len(replay["steps"]) == len(game.actions) + 1
+    assert [step["action"] for step in replay["steps"][1:]] == [str(action) for action in game.actions]
+    dealt = Game.from_record({**record, "actions": [], "result": None})
+    assert replay["steps"][0]["hands"] == [dealt.hand(seat) for seat in range(3)]  # every hand shows
+    assert replay["steps"][-1]["hands"] == finals[0]["result"]["hands"]
+    assert sum(len(step["lines"]) for step in replay["steps"]) >= len(game.actions)
+    assert replay["result"]["losers"] == list(game.losers)
+    assert [player["name"] for player in replay["players"]][:2] == ["Mormor", "Ola"]
+    assert "Du " not in json.dumps(replay, ensure_ascii=False)  # a spectator's story: nobody is "you"
+
+
+def test_a_game_still_on_is_not_told_again(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"rules": "pagat", "players": 3})
+    assert made.status_code == 201
+    refused = client.get(f"/api/tables/{made.json()['table']}/replay")
+    assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
+    assert client.get("/api/tables/nosuchtable/replay").status_code == 404

@@ -320,6 +320,15 @@ def create_app(
         number = game_number(request.query_params.get("game"))
         return JSONResponse(await lobby_of(request).record(request.path_params["table_id"], number))
 
+    @api
+    async def table_replay(request: Request) -> Response:
+        number = game_number(request.query_params.get("game"))
+        return JSONResponse(await lobby_of(request).replay(request.path_params["table_id"], number,
+                                                           _request_lang(request)))
+
+    async def replay_page(request: Request) -> Response:
+        return HTMLResponse((STATIC / "replay.html").read_text(encoding="utf-8"))
+
     async def table_qr(request: Request) -> Response:
         try:
             table = await lobby_of(request).table(request.path_params["table_id"])
@@ -429,6 +438,8 @@ def create_app(
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
+        Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/replay/{table_id}/{game:int}", replay_page),
         WebSocketRoute("/ws/tables/{table_id}", socket),
         *community_routes(WebParts(lobby_of, community_of, json_body,
                                    lambda request: public_base(request, public_url), _address, _request_lang),

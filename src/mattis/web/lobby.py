@@ -45,11 +45,13 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
-from ..table import Refusal, Row, TableMaster, TableSession, finished_record
+from ..i18n import Lang
+from ..table import Refusal, Row, Seat, TableMaster, TableSession, finished_record
 from ..table.limits import RateLimiter
 from ..table.master import has_searching_bot
 from ..table.page import TABLE_PAGE
 from ..table.protocol import CLOSE_TRY_LATER
+from ..table.replay import replay_steps
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
@@ -542,6 +544,21 @@ class Lobby:
             raise
         except Exception as error:
             log.error("table %s: a stored game cannot be replayed (%s: %s)", table_id,
+                      type(error).__name__, first_line(error))
+            raise Refusal("damaged") from None
+
+    async def replay(self, table_id: str, number: int | None, lang: Lang) -> dict[str, Any]:
+        """A finished game step by step with every hand (:func:`~mattis.table.replay.replay_steps`),
+        read from the store like :meth:`record`, so any server answers it."""
+        record = await self.record(table_id, number)
+        stored = await asyncio.to_thread(self.store.load_table, table_id)
+        if stored is None:
+            raise Refusal("not_found")
+        try:
+            seats = [Seat.from_stored(item) for item in stored.seats]
+            return await asyncio.to_thread(replay_steps, record, seats, lang)
+        except Exception as error:
+            log.error("table %s: a stored game cannot be told again (%s: %s)", table_id,
                       type(error).__name__, first_line(error))
             raise Refusal("damaged") from None
 
