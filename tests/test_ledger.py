@@ -14,6 +14,7 @@ from mattis.table.ledger import (
     LedgerSeat,
     csv_rows,
     ledger,
+    ledger_changes,
     parse_season,
     season_of,
     wilson,
@@ -125,3 +126,17 @@ def test_a_long_season_draws_a_short_curve() -> None:
     games = [game(i + 1, (i % 3,)) for i in range(300)]
     for row in ledger(games, NAMES, "all")["players"]:
         assert len(row["trend"]) == 40 and row["trend"][-1] == row["rate"]
+
+
+def test_what_a_game_changed_runs_and_awards() -> None:
+    games = [game(1, (1,)), game(2, (1,)), game(3, (0,), (2, 1))]
+    changes = ledger_changes(games, NAMES, "T", 3)
+    assert changes is not None and changes["season"] == "2026"
+    rows = {row["player"]: row for row in changes["players"]}
+    assert rows["m"] == {"player": "m", "name": "Mormor", "mattis": 1, "was_mattis": True, "run": 0,
+                         "run_change": -2}
+    assert rows["o"]["run_change"] == 1 and rows["k"]["run"] == 3
+    # Kari's run of 3 takes Mattis-fri from Mormor, who held it with 2
+    taken = {"award": "mattis_fri", "player": "k", "value": 3, "name": "Kari", "before": "m"}
+    assert taken in changes["awards"]
+    assert ledger_changes(games, NAMES, "T", 9) is None

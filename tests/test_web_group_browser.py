@@ -133,6 +133,28 @@ def test_a_family_makes_a_group_joins_it_plays_and_reads_the_ledger(browser: Bro
     assert axe_violations(mormor) == []
     assert problems == []
 
+    # the result screen of a group game says what it changed, to a member on this device
+    made = call(base_url, "POST", "/api/tables", {
+        "rules": "pagat", "players": 3, "seed": 6, "group": group,
+        "seats": [{"kind": "human", "name": "Mormor"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]},
+        mormor_player["key"])
+    joined = call(base_url, "POST", f"/api/tables/{made['table']}/join", {"name": "Ola"}, ola_player["key"])
+    table_page = first.new_page()
+    table_page.goto(f"{base_url}/?lang=nb")
+    keep_seat = "([table, seat]) => localStorage.setItem(`mattis.seat.${table}`, JSON.stringify(seat))"
+    table_page.evaluate(keep_seat, [made["table"], {"seat": made["seat"], "token": made["token"]}])
+    table_page.goto(f"{base_url}/t/{made['table']}")
+    seats = [threading.Thread(target=play_seat, args=(base_url, made["table"], token))
+             for token in (made["token"], joined["token"])]
+    for thread in seats:
+        thread.start()
+    for thread in seats:
+        thread.join(90)
+    changes = table_page.locator("[data-ledger-changes] li")
+    expect(changes.first).to_contain_text("Mattis i år", timeout=15_000)
+    expect(changes.filter(has_text="Mormor: ")).to_have_count(1)
+    table_page.screenshot(path=str(shots / "result-group-phone-nb.png"))
+
     # each history entry opens its replay: every hand showing, step by step, with the story
     viewer = first.new_page()
     viewer.goto(f"{base_url}{replay}?lang=nb")

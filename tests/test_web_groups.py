@@ -303,3 +303,26 @@ def test_a_game_still_on_is_not_told_again(client: TestClient) -> None:
     refused = client.get(f"/api/tables/{made.json()['table']}/replay")
     assert refused.status_code == 409 and refused.json()["code"] == "game_not_over"
     assert client.get("/api/tables/nosuchtable/replay").status_code == 404
+
+
+def test_the_result_of_a_group_game_says_what_it_changed(client: TestClient) -> None:
+    mormor, ola = new_player(client, "Mormor"), new_player(client, "Ola")
+    group = new_group(client, mormor)
+    join(client, group, ola)
+    table, finals = play_group_game(client, group["group"], mormor, ola)
+    assert finals[0]["table"]["group"] == group["group"]
+    url = f"/api/groups/{group['group']}/changes?table={table['table']}&game=1"
+    changes = client.get(url + "&lang=nb", headers=mormor["auth"]).json()
+    losers = finals[0]["result"]["losers"]
+    rows = {row["name"]: row for row in changes["players"]}
+    for seat, name in enumerate(("Mormor", "Ola")):
+        lost = seat in losers
+        assert rows[name]["was_mattis"] == lost and rows[name]["mattis"] == int(lost)
+        run = "+0" if lost else "+1"
+        assert f"{name}: {int(lost)} Mattis i år ({run} på rad)" in changes["lines"]
+    assert {award["award"] for award in changes["awards"]} >= {"mattis_fri", "stamgjest"}
+    assert any(line.startswith("Mattis-fri går nå til") for line in changes["lines"])
+    stranger = new_player(client, "Per")
+    assert client.get(url, headers=stranger["auth"]).status_code == 404
+    assert client.get(url.replace("game=1", "game=2"), headers=mormor["auth"]).status_code == 404
+    assert client.get(url.replace("game=1", "game=x"), headers=mormor["auth"]).status_code == 400

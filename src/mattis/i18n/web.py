@@ -42,6 +42,8 @@ WEB_MESSAGES: dict[str, Source] = {
     "web.err.not_found": "Not found: no such table, game, player or group.",
     # the ledger of a group (docs/ledger.md): a forgotten player, and each award's name and rule
     "web.ledger.former": "a former player",
+    "web.ledger.change": "{name}: {count} Mattis this year ({run} run)",
+    "web.ledger.new_award": "{award} now goes to {name}",
     "web.award.arets_mattis.name": "Mattis of the Year",
     "web.award.arets_mattis.rule": "Most Mattis this season, among those with at least {games} games.",
     "web.award.mattis_fri.name": "Mattis-free",

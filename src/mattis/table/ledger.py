@@ -260,6 +260,34 @@ def ledger(games: Iterable[LedgerGame], names: Mapping[str, str], season: str,
             "awards": awards(tallies), "history": history}
 
 
+def ledger_changes(games: Sequence[LedgerGame], names: Mapping[str, str], table: str, number: int,
+                   former: str = "a former player") -> dict[str, Any] | None:
+    """What one counted game changed in its season's ledger (the result screen): each of its
+    players' Mattis this season, whether they were Mattis, their run now and by how much it
+    changed, and every award that changed hands with it. ``None`` if the game is not among
+    ``games``."""
+    counted = next((game for game in games if game.table == table and game.game == number), None)
+    if counted is None:
+        return None
+    season = season_of(counted.finished)
+    in_season = [game for game in games if season_of(game.finished) == season]
+    before = ledger([game for game in in_season if game is not counted], names, season, former)
+    after = ledger(in_season, names, season, former)
+    rows_before = {row["player"]: row for row in before["players"]}
+    rows_after = {row["player"]: row for row in after["players"]}
+    losers = set(counted.mattis)
+    players = []
+    for player in counted.players:
+        row, old = rows_after[player], rows_before.get(player)
+        players.append({"player": player, "name": row["name"], "mattis": row["mattis"],
+                        "was_mattis": player in losers, "run": row["current_run"],
+                        "run_change": row["current_run"] - (old["current_run"] if old else 0)})
+    held = {award["award"]: award["player"] for award in before["awards"]}
+    changed = [{**award, "name": names.get(award["player"], former), "before": held.get(award["award"])}
+               for award in after["awards"] if held.get(award["award"]) != award["player"]]
+    return {"season": season, "players": players, "awards": changed}
+
+
 def history_entry(game: LedgerGame, names: Mapping[str, str], former: str) -> dict[str, Any]:
     """One counted game as the ledger lists it (bots and people without a player as such)."""
     losers = set(game.losers)

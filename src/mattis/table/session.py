@@ -738,6 +738,7 @@ class TableSession:
         prefix = self.config.invite_prefix
         return {"id": self.table_id, "status": self.status, "game": self.game_number,
                 "scores": list(self.match.scores), "seeded": self.seeded, "host": self.host,
+                "group": self.group,
                 "seats": [self.seat_info(index, viewer) for index in range(self.players)],
                 "reactions": list(REACTIONS),
                 "invite": None if prefix is None else f"{prefix}{self.table_id}"}

@@ -38,9 +38,11 @@ from ..table.ledger import (
     MIN_GAMES_ARETS_MATTIS,
     csv_rows,
     ledger,
+    ledger_changes,
     parse_season,
 )
 from .community import TRANSFER_SECONDS, Community, Group, Player, normal_code
+from .limits import game_number
 from .lobby import Lobby
 from .qr import qr_svg
 
@@ -272,6 +274,28 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
     @api
+    async def game_changes(request: Request) -> Response:
+        reads(request)
+        community = web.community(request)
+        player = await the_player(request, community)
+        table = request.query_params.get("table") or ""
+        number = game_number(request.query_params.get("game"))
+        if number is None or not (0 < len(table) <= 40 and table.isascii()):
+            raise Refusal("bad_request", "table and game must name a game")
+        lang = web.lang(request)
+        games, names = await run(community.ledger_games, player.player, group_id(request), "all", 0)
+        changes = ledger_changes(games, names, table, number, t("web.ledger.former", lang))
+        if changes is None:
+            raise Refusal("not_found")
+        named = award_names(lang)
+        lines = [t("web.ledger.change", lang, name=row["name"], count=row["mattis"],
+                   run=f"{row['run_change']:+d}".replace("-", "\u2212")) for row in changes["players"]]
+        for award in changes["awards"]:
+            award["title"] = named[award["award"]]["name"]
+            lines.append(t("web.ledger.new_award", lang, award=award["title"], name=award["name"]))
+        return JSONResponse({**changes, "lines": lines}, headers={"cache-control": "no-store"})
+
+    @api
     async def export_csv(request: Request) -> Response:
         reads(request)
         community = web.community(request)
@@ -298,4 +322,5 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         Route("/api/groups/{group_id}/code", renew_code, methods=["POST"]),
         Route("/api/groups/{group_id}/ledger", group_ledger),
         Route("/api/groups/{group_id}/export.csv", export_csv),
+        Route("/api/groups/{group_id}/changes", game_changes),
     ]
