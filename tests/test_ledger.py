@@ -15,6 +15,7 @@ from mattis.table.ledger import (
     csv_rows,
     ledger,
     ledger_changes,
+    level_stats,
     parse_season,
     season_of,
     wilson,
@@ -140,3 +141,14 @@ def test_what_a_game_changed_runs_and_awards() -> None:
     taken = {"award": "mattis_fri", "player": "k", "value": 3, "name": "Kari", "before": "m"}
     assert taken in changes["awards"]
     assert ledger_changes(games, NAMES, "T", 9) is None
+
+
+def test_level_stats_count_each_level_of_a_game() -> None:
+    results = [(["normal", "normal"], True), (["hard", "normal"], False), (["hard"], False)]
+    figures = level_stats(results)
+    assert figures["games"] == 3 and figures["mattis"] == 1 and figures["rate"] == pytest.approx(0.3333)
+    by_level = {row["level"]: row for row in figures["levels"]}
+    assert by_level["normal"]["games"] == 2 and by_level["normal"]["mattis"] == 1
+    assert by_level["hard"] == {"level": "hard", "games": 2, "mattis": 0, "rate": 0.0, "rate_interval": None}
+    many = level_stats([(["easy"], index % 4 == 0) for index in range(12)])
+    assert many["rate_interval"] is not None and many["levels"][0]["rate_interval"] == many["rate_interval"]

@@ -364,3 +364,27 @@ def game_from_stored(table: str, game: int, finished: float, players: str, loser
     return LedgerGame(table, int(game), float(finished), tuple(parsed),
                       tuple(int(seat) for seat in losers.split()),
                       tuple(int(seat) for seat in out_order.split()), bool(lost_on_empty))
+
+
+def level_stats(results: Iterable[tuple[Sequence[str], bool]]) -> dict[str, Any]:
+    """One person's record against the bots (``mattis stats``, "Min statistikk"): from each
+    finished game the levels of the bots at the table and whether the person was Mattis,
+    the games, Mattis, rate and its 95% interval (from :data:`INTERVAL_FROM` games) over all
+    games and against each level (a game with bots of two levels counts for both)."""
+    totals: dict[str, list[int]] = {}
+    games = mattis = 0
+    for levels, lost in results:
+        games += 1
+        mattis += int(lost)
+        for level in sorted(set(levels)):
+            tally = totals.setdefault(level, [0, 0])
+            tally[0] += 1
+            tally[1] += int(lost)
+
+    def row(played: int, lost: int) -> dict[str, Any]:
+        return {"games": played, "mattis": lost, "rate": round(lost / played, 4) if played else None,
+                "rate_interval": ([round(bound, 4) for bound in wilson(lost, played)]
+                                  if played >= INTERVAL_FROM else None)}
+
+    return {**row(games, mattis),
+            "levels": [{"level": level, **row(*totals[level])} for level in sorted(totals)]}
