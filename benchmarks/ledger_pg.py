@@ -33,7 +33,7 @@ from sqlalchemy import insert
 
 from mattis.table.ledger import ledger, season_of, stored_numbers, stored_players
 from mattis.web.community import Community, digest
-from mattis.web.store import Store, _groups, _keys, _ledger, _members, _players
+from mattis.web.store import GROUPS, KEYS, LEDGER, MEMBERS, PLAYERS, Store
 
 NAMES = ("Mormor", "Morfar", "Kari", "Ola", "Per", "Siri", "Jonas", "Ingrid")
 CHUNK = 20_000
@@ -52,14 +52,14 @@ def fill(store: Store, groups: int, games: int, seed: int) -> list[tuple[str, st
         for number in range(groups):
             group = f"g{number:06d}"
             members = [f"p{number:06d}{index}" for index in range(4)]
-            connection.execute(insert(_players), [{"id": member, "name": rng.choice(NAMES), "created": now}
+            connection.execute(insert(PLAYERS), [{"id": member, "name": rng.choice(NAMES), "created": now}
                                                   for member in members])
-            connection.execute(insert(_keys), [{"hash": digest(member), "player_id": member, "created": now}
+            connection.execute(insert(KEYS), [{"hash": digest(member), "player_id": member, "created": now}
                                                for member in members])
-            connection.execute(insert(_groups).values(
+            connection.execute(insert(GROUPS).values(
                 id=group, name=f"Familien {number}", code_hash=digest(group), creator=members[0],
                 created=now))
-            connection.execute(insert(_members), [{"group_id": group, "player_id": member, "joined": now}
+            connection.execute(insert(MEMBERS), [{"group_id": group, "player_id": member, "joined": now}
                                                   for member in members])
             picked.append((group, members[0]))
             times = sorted(start + rng.random() * span for _ in range(games))
@@ -79,10 +79,10 @@ def fill(store: Store, groups: int, games: int, seed: int) -> list[tuple[str, st
                              "players": stored_players(seats), "losers": stored_numbers(losers),
                              "out_order": stored_numbers(out), "lost_on_empty": len(losers) > 1})
             if len(rows) >= CHUNK:
-                connection.execute(insert(_ledger), rows)
+                connection.execute(insert(LEDGER), rows)
                 rows = []
         if rows:
-            connection.execute(insert(_ledger), rows)
+            connection.execute(insert(LEDGER), rows)
     with store.engine.begin() as connection:
         connection.exec_driver_sql("ANALYZE")
     return picked

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from ..table import Refusal
 from ..table.ledger import ALL_SEASONS, HISTORY_SHOWN, LedgerGame, LedgerSeat, game_from_stored
-from .store import Store, _groups, _keys, _ledger, _members, _players, _transfers
+from .store import GROUPS, KEYS, LEDGER, MEMBERS, PLAYERS, TRANSFERS, Store
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits nobody mistakes for another (no I/1, O/0) for codes people type."""
@@ -104,8 +104,8 @@ class Community:
         """A new player named ``name``: their id and the first device's key."""
         player, key, now = secrets.token_urlsafe(9), new_key(), time.time()
         with self.engine.begin() as connection:
-            connection.execute(insert(_players).values(id=player, name=name, created=now))
-            connection.execute(insert(_keys).values(hash=digest(key), player_id=player, created=now))
+            connection.execute(insert(PLAYERS).values(id=player, name=name, created=now))
+            connection.execute(insert(KEYS).values(hash=digest(key), player_id=player, created=now))
         return player, key
 
     def player_of(self, key: str) -> Player | None:
@@ -113,9 +113,9 @@ class Community:
         hashed = digest(key)
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(_keys.c.hash, _players.c.id, _players.c.name)
-                .join(_players, _players.c.id == _keys.c.player_id)
-                .where(_keys.c.hash == hashed)).first()
+                select(KEYS.c.hash, PLAYERS.c.id, PLAYERS.c.name)
+                .join(PLAYERS, PLAYERS.c.id == KEYS.c.player_id)
+                .where(KEYS.c.hash == hashed)).first()
         if row is None or not hmac.compare_digest(str(row.hash), hashed):
             return None
         return Player(str(row.id), str(row.name))
@@ -123,31 +123,31 @@ class Community:
     def rename_player(self, player: str, name: str) -> None:
         """Give a player a new name (every ledger shows it)."""
         with self.engine.begin() as connection:
-            connection.execute(update(_players).where(_players.c.id == player).values(name=name))
+            connection.execute(update(PLAYERS).where(PLAYERS.c.id == player).values(name=name))
 
     def forget_player(self, player: str) -> None:
         """Forget a player: keys, codes, memberships and name go; ledger rows keep only the
         opaque id, which no longer has a name (shown as a former player)."""
         with self.engine.begin() as connection:
-            connection.execute(delete(_keys).where(_keys.c.player_id == player))
-            connection.execute(delete(_transfers).where(_transfers.c.player_id == player))
-            connection.execute(delete(_members).where(_members.c.player_id == player))
-            connection.execute(update(_groups).where(_groups.c.creator == player).values(creator=None))
-            connection.execute(delete(_players).where(_players.c.id == player))
+            connection.execute(delete(KEYS).where(KEYS.c.player_id == player))
+            connection.execute(delete(TRANSFERS).where(TRANSFERS.c.player_id == player))
+            connection.execute(delete(MEMBERS).where(MEMBERS.c.player_id == player))
+            connection.execute(update(GROUPS).where(GROUPS.c.creator == player).values(creator=None))
+            connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player))
 
     def groups_of(self, player: str) -> list[tuple[str, str]]:
         """The groups a player is a member of: id and name."""
         with self.engine.connect() as connection:
             return [(str(row.id), str(row.name)) for row in connection.execute(
-                select(_groups.c.id, _groups.c.name).join(_members, _members.c.group_id == _groups.c.id)
-                .where(_members.c.player_id == player).order_by(_groups.c.name))]
+                select(GROUPS.c.id, GROUPS.c.name).join(MEMBERS, MEMBERS.c.group_id == GROUPS.c.id)
+                .where(MEMBERS.c.player_id == player).order_by(GROUPS.c.name))]
 
     def new_transfer(self, player: str) -> str:
         """A device code that gives another device a key of ``player`` (once, soon)."""
         code, now = new_code(), time.time()
         with self.engine.begin() as connection:
-            connection.execute(delete(_transfers).where(_transfers.c.expires < now))
-            connection.execute(insert(_transfers).values(hash=digest(code), player_id=player,
+            connection.execute(delete(TRANSFERS).where(TRANSFERS.c.expires < now))
+            connection.execute(insert(TRANSFERS).values(hash=digest(code), player_id=player,
                                                          expires=now + TRANSFER_SECONDS))
         return code
 
@@ -155,15 +155,15 @@ class Community:
         """Use a device code: the player and a new key for this device, or ``None``."""
         hashed, now = digest(code), time.time()
         with self.engine.begin() as connection:
-            row = connection.execute(select(_transfers).where(_transfers.c.hash == hashed)
+            row = connection.execute(select(TRANSFERS).where(TRANSFERS.c.hash == hashed)
                                      .with_for_update()).first()
             if row is None or not hmac.compare_digest(str(row.hash), hashed):
                 return None
-            connection.execute(delete(_transfers).where(_transfers.c.hash == hashed))
+            connection.execute(delete(TRANSFERS).where(TRANSFERS.c.hash == hashed))
             if row.expires < now:
                 return None
             key = new_key()
-            connection.execute(insert(_keys).values(hash=digest(key), player_id=row.player_id, created=now))
+            connection.execute(insert(KEYS).values(hash=digest(key), player_id=row.player_id, created=now))
             return str(row.player_id), key
 
     # ---------------------------------------------------------------- groups
@@ -173,15 +173,15 @@ class Community:
         group, code, now = secrets.token_urlsafe(12), new_code(), time.time()
         with self.engine.begin() as connection:
             self._check_group_count(connection, player)
-            connection.execute(insert(_groups).values(id=group, name=name, code_hash=digest(code),
+            connection.execute(insert(GROUPS).values(id=group, name=name, code_hash=digest(code),
                                                       creator=player, created=now))
-            connection.execute(insert(_members).values(group_id=group, player_id=player, joined=now))
+            connection.execute(insert(MEMBERS).values(group_id=group, player_id=player, joined=now))
         return group, code
 
     @staticmethod
     def _check_group_count(connection: Connection, player: str) -> None:
-        count = connection.execute(select(func.count()).select_from(_members)
-                                   .where(_members.c.player_id == player)).scalar_one()
+        count = connection.execute(select(func.count()).select_from(MEMBERS)
+                                   .where(MEMBERS.c.player_id == player)).scalar_one()
         if count >= MAX_GROUPS_PER_PLAYER:
             raise Refusal("too_many_groups", limit=MAX_GROUPS_PER_PLAYER)
 
@@ -189,24 +189,24 @@ class Community:
         """Make ``player`` a member if ``code`` is the group's; ``False`` for a wrong code or
         no such group (the caller cannot tell them apart)."""
         with self.engine.begin() as connection:
-            row = connection.execute(select(_groups.c.code_hash).where(_groups.c.id == group)
+            row = connection.execute(select(GROUPS.c.code_hash).where(GROUPS.c.id == group)
                                      .with_for_update()).first()
             if row is None or not hmac.compare_digest(str(row.code_hash), digest(code)):
                 return False
             if self._is_member(connection, player, group):
                 return True
             self._check_group_count(connection, player)
-            members = connection.execute(select(func.count()).select_from(_members)
-                                         .where(_members.c.group_id == group)).scalar_one()
+            members = connection.execute(select(func.count()).select_from(MEMBERS)
+                                         .where(MEMBERS.c.group_id == group)).scalar_one()
             if members >= MAX_GROUP_MEMBERS:
                 raise Refusal("group_full", limit=MAX_GROUP_MEMBERS)
-            connection.execute(insert(_members).values(group_id=group, player_id=player, joined=time.time()))
+            connection.execute(insert(MEMBERS).values(group_id=group, player_id=player, joined=time.time()))
         return True
 
     @staticmethod
     def _is_member(connection: Connection, player: str, group: str) -> bool:
-        return connection.execute(select(_members.c.player_id).where(
-            _members.c.group_id == group, _members.c.player_id == player)).first() is not None
+        return connection.execute(select(MEMBERS.c.player_id).where(
+            MEMBERS.c.group_id == group, MEMBERS.c.player_id == player)).first() is not None
 
     def is_member(self, player: str, group: str) -> bool:
         """Whether ``player`` is a member of ``group``."""
@@ -218,10 +218,10 @@ class Community:
         with self.engine.connect() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            row = connection.execute(select(_groups).where(_groups.c.id == group)).one()
+            row = connection.execute(select(GROUPS).where(GROUPS.c.id == group)).one()
             members = connection.execute(
-                select(_players.c.id, _players.c.name).join(_members, _members.c.player_id == _players.c.id)
-                .where(_members.c.group_id == group).order_by(_members.c.joined, _players.c.id)).all()
+                select(PLAYERS.c.id, PLAYERS.c.name).join(MEMBERS, MEMBERS.c.player_id == PLAYERS.c.id)
+                .where(MEMBERS.c.group_id == group).order_by(MEMBERS.c.joined, PLAYERS.c.id)).all()
         creator = None if row.creator is None else str(row.creator)
         return Group(group, str(row.name), creator,
                      tuple(Member(str(m.id), str(m.name), str(m.id) == creator) for m in members))
@@ -229,8 +229,8 @@ class Community:
     def leave_group(self, player: str, group: str) -> None:
         """End ``player``'s membership (``not_found`` if there is none)."""
         with self.engine.begin() as connection:
-            gone = connection.execute(delete(_members).where(_members.c.group_id == group,
-                                                             _members.c.player_id == player))
+            gone = connection.execute(delete(MEMBERS).where(MEMBERS.c.group_id == group,
+                                                             MEMBERS.c.player_id == player))
             if not gone.rowcount:
                 raise Refusal("not_found")
 
@@ -239,7 +239,7 @@ class Community:
         with self.engine.begin() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            connection.execute(update(_groups).where(_groups.c.id == group).values(name=name))
+            connection.execute(update(GROUPS).where(GROUPS.c.id == group).values(name=name))
 
     def renew_code(self, player: str, group: str) -> str:
         """A new join code (the old one stops working); only the creator may."""
@@ -247,8 +247,8 @@ class Community:
         with self.engine.begin() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            changed = connection.execute(update(_groups).where(_groups.c.id == group,
-                                                               _groups.c.creator == player)
+            changed = connection.execute(update(GROUPS).where(GROUPS.c.id == group,
+                                                               GROUPS.c.creator == player)
                                          .values(code_hash=digest(code)))
             if not changed.rowcount:
                 raise Refusal("not_creator")
@@ -265,18 +265,18 @@ class Community:
         with self.engine.connect() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            query = (select(_ledger.c.id, _ledger.c.table_id, _ledger.c.game, _ledger.c.finished,
-                            _ledger.c.players, _ledger.c.losers, _ledger.c.out_order, _ledger.c.lost_on_empty)
-                     .where(_ledger.c.group_id == group))
+            query = (select(LEDGER.c.id, LEDGER.c.table_id, LEDGER.c.game, LEDGER.c.finished,
+                            LEDGER.c.players, LEDGER.c.losers, LEDGER.c.out_order, LEDGER.c.lost_on_empty)
+                     .where(LEDGER.c.group_id == group))
             if season != ALL_SEASONS:
-                query = query.where(_ledger.c.season == int(season))
-            rows = connection.execute(query.order_by(_ledger.c.finished, _ledger.c.id)).all()
+                query = query.where(LEDGER.c.season == int(season))
+            rows = connection.execute(query.order_by(LEDGER.c.finished, LEDGER.c.id)).all()
             wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])
                       if "~" in row.players]
             seats: dict[int, Any] = {}
             for start in range(0, len(wanted), 500):
                 seats.update((int(found.id), found.seats) for found in connection.execute(
-                    select(_ledger.c.id, _ledger.c.seats).where(_ledger.c.id.in_(wanted[start:start + 500]))))
+                    select(LEDGER.c.id, LEDGER.c.seats).where(LEDGER.c.id.in_(wanted[start:start + 500]))))
             members: dict[str, LedgerSeat] = {}
             games = [game_from_stored(str(row.table_id), row.game, row.finished, str(row.players),
                                       str(row.losers), str(row.out_order), row.lost_on_empty,
@@ -284,5 +284,5 @@ class Community:
             ids = sorted({seat.player for game in games for seat in game.seats if seat.player is not None}
                          | {player})
             names = {str(row.id): str(row.name) for row in connection.execute(
-                select(_players.c.id, _players.c.name).where(_players.c.id.in_(ids)))}
+                select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(ids)))}
         return games, names

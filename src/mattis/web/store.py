@@ -111,21 +111,21 @@ _leases = Table(
 """Which server owns each table (PostgreSQL only): ``owner`` is a server's number from
 :data:`_owner_numbers` (``NULL``: parked, nobody's, taken by the next server asked for
 it); ``epoch`` counts the owners the table has had."""
-_players = Table(
+PLAYERS = Table(
     "mattis_players", _metadata,
     Column("id", String(40), primary_key=True),
     Column("name", String(64), nullable=False),
     Column("created", Float, nullable=False),
 )
 """A player without an account (``POST /api/players``): an id and a name, nothing else."""
-_keys = Table(
+KEYS = Table(
     "mattis_keys", _metadata,
     Column("hash", String(64), primary_key=True),
     Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
     Column("created", Float, nullable=False),
 )
 """The SHA-256 of each device's key of a player (never the key): one per device."""
-_transfers = Table(
+TRANSFERS = Table(
     "mattis_transfers", _metadata,
     Column("hash", String(64), primary_key=True),
     Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
@@ -133,7 +133,7 @@ _transfers = Table(
 )
 """Short codes that give a second device a key of the player ("Use on another device"):
 hashed, used once, and only for a few minutes."""
-_groups = Table(
+GROUPS = Table(
     "mattis_groups", _metadata,
     Column("id", String(40), primary_key=True),
     Column("name", String(64), nullable=False),
@@ -143,13 +143,13 @@ _groups = Table(
 )
 """A group (*lag*): its name, its join code (hashed) and its creator (``NULL`` once they
 are forgotten)."""
-_members = Table(
+MEMBERS = Table(
     "mattis_members", _metadata,
     Column("group_id", String(40), ForeignKey("mattis_groups.id"), primary_key=True),
     Column("player_id", String(40), ForeignKey("mattis_players.id"), primary_key=True, index=True),
     Column("joined", Float, nullable=False),
 )
-_ledger = Table(
+LEDGER = Table(
     "mattis_ledger", _metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("group_id", String(40), ForeignKey("mattis_groups.id"), nullable=False),
@@ -343,8 +343,8 @@ class Store:
         table knew)."""
         bound = sorted({seat["player"] for seat in row.seats if seat.get("player")})
         members = {str(player) for player in connection.execute(
-            select(_members.c.player_id).where(_members.c.group_id == row.group,
-                                               _members.c.player_id.in_(bound))).scalars()}
+            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == row.group,
+                                               MEMBERS.c.player_id.in_(bound))).scalars()}
         if len(members) < 2:
             return
         seats = [{"player": seat["player"], "kind": "human", "name": "", "level": None}
@@ -352,7 +352,7 @@ class Store:
                  {"player": None, "kind": "guest" if seat["kind"] == "human" else "bot",
                   "name": seat.get("name") or "", "level": seat.get("level")}
                  for seat in row.seats]
-        connection.execute(insert(_ledger).values(
+        connection.execute(insert(LEDGER).values(
             group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
             season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),
             out_order=stored_numbers(row.out_order), lost_on_empty=row.lost_on_empty, seats=seats))
