@@ -326,3 +326,34 @@ def test_the_result_of_a_group_game_says_what_it_changed(client: TestClient) -> 
     assert client.get(url, headers=stranger["auth"]).status_code == 404
     assert client.get(url.replace("game=1", "game=2"), headers=mormor["auth"]).status_code == 404
     assert client.get(url.replace("game=1", "game=x"), headers=mormor["auth"]).status_code == 400
+
+
+def test_a_group_table_restored_after_a_restart_still_counts_its_game(tmp_path: Path) -> None:
+    """The group and the bound seats are stored with the table: a server started again on
+    the database plays the game on and counts it once."""
+    db = tmp_path / "web.sqlite3"
+    with web_client(db) as client:
+        mormor, ola = new_player(client, "Mormor"), new_player(client, "Ola")
+        group = new_group(client, mormor)
+        join(client, group, ola)
+        made = client.post("/api/tables", headers=mormor["auth"], json={
+            "rules": "pagat", "players": 3, "seed": 9, "group": group["group"],
+            "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]}).json()
+        joined = client.post(f"/api/tables/{made['table']}/join", json={"name": "Ola"},
+                             headers=ola["auth"]).json()
+    with web_client(db) as client:
+        finals: list[dict[str, Any]] = [{}, {}]
+
+        def seat(index: int, token: str) -> None:
+            with client.websocket_connect(socket_url({"table": made["table"], "token": token})) as socket:
+                finals[index] = play_out(socket)
+
+        threads = [threading.Thread(target=seat, args=(index, token))
+                   for index, token in enumerate((made["token"], joined["token"]))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert finals[0]["table"]["group"] == group["group"]
+        ledger = client.get(f"/api/groups/{group['group']}/ledger?season=all", headers=ola["auth"]).json()
+        assert ledger["games"] == 1 and ledger["history"][0]["players"] == [mormor["player"], ola["player"]]
