@@ -152,3 +152,11 @@ def test_level_stats_count_each_level_of_a_game() -> None:
     assert by_level["hard"] == {"level": "hard", "games": 2, "mattis": 0, "rate": 0.0, "rate_interval": None}
     many = level_stats([(["easy"], index % 4 == 0) for index in range(12)])
     assert many["rate_interval"] is not None and many["levels"][0]["rate_interval"] == many["rate_interval"]
+
+
+def test_finishing_ranks_put_the_first_out_first_and_the_mattis_last() -> None:
+    from mattis.web.ratings import finishing_ranks
+
+    assert finishing_ranks(3, (2, 0), (1,)) == [2, 3, 1]
+    assert finishing_ranks(4, (3,), (0, 1)) == [3, 3, 2, 1]  # two Mattis share the last place
+    assert finishing_ranks(3, (), (0,)) == [2, 1, 1]  # lost on an empty hand before anyone went out

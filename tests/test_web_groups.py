@@ -94,7 +94,9 @@ def test_a_player_is_made_renamed_and_forgotten(client: TestClient) -> None:
     mormor = new_player(client, "  Mormor\u0000 ")
     assert mormor["name"] == "Mormor" and len(mormor["key"]) >= 32  # 24 random bytes: 192 bits
     me = client.get("/api/players/me", headers=mormor["auth"]).json()
-    assert me == {"player": mormor["player"], "name": "Mormor", "groups": []}
+    assert me["player"] == mormor["player"] and me["name"] == "Mormor" and me["groups"] == []
+    assert me["stats"] == {"games": 0, "mattis": 0, "rate": None, "rate_interval": None, "levels": [],
+                           "rating": None}
     renamed = client.patch("/api/players/me", json={"name": "Bestemor"}, headers=mormor["auth"])
     assert renamed.status_code == 200 and renamed.json()["name"] == "Bestemor"
     assert client.delete("/api/players/me", headers=mormor["auth"]).status_code == 204
@@ -357,3 +359,28 @@ def test_a_group_table_restored_after_a_restart_still_counts_its_game(tmp_path: 
         assert finals[0]["table"]["group"] == group["group"]
         ledger = client.get(f"/api/groups/{group['group']}/ledger?season=all", headers=ola["auth"]).json()
         assert ledger["games"] == 1 and ledger["history"][0]["players"] == [mormor["player"], ola["player"]]
+
+
+def test_your_own_statistics_count_every_bound_game_with_a_rating(client: TestClient, tmp_path: Path) -> None:
+    """Issue 25 item 6: ``GET /api/players/me`` counts every finished game of a bound seat,
+    group or not, against each bot level, with an OpenSkill rating; forgetting removes them."""
+    mormor, ola = new_player(client, "Mormor"), new_player(client, "Ola")
+    finals = [play_group_game(client, None, mormor, ola, seed=seed)[1] for seed in (21, 22)]
+    me = client.get("/api/players/me", headers=mormor["auth"]).json()["stats"]
+    lost = sum(0 in final[0]["result"]["losers"] for final in finals)
+    assert me["games"] == 2 and me["mattis"] == lost
+    assert me["levels"] == [{"level": "easy", "games": 2, "mattis": lost, "rate": round(lost / 2, 4),
+                             "rate_interval": None}]
+    rating = me["rating"]
+    assert rating["games"] == 2 and rating["sigma"] < 8.333  # two games made it surer
+    assert rating["ordinal"] == pytest.approx(rating["mu"] - 3 * rating["sigma"], abs=1e-2)
+    other = client.get("/api/players/me", headers=ola["auth"]).json()["stats"]
+    ola_lost = sum(1 in final[0]["result"]["losers"] for final in finals)
+    if lost < ola_lost:
+        assert rating["mu"] > other["rating"]["mu"]
+    assert client.delete("/api/players/me", headers=mormor["auth"]).status_code == 204
+    with sqlite3.connect(tmp_path / "web.sqlite3") as db:
+        for table in ("mattis_player_games", "mattis_ratings"):
+            (count,) = db.execute(f"SELECT count(*) FROM {table} WHERE player_id = ?",
+                                  (mormor["player"],)).fetchone()
+            assert count == 0, table

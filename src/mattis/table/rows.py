@@ -56,13 +56,14 @@ class ActionRow:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LedgerRow:
-    """A game of a group's table ended with at least two seats bound to players: the host
-    stores it with the game's last action, in the same transaction, and counts it in the
-    group's ledger if at least two of those players are members then (``docs/ledger.md``).
-    ``seats`` are ``{"player", "kind", "name", "level"}``; the time is the host's."""
+    """A game ended with seats bound to players: the host stores it with the game's last
+    action, in the same transaction, for each player's own statistics and, for a group's
+    table (``group``), in the group's ledger if at least two of those players are members
+    then (``docs/ledger.md``). ``seats`` are ``{"player", "kind", "name", "level"}``; the
+    time is the host's."""
 
     table_id: str
-    group: str
+    group: str | None
     game_number: int
     seats: list[dict[str, Any]]
     losers: list[int]

@@ -482,10 +482,10 @@ class TableSession:
         return Outcome(tuple(rows), True, (), snapshot)
 
     def _ledger_row(self, game: Game) -> LedgerRow | None:
-        """The finished game for its group's ledger, when the table plays for a group and
-        at least two seats are bound to players (stored with the game's last action)."""
+        """The finished game for its players' statistics and its group's ledger, when a seat
+        is bound to a player (stored with the game's last action)."""
         result = game.result
-        if self.group is None or result is None or sum(seat.player is not None for seat in self.seats) < 2:
+        if result is None or all(seat.player is None for seat in self.seats):
             return None
         seats = [{"player": seat.player, "kind": "human" if seat.kind == "human" else "bot",
                   "name": seat.name, "level": seat.level}

@@ -25,8 +25,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..table import Refusal
-from ..table.ledger import ALL_SEASONS, HISTORY_SHOWN, LedgerGame, LedgerSeat, game_from_stored
-from .store import GROUPS, KEYS, LEDGER, MEMBERS, PLAYERS, TRANSFERS, Store
+from ..table.ledger import ALL_SEASONS, HISTORY_SHOWN, LedgerGame, LedgerSeat, game_from_stored, level_stats
+from .store import GROUPS, KEYS, LEDGER, MEMBERS, PLAYER_GAMES, PLAYERS, RATINGS, TRANSFERS, Store
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits nobody mistakes for another (no I/1, O/0) for codes people type."""
@@ -130,6 +130,8 @@ class Community:
         opaque id, which no longer has a name (shown as a former player)."""
         with self.engine.begin() as connection:
             connection.execute(delete(KEYS).where(KEYS.c.player_id == player))
+            connection.execute(delete(PLAYER_GAMES).where(PLAYER_GAMES.c.player_id == player))
+            connection.execute(delete(RATINGS).where(RATINGS.c.player_id == player))
             connection.execute(delete(TRANSFERS).where(TRANSFERS.c.player_id == player))
             connection.execute(delete(MEMBERS).where(MEMBERS.c.player_id == player))
             connection.execute(update(GROUPS).where(GROUPS.c.creator == player).values(creator=None))
@@ -141,6 +143,20 @@ class Community:
             return [(str(row.id), str(row.name)) for row in connection.execute(
                 select(GROUPS.c.id, GROUPS.c.name).join(MEMBERS, MEMBERS.c.group_id == GROUPS.c.id)
                 .where(MEMBERS.c.player_id == player).order_by(GROUPS.c.name))]
+
+    def own_stats(self, player: str) -> dict[str, Any]:
+        """A player's own statistics: every finished game of theirs against each bot level
+        (:func:`~mattis.table.ledger.level_stats`) and their OpenSkill rating (``None``
+        before their first game)."""
+        with self.engine.connect() as connection:
+            games = connection.execute(select(PLAYER_GAMES.c.levels, PLAYER_GAMES.c.mattis)
+                                       .where(PLAYER_GAMES.c.player_id == player)).all()
+            rating = connection.execute(select(RATINGS).where(RATINGS.c.player_id == player)).first()
+        stats = level_stats((str(row.levels).split(), bool(row.mattis)) for row in games)
+        stats["rating"] = None if rating is None else {
+            "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
+            "ordinal": round(rating.mu - 3 * rating.sigma, 3), "games": int(rating.games)}
+        return stats
 
     def new_transfer(self, player: str) -> str:
         """A device code that gives another device a key of ``player`` (once, soon)."""

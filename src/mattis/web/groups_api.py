@@ -157,7 +157,8 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
     async def profile(request: Request, community: Community, player: Player) -> dict[str, Any]:
         groups = await run(community.groups_of, player.player)
         return {"player": player.player, "name": player.name,
-                "groups": [{"group": group, "name": name} for group, name in groups]}
+                "groups": [{"group": group, "name": name} for group, name in groups],
+                "stats": await run(community.own_stats, player.player)}
 
     @api
     async def me(request: Request) -> Response:

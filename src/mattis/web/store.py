@@ -68,6 +68,7 @@ from sqlalchemy.sql import ColumnElement, Select
 
 from ..table.ledger import season_of, stored_numbers, stored_players
 from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from .ratings import rate_game
 
 STORAGE_ERRORS: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
 """What a database that cannot take a write raises (a full disk, a lost connection): the
@@ -172,6 +173,29 @@ ledger's arithmetic reads only the compact columns (``players``: a member's id o
 seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
 numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
 A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
+PLAYER_GAMES = Table(
+    "mattis_player_games", _metadata,
+    Column("player_id", String(40), nullable=False),
+    Column("table_id", String(40), nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("levels", String(200), nullable=False),
+    Column("mattis", Boolean, nullable=False),
+    UniqueConstraint("player_id", "table_id", "game", name="mattis_player_games_once"),
+    Index("mattis_player_games_player", "player_id", "finished"),
+)
+"""Each finished game of each player (a seat bound to them, any table): the bot levels at
+the table (space-separated) and whether they were Mattis, for their own statistics
+(``GET /api/players/me``)."""
+RATINGS = Table(
+    "mattis_ratings", _metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+"""Each player's OpenSkill rating (:mod:`.ratings`), updated with each of their finished
+games in that game's transaction."""
 _owner_numbers = Sequence("mattis_owner_seq", metadata=_metadata)
 """Each server process gets a number never given before, so a lease of a dead process can
 never be mistaken for one of a live process."""
@@ -338,10 +362,26 @@ class Store:
 
     @staticmethod
     def _write_ledger(connection: Connection, row: LedgerRow, now: float) -> None:
+        """A finished game with seats bound to players: each player's own row and rating,
+        and, for a group's table, the group's ledger (:meth:`_count_for_group`)."""
+        bound = sorted({seat["player"] for seat in row.seats if seat.get("player")})
+        existing = {str(player) for player in connection.execute(
+            select(PLAYERS.c.id).where(PLAYERS.c.id.in_(bound))).scalars()}  # not a forgotten one
+        levels = " ".join(seat.get("level") or "" for seat in row.seats if seat["kind"] == "bot")
+        for index, seat in enumerate(row.seats):
+            if seat.get("player") in existing:
+                connection.execute(insert(PLAYER_GAMES).values(
+                    player_id=seat["player"], table_id=row.table_id, game=row.game_number, finished=now,
+                    levels=levels, mattis=index in row.losers))
+        rate_game(connection, RATINGS, row, existing)
+        if row.group is not None:
+            Store._count_for_group(connection, row, now, bound)
+
+    @staticmethod
+    def _count_for_group(connection: Connection, row: LedgerRow, now: float, bound: list[str]) -> None:
         """Count a finished game in its group's ledger if at least two of its bound players
         are members now (a bound player who is not is shown as a guest, under the name the
         table knew)."""
-        bound = sorted({seat["player"] for seat in row.seats if seat.get("player")})
         members = {str(player) for player in connection.execute(
             select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == row.group,
                                                MEMBERS.c.player_id.in_(bound))).scalars()}
