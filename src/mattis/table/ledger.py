@@ -260,7 +260,7 @@ def ledger(games: Iterable[LedgerGame], names: Mapping[str, str], season: str,
             "awards": awards(tallies), "history": history}
 
 
-def ledger_changes(games: Sequence[LedgerGame], names: Mapping[str, str], table: str, number: int,
+def ledger_changes(games: Sequence[LedgerGame], names: Mapping[str, str], table: str, number: int, *,
                    former: str = "a former player") -> dict[str, Any] | None:
     """What one counted game changed in its season's ledger (the result screen): each of its
     players' Mattis this season, whether they were Mattis, their run now and by how much it
@@ -337,7 +337,7 @@ def stored_numbers(numbers: Iterable[int]) -> str:
     return " ".join(str(number) for number in numbers)
 
 
-def game_from_stored(table: str, game: int, finished: float, players: str, losers: str, out_order: str,
+def game_from_stored(table: str, game: int, finished: float, *, players: str, losers: str, out_order: str,
                      lost_on_empty: object, seats: object = None,
                      members: dict[str, LedgerSeat] | None = None) -> LedgerGame:
     """A counted game read back from the store: its compact columns, and the seats' JSON

@@ -294,9 +294,10 @@ class Community:
                 seats.update((int(found.id), found.seats) for found in connection.execute(
                     select(LEDGER.c.id, LEDGER.c.seats).where(LEDGER.c.id.in_(wanted[start:start + 500]))))
             members: dict[str, LedgerSeat] = {}
-            games = [game_from_stored(str(row.table_id), row.game, row.finished, str(row.players),
-                                      str(row.losers), str(row.out_order), row.lost_on_empty,
-                                      seats.get(row.id), members) for row in rows]
+            games = [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
+                                      losers=str(row.losers), out_order=str(row.out_order),
+                                      lost_on_empty=row.lost_on_empty, seats=seats.get(row.id),
+                                      members=members) for row in rows]
             ids = sorted({seat.player for game in games for seat in game.seats if seat.player is not None}
                          | {player})
             names = {str(row.id): str(row.name) for row in connection.execute(

@@ -285,7 +285,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
             raise Refusal("bad_request", "table and game must name a game")
         lang = web.lang(request)
         games, names = await run(community.ledger_games, player.player, group_id(request), "all", 0)
-        changes = ledger_changes(games, names, table, number, t("web.ledger.former", lang))
+        changes = ledger_changes(games, names, table, number, former=t("web.ledger.former", lang))
         if changes is None:
             raise Refusal("not_found")
         named = award_names(lang)
