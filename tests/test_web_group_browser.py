@@ -174,7 +174,15 @@ def test_a_family_makes_a_group_joins_it_plays_and_reads_the_ledger(browser: Bro
     assert viewer.evaluate(OVERFLOW, {"textOnly": True}) == []
     assert axe_violations(viewer) == []
 
+    # "Start a table for us": a group table with a seat open for Ola, Mormor's seat bound
+    mormor.click("#start-table")
+    mormor.wait_for_url(f"{base_url}/t/**")
+    started = mormor.url.split("/t/")[1].split("?")[0]
+    info = call(base_url, "GET", f"/api/tables/{started}")
+    assert info["seats"][0]["player"] == mormor_player["player"] and info["open_seats"] == 1
+
     # "Use on another device": a code moves Mormor's player to a third device
+    mormor.goto(f"{base_url}/g/{group}")
     mormor.click("#device-button")
     expect(mormor.locator("#device-qr svg")).to_be_visible()
     code = mormor.locator("#device-code").inner_text().replace("-", "")
