@@ -322,6 +322,7 @@ def create_app(
 
     @api
     async def table_replay(request: Request) -> Response:
+        lobby_of(request).check_address(_address(request), reads=True)  # a whole game told again
         number = game_number(request.query_params.get("game"))
         return JSONResponse(await lobby_of(request).replay(request.path_params["table_id"], number,
                                                            _request_lang(request)))
