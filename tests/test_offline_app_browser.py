@@ -238,7 +238,7 @@ def test_the_table_page_plays_a_table_on_the_device_with_the_network_off(
 
 
 SAVED_ACTIONS = """(tableId) => new Promise((resolve, reject) => {
-  const opening = indexedDB.open('mattis', 2);
+  const opening = indexedDB.open('mattis');
   opening.onsuccess = () => {
     const reading = opening.result.transaction('tables').objectStore('tables').get(tableId);
     reading.onsuccess = () => {
@@ -379,7 +379,7 @@ def test_a_service_worker_update_during_a_game_keeps_the_game(
 
 
 SNAPSHOT_SAVED = """new Promise((resolve) => {
-  const opening = indexedDB.open('mattis', 2);
+  const opening = indexedDB.open('mattis');
   opening.onsuccess = () => {
     const db = opening.result;
     if (!db.objectStoreNames.contains('snapshots')) { db.close(); resolve(false); return; }
@@ -424,7 +424,7 @@ def test_a_second_tab_is_told_the_table_is_open_elsewhere(context: BrowserContex
 
 TAMPER_SCORE = """(tableId) => new Promise((resolve, reject) => {
   // A save tampered with by hand: its score is a number Python cannot count with (1e999).
-  const opening = indexedDB.open('mattis', 2);
+  const opening = indexedDB.open('mattis');
   opening.onsuccess = () => {
     const store = opening.result.transaction('tables', 'readwrite').objectStore('tables');
     const reading = store.get(tableId);

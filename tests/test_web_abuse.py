@@ -77,6 +77,41 @@ def test_hostile_bodies_get_a_400_on_create_and_join(client: TestClient, text: s
     assert client.get(f"/api/tables/{waiting['table']}").json()["seats"][1]["kind"] == "open"
 
 
+@pytest.mark.parametrize(("text", "code"), HOSTILE_TEXTS)
+def test_hostile_bodies_get_a_400_on_every_player_and_group_change(client: TestClient, text: str,
+                                                                    code: str) -> None:
+    """Issue 25: the new endpoints read bodies as every other does."""
+    player = client.post("/api/players", json={"name": "Mormor"}).json()
+    auth = {"authorization": f"Bearer {player['key']}", "content-type": "application/json"}
+    group = client.post("/api/groups", json={"name": "Hansen"}, headers=auth).json()
+    for method, path in (("POST", "/api/players"), ("PATCH", "/api/players/me"), ("POST", "/api/groups"),
+                         ("PATCH", f"/api/groups/{group['group']}"),
+                         ("POST", f"/api/groups/{group['group']}/join"), ("POST", "/api/players/claim")):
+        response = client.request(method, path, content=text.encode(), headers=auth)
+        assert response.status_code == 400, (path, response.text)
+        assert response.json()["code"] == code and response.json()["message"]
+    assert client.get(f"/api/groups/{group['group']}", headers=auth).json()["name"] == "Hansen"
+
+
+def test_player_and_group_bodies_over_the_limit_get_413(client: TestClient) -> None:
+    player = client.post("/api/players", json={"name": "Mormor"}).json()
+    auth = {"authorization": f"Bearer {player['key']}"}
+    for path in ("/api/players", "/api/groups", "/api/players/claim"):
+        response = client.post(path, content=b'{"name": "' + b"x" * 20_000 + b'"}', headers=auth)
+        assert response.status_code == 413 and response.json()["code"] == "too_large"
+
+
+def test_players_and_groups_count_against_the_address_rate(tmp_path: Path) -> None:
+    settings = dataclasses.replace(FAST, posts_per_minute=1.0, reads_per_minute=1.0)
+    with web_client(tmp_path / "web.sqlite3", settings) as client:
+        made = [client.post("/api/players", json={"name": f"P{index}"}) for index in range(21)]
+        assert [answer.status_code for answer in made[:20]] == [201] * 20
+        assert made[20].status_code == 429 and made[20].json()["code"] == "rate_limited"
+        auth = {"authorization": f"Bearer {made[0].json()['key']}"}
+        reads = [client.get("/api/players/me", headers=auth).status_code for _ in range(61)]
+        assert reads[:60] == [200] * 60 and reads[60] == 429
+
+
 def test_a_pair_of_surrogate_escapes_is_an_emoji_not_an_error(client: TestClient) -> None:
     table = create_table(client, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}])
     joined = client.post(f"/api/tables/{table['table']}/join", content=b'{"name": "Ola \\ud83d\\ude00"}')

@@ -63,7 +63,8 @@ def request(base: str, method: str, path: str, body: Any = None,
         return error.code, json.loads(body) if body.startswith(b"{") else {}
 
 
-def retried(base: str, method: str, path: str, body: Any = None) -> dict[str, Any]:
+def retried(base: str, method: str, path: str, body: Any = None,
+            headers: dict[str, str] | None = None) -> dict[str, Any]:
     """A request, asked again while the answer is ``moved`` (503) or nginx has no server, and,
     as a client should, after a pause when it is ``rate_limited`` (429): the tests of a module
     share one deployment, so they create tables from one address faster than a person would
@@ -71,7 +72,7 @@ def retried(base: str, method: str, path: str, body: Any = None) -> dict[str, An
     deadline = time.monotonic() + 60
     while True:
         try:
-            status, data = request(base, method, path, body)
+            status, data = request(base, method, path, body, headers)
         except OSError:
             status, data = 0, {}
         if status in (200, 201):
@@ -268,6 +269,38 @@ def test_two_people_play_one_table_through_nginx(deployment: Cluster) -> None:
     for seat in seats:  # what each was shown at the end is the whole stored game
         assert seat.events_seen == Game.from_record(record).num_events
     assert not {"moved", "storage", "server_error"} & {code for seat in seats for code in seat.errors}
+
+
+def test_a_group_game_through_nginx_is_in_the_ledger_at_every_server(deployment: Cluster) -> None:
+    """Issue 25: two players and a group made through nginx (any server), a group table
+    created and joined with the players' keys, its game played over sockets to its end; the
+    ledger then holds it once, and every server answers it, not only the table's owner."""
+    base = deployment.base
+    players = [retried(base, "POST", "/api/players", {"name": name}) for name in ("Mormor", "Ola")]
+    auth = [{"authorization": f"Bearer {player['key']}"} for player in players]
+    group = retried(base, "POST", "/api/groups", {"name": "Familien Hansen"}, auth[0])
+    assert group["invite"] == f"{base}/g/{group['group']}#join={group['code']}"
+    retried(base, "POST", f"/api/groups/{group['group']}/join", {"code": group["code"]}, auth[1])
+    created = retried(base, "POST", "/api/tables", {
+        "rules": "pagat", "players": 3, "seed": 43, "group": group["group"],
+        "seats": [{"kind": "human", "name": "Mormor"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]},
+        auth[0])
+    joined = retried(base, "POST", f"/api/tables/{created['table']}/join", {"name": "Ola"}, auth[1])
+    seats = [Seat(base, created["table"], created["token"], 3),
+             Seat(base, created["table"], joined["token"], 4)]
+    finish(seats, play_all(seats))
+    record = check_stored_once(deployment, created["table"])
+    losers = list(Game.from_record(record).losers)
+    expected = [players[seat]["player"] for seat in losers if seat < 2]
+    for port in deployment.servers.ports:  # each server on its own, then through nginx
+        for server_base in (f"http://127.0.0.1:{port}", base):
+            ledger = retried(server_base, "GET", f"/api/groups/{group['group']}/ledger?season=all",
+                             None, auth[1])
+            assert ledger["games"] == 1 and ledger["history"][0]["table"] == created["table"]
+            assert ledger["history"][0]["mattis"] == expected
+    status, refused = request(base, "GET", f"/api/groups/{group['group']}/ledger", None,
+                              {"authorization": "Bearer wrong"})
+    assert status == 401 and refused["code"] == "bad_key"
 
 
 def test_killing_the_owner_mid_game_loses_nothing(deployment: Cluster) -> None:

@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, lab, offline, play, replay, review, rules, serve, simulate, tournament, train
+from . import bench, lab, offline, play, replay, review, rules, serve, simulate, stats, tournament, train
 from .common import one_line, translated_help
 
 
@@ -95,6 +95,7 @@ app.callback()(_show_help_without_a_command)
 app.command("play")(play.play_command)
 app.command("serve")(serve.serve_command)
 app.command("replay")(replay.replay_command)
+app.command("stats")(stats.stats_command)
 app.command("review", cls=translated_help("review.help"))(review.review_command)
 app.command("rules")(rules.rules_command)
 app.command("simulate")(simulate.simulate_command)

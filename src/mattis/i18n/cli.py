@@ -11,6 +11,16 @@ from __future__ import annotations
 from .plural import Source
 
 CLI_MESSAGES: dict[str, Source] = {
+    # mattis stats
+    "cli.stats.title": "Your games in {folder}",
+    "cli.stats.none": "No finished games saved in {folder} yet. Play one with 'mattis play'.",
+    "cli.stats.all": "All games",
+    "cli.stats.col.against": "Against",
+    "cli.stats.col.games": "Games",
+    "cli.stats.col.mattis": "Mattis",
+    "cli.stats.col.rate": "Mattis rate",
+    "cli.stats.col.interval": "95% interval",
+    "cli.stats.unreadable": "{count} file(s) could not be read and are left out.",
     # rules table
     "rules.title": "Rules: {preset}",
     "rules.title_house": "Rules: {preset} with house rules",

@@ -147,12 +147,13 @@ class TableMaster(Generic[L]):
             self.deliver()
         self.changed.set()
 
-    async def join(self, name: object) -> tuple[int, str]:
-        """Seat a person in the first open seat; returns the seat and its new token."""
+    async def join(self, name: object, player: str | None = None) -> tuple[int, str]:
+        """Seat a person (bound to ``player``, if any) in the first open seat; returns the
+        seat and its new token."""
         joined: list[tuple[int, str]] = []
 
         def change() -> Outcome:
-            seat, token, outcome = self.session.join(name)
+            seat, token, outcome = self.session.join(name, player)
             joined.append((seat, token))
             return outcome
 

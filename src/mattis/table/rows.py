@@ -56,7 +56,24 @@ class ActionRow:
     """Whether this action ended the game."""
 
 
-Row = NewTable | TableUpdate | NewGame | ActionRow
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedgerRow:
+    """A game ended with seats bound to players: the host stores it with the game's last
+    action, in the same transaction, for each player's own statistics and, for a group's
+    table (``group``), in the group's ledger if at least two of those players are members
+    then (``docs/ledger.md``). ``seats`` are ``{"player", "kind", "name", "level"}``; the
+    time is the host's."""
+
+    table_id: str
+    group: str | None
+    game_number: int
+    seats: list[dict[str, Any]]
+    losers: list[int]
+    out_order: list[int]
+    lost_on_empty: bool
+
+
+Row = NewTable | TableUpdate | NewGame | ActionRow | LedgerRow
 """Anything a session asks its host to store."""
 
 

@@ -56,6 +56,9 @@ class Seat:
     """Open connections of this seat (the host counts them in through the session)."""
     stand_in: bool = False
     """A bot plays for this person while they are away."""
+    player: str | None = None
+    """The player (``POST /api/players``) this person's seat is bound to: their games count
+    in their groups' ledgers. ``None`` for a seat taken without a player's key."""
 
     @property
     def bot_plays(self) -> bool:
@@ -69,7 +72,10 @@ class Seat:
 
     def to_stored(self) -> dict[str, Any]:
         """The stored form (no connections; the token only hashed)."""
-        return {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token_hash}
+        stored = {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token_hash}
+        if self.player is not None:
+            stored["player"] = self.player
+        return stored
 
     @classmethod
     def from_stored(cls, item: object) -> Seat:
@@ -77,11 +83,12 @@ class Seat:
         if not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS:
             raise ValueError("stored seat: expected an object with kind human, bot or open")
         name, level, token = item.get("name") or "", item.get("level"), item.get("token")
-        if not isinstance(name, str) or not (level is None or isinstance(level, str)) \
-                or not (token is None or isinstance(token, str)):
-            raise ValueError("stored seat: name, level and token must be text")
+        player = item.get("player")
+        if not isinstance(name, str) or not all(value is None or isinstance(value, str)
+                                                for value in (level, token, player)):
+            raise ValueError("stored seat: name, level, token and player must be text")
         kind: SeatKind = item["kind"]
-        return cls(kind, name, level=level, token_hash=token)
+        return cls(kind, name, level=level, token_hash=token, player=player)
 
 
 def participants(seats: list[Seat], viewer: int | None) -> list[Participant]:

@@ -66,7 +66,7 @@ from .jobs import BotJob, DecisionParts, HintJob, RngSeed, decision_from_parts, 
 from .limits import RateLimiter
 from .logs import SeatLog
 from .page import add_page_facts, rules_facts
-from .rows import ActionRow, NewGame, NewTable, Row, StoredTable, TableUpdate
+from .rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredTable, TableUpdate
 from .seats import (
     Seat,
     clean_name,
@@ -170,8 +170,11 @@ class TableSession:
     def __init__(self, table_id: str, rules: Rules, *, seats: list[Seat], match: Match,
                  secret: MatchSecret | None, seed: int | None = None, config: TableConfig | None = None,
                  clock: Callable[[], float] = time.monotonic, host: int | None = None,
-                 move_seeds: MoveSeeds | None = None) -> None:
+                 move_seeds: MoveSeeds | None = None, group: str | None = None) -> None:
         self.table_id = table_id
+        self.group = group
+        """The group (``POST /api/groups``) the table plays for: its finished games with two
+        or more seats bound to players go to the group's ledger (:class:`~.rows.LedgerRow`)."""
         self.rules = rules
         self.seats = seats
         self.match = match
@@ -225,10 +228,13 @@ class TableSession:
 
     @classmethod
     def create(cls, table_id: str, request: object, config: TableConfig | None = None,
-               clock: Callable[[], float] = time.monotonic) -> tuple[TableSession, int, str, Outcome]:
+               clock: Callable[[], float] = time.monotonic, *, player: str | None = None,
+               group: str | None = None) -> tuple[TableSession, int, str, Outcome]:
         """A new table from a request (``{"rules", "set", "players", "seats", "seed"}``, as
         ``POST /api/tables`` takes it); returns the table, the creator's seat and token, and
-        the outcome to store (the table, and its first deal when no seat is open)."""
+        the outcome to store (the table, and its first deal when no seat is open). The
+        creator's seat is bound to ``player``, and the table plays for ``group`` (the host
+        has checked both)."""
         if not isinstance(request, dict):
             raise Refusal("bad_request", "expected a JSON object")
         preset = request.get("rules", "pagat")
@@ -239,6 +245,7 @@ class TableSession:
         if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
             raise Refusal("bad_request", f"players must be from {rules.min_players} to {rules.max_players}")
         seats, creator, token = _requested_seats(request.get("seats"), players)
+        seats[creator].player = player
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed <= MAX_SEED):
@@ -246,7 +253,7 @@ class TableSession:
         secret = table_secret(seed)
         match = Match(rules, players, secret)
         session = cls(table_id, rules, seats=seats, match=match, secret=secret, seed=seed, config=config,
-                      clock=clock, host=creator)
+                      clock=clock, host=creator, group=group)
         session.away_since[creator] = clock()
         rows: list[Row] = [NewTable(table_id=table_id, rules=rules.to_dict(), players=players,
                                     seats=session._stored_seats(), match=session._stored_match())]
@@ -285,8 +292,11 @@ class TableSession:
                       scores=scores, results=results)
         host = data.get("host")  # tables stored before it was kept: the first person's seat
         valid_host = isinstance(host, int) and not isinstance(host, bool) and 0 <= host < stored.players
+        group = data.get("group")
+        if group is not None and not isinstance(group, str):
+            raise ValueError("stored match: group must be text or null")
         session = cls(stored.table_id, rules, seats=seats, match=match, secret=secret, seed=seed,
-                      config=config, clock=clock, host=host if valid_host else None)
+                      config=config, clock=clock, host=host if valid_host else None, group=group)
         rows: list[Row] = []
         if stored.game is not None:
             record = stored.game.record()
@@ -378,9 +388,10 @@ class TableSession:
         return participants(self.seats, viewer)
 
     def seat_info(self, index: int, viewer: int | None) -> dict[str, Any]:
-        """One seat's public facts."""
+        """One seat's public facts (``player``: the player it is bound to, if any)."""
         seat = self.seats[index]
         return {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
+                "player": seat.player,
                 "connected": bool(seat.connections) if seat.kind == "human" else None,
                 "stand_in": seat.stand_in, "you": index == viewer}
 
@@ -396,9 +407,10 @@ class TableSession:
 
     # ---------------------------------------------------------------- seats and games
 
-    def join(self, name: object) -> tuple[int, str, Outcome]:
-        """Seat a person in the first open seat; returns the seat, its new token and the
-        outcome (the game is dealt once every seat is taken)."""
+    def join(self, name: object, player: str | None = None) -> tuple[int, str, Outcome]:
+        """Seat a person (bound to ``player``, if the host knows them) in the first open
+        seat; returns the seat, its new token and the outcome (the game is dealt once every
+        seat is taken)."""
         shown = clean_name(name)
         for index, seat in enumerate(self.seats):
             if seat.kind == "open":
@@ -406,6 +418,7 @@ class TableSession:
                 token = new_token()
                 shown = distinct_name(self.seats, shown)
                 seat.kind, seat.name, seat.token_hash = "human", shown, hash_token(token)
+                seat.player = player
                 self.away_since[index] = self.clock()
                 return index, token, self._seats_changed(snapshot)
         raise Refusal("table_full")
@@ -510,7 +523,23 @@ class TableSession:
         if game.is_over:
             self.match.finish(game)
             rows.append(self._table_update())
+            ledger = self._ledger_row(game)
+            if ledger is not None:
+                rows.append(ledger)
         return Outcome(tuple(rows), True, (), snapshot)
+
+    def _ledger_row(self, game: Game) -> LedgerRow | None:
+        """The finished game for its players' statistics and its group's ledger, when a seat
+        is bound to a player (stored with the game's last action)."""
+        result = game.result
+        if result is None or all(seat.player is None for seat in self.seats):
+            return None
+        seats = [{"player": seat.player, "kind": "human" if seat.kind == "human" else "bot",
+                  "name": seat.name, "level": seat.level}
+                 for seat in self.seats]
+        return LedgerRow(table_id=self.table_id, group=self.group, game_number=self.game_number,
+                         seats=seats, losers=list(result.losers), out_order=list(result.out_order),
+                         lost_on_empty=result.lost_on_empty)
 
     def undo(self, outcome: Outcome) -> None:
         """Put the table back as it was before ``outcome`` (its rows could not be stored).
@@ -522,7 +551,7 @@ class TableSession:
         self.game, self.game_number, self.match = snapshot.game, snapshot.game_number, snapshot.match
         for seat, before in zip(self.seats, snapshot.seats, strict=True):
             seat.kind, seat.name, seat.level = before.kind, before.name, before.level
-            seat.token_hash, seat.stand_in = before.token_hash, before.stand_in
+            seat.token_hash, seat.stand_in, seat.player = before.token_hash, before.stand_in, before.player
         self.movers, self.stored_actions = snapshot.movers, snapshot.stored_actions
         self.taken_back, self.stand_in_moves = snapshot.taken_back, snapshot.stand_in_moves
         self.away_plays = snapshot.away_plays
@@ -836,6 +865,7 @@ class TableSession:
         prefix = self.config.invite_prefix
         return {"id": self.table_id, "status": self.status, "game": self.game_number,
                 "scores": list(self.match.scores), "seeded": self.seeded, "host": self.host,
+                "group": self.group,
                 "seats": [self.seat_info(index, viewer) for index in range(self.players)],
                 "reactions": list(REACTIONS),
                 "invite": None if prefix is None else f"{prefix}{self.table_id}"}
@@ -875,7 +905,7 @@ class TableSession:
         match = self.match
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
                 "seed": self.seed, "secret": None if self.secret is None else self.secret.hex,
-                "host": self.host,
+                "host": self.host, "group": self.group,
                 "results": [list(r) for r in match.results]}
 
     def _table_update(self) -> TableUpdate:

@@ -70,6 +70,8 @@ from ..table.limits import RateLimiter
 from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
 from . import pwa
+from .community import Community
+from .groups_api import WebParts, community_routes, optional_player
 from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
 from .lobby import LiveTable, Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -279,6 +281,7 @@ def create_app(
         lobby = Lobby(store, config, executor, slots)
         await lobby.restore()
         app.state.lobby = lobby
+        app.state.community = Community(store)
         try:
             yield
         finally:
@@ -290,13 +293,28 @@ def create_app(
         lobby: Lobby = request.app.state.lobby
         return lobby
 
+    def community_of(request: Request) -> Community:
+        community: Community = request.app.state.community
+        return community
+
     async def json_body(request: Request) -> object:
         return parse_json(await read_body(request, config.body_timeout))
 
     @api
     async def create_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        table, seat, token = await lobby_of(request).create(await json_body(request), _address(request))
+        body = await json_body(request)
+        player = await optional_player(request, community_of(request))
+        group = body.get("group") if isinstance(body, dict) else None
+        if group is not None:
+            if not isinstance(group, str):
+                raise Refusal("bad_request", "group must be a group's id")
+            if player is None:
+                raise Refusal("bad_key")
+            if not await asyncio.to_thread(community_of(request).is_member, player.player, group):
+                raise Refusal("not_found")
+        table, seat, token = await lobby_of(request).create(
+            body, _address(request), player=None if player is None else player.player, group=group)
         invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
         return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
                             status_code=201)
@@ -304,7 +322,10 @@ def create_app(
     @api
     async def join_table(request: Request) -> Response:
         lobby_of(request).check_address(_address(request))
-        seat, token = await lobby_of(request).join(request.path_params["table_id"], await json_body(request))
+        body = await json_body(request)
+        player = await optional_player(request, community_of(request))
+        seat, token = await lobby_of(request).join(request.path_params["table_id"], body,
+                                                   None if player is None else player.player)
         return JSONResponse({"seat": seat, "token": token})
 
     @api
@@ -316,6 +337,16 @@ def create_app(
     async def table_record(request: Request) -> Response:
         number = game_number(request.query_params.get("game"))
         return JSONResponse(await lobby_of(request).record(request.path_params["table_id"], number))
+
+    @api
+    async def table_replay(request: Request) -> Response:
+        lobby_of(request).check_address(_address(request), reads=True)  # a whole game told again
+        number = game_number(request.query_params.get("game"))
+        return JSONResponse(await lobby_of(request).replay(request.path_params["table_id"], number,
+                                                           _request_lang(request)))
+
+    async def replay_page(request: Request) -> Response:
+        return HTMLResponse((STATIC / "replay.html").read_text(encoding="utf-8"))
 
     async def table_qr(request: Request) -> Response:
         try:
@@ -347,6 +378,8 @@ def create_app(
             raise Refusal("bad_request", detail=f"a lesson is one of {', '.join(PRESET_NAMES)} in one of "
                                                 f"{', '.join(LANGS)}")
         return JSONResponse(lesson(preset, lang))
+    async def group_page(request: Request) -> Response:
+        return HTMLResponse((STATIC / "group.html").read_text(encoding="utf-8"))
 
     async def table_page(request: Request) -> Response:
         return HTMLResponse(pwa.with_page_script((STATIC / "table.html").read_text(encoding="utf-8")))
@@ -420,6 +453,9 @@ def create_app(
         Route("/rules", rules),
         Route("/learn", learn_page),
         Route("/api/learn/{preset}.{lang}.json", learn_lesson),
+        Route("/g/", group_page),
+        Route("/g/{group_id}", group_page),
+        Route("/device", group_page),
         Route("/sw.js", service_worker),
         Route("/manifest.webmanifest", manifest),
         Route("/static/app/mattis.zip", package_zip),
@@ -433,7 +469,12 @@ def create_app(
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
+        Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/replay/{table_id}/{game:int}", replay_page),
         WebSocketRoute("/ws/tables/{table_id}", socket),
+        *community_routes(WebParts(lobby_of, community_of, json_body,
+                                   lambda request: public_base(request, public_url), _address, _request_lang),
+                          api),
         Route(pwa.SITE_SCRIPT, site_script),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -45,11 +45,13 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
-from ..table import Refusal, Row, TableMaster, TableSession, finished_record
+from ..i18n import Lang
+from ..table import Refusal, Row, Seat, TableMaster, TableSession, finished_record
 from ..table.limits import RateLimiter
 from ..table.master import has_searching_bot
 from ..table.page import TABLE_PAGE
 from ..table.protocol import CLOSE_TRY_LATER
+from ..table.replay import replay_steps
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
@@ -158,6 +160,8 @@ class Lobby:
         """Tables that could not be restored, with why: set aside until the server restarts."""
         self.janitor: asyncio.Task[None] | None = None
         self.address_limits: dict[str, RateLimiter] = {}
+        self.read_limits: dict[str, RateLimiter] = {}
+        """Group, player and ledger reads per client address."""
         self.sockets_by_address: Counter[str] = Counter()
         """Open sockets per client address (:func:`~.limits.client_key`)."""
         self.loading: dict[str, asyncio.Task[LiveTable | None]] = {}
@@ -263,14 +267,17 @@ class Lobby:
             return None
         return now - self.last_seen.get(table.table_id, now)
 
-    def check_address(self, address: str) -> None:
-        """Refuse an address (an IPv6 /64) that creates tables or joins seats too fast (429)."""
+    def check_address(self, address: str, reads: bool = False) -> None:
+        """Refuse an address (an IPv6 /64) that creates tables or joins seats (any change)
+        too fast (429); with ``reads``, one that reads groups and ledgers too fast."""
         key = client_key(address)
-        limiter = self.address_limits.get(key)
+        limits = self.read_limits if reads else self.address_limits
+        limiter = limits.get(key)
         if limiter is None:
-            if len(self.address_limits) > 10_000:  # forget old addresses rather than grow
-                self.address_limits.clear()
-            limiter = self.address_limits[key] = RateLimiter(self.settings.posts_per_minute / 60, 20)
+            if len(limits) > 10_000:  # forget old addresses rather than grow
+                limits.clear()
+            per_minute = self.settings.reads_per_minute if reads else self.settings.posts_per_minute
+            limiter = limits[key] = RateLimiter(per_minute / 60, 20 if not reads else 60)
         if not limiter.allow():
             raise Refusal("rate_limited")
 
@@ -487,15 +494,18 @@ class Lobby:
 
     # ---------------------------------------------------------------- the API
 
-    async def create(self, body: object, address: str = NO_ADDRESS) -> tuple[LiveTable, int, str]:
-        """A new table from a ``POST /api/tables`` body of a client at ``address``; returns
-        it, the creator's seat and token. Refused when the address holds too many tables
-        waiting for players or with searching bots in play, and when memory is full of
-        tables people are connected to."""
+    async def create(self, body: object, address: str = NO_ADDRESS, *, player: str | None = None,
+                     group: str | None = None) -> tuple[LiveTable, int, str]:
+        """A new table from a ``POST /api/tables`` body of a client at ``address`` (its
+        creator's seat bound to ``player``, playing for ``group``: both checked by the
+        caller); returns it, the creator's seat and token. Refused when the address holds
+        too many tables waiting for players or with searching bots in play, and when memory
+        is full of tables people are connected to."""
         if self.draining or (self.presence is not None and self.presence.owner is None):
             raise Refusal("moved")
         session, creator, token, outcome = TableSession.create(secrets.token_urlsafe(12), body,
-                                                               self.settings.table)
+                                                               self.settings.table, player=player,
+                                                               group=group)
         key = client_key(address) if address != NO_ADDRESS else NO_ADDRESS
         if session.game is None:
             self.check_waiting_tables(key)
@@ -513,12 +523,13 @@ class Lobby:
         table.start()
         return table, creator, token
 
-    async def join(self, table_id: str, body: object) -> tuple[int, str]:
-        """Take an open seat (``POST /api/tables/{ID}/join``)."""
+    async def join(self, table_id: str, body: object, player: str | None = None) -> tuple[int, str]:
+        """Take an open seat (``POST /api/tables/{ID}/join``), bound to ``player`` if the
+        request carried their key."""
         table = await self.table(table_id)
         if not isinstance(body, dict):
             raise Refusal("bad_request", "expected a JSON object")
-        return await table.join(body.get("name"))
+        return await table.join(body.get("name"), player)
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
         """A finished game's engine record (:func:`~mattis.table.finished_record`), answered
@@ -533,6 +544,21 @@ class Lobby:
             raise
         except Exception as error:
             log.error("table %s: a stored game cannot be replayed (%s: %s)", table_id,
+                      type(error).__name__, first_line(error))
+            raise Refusal("damaged") from None
+
+    async def replay(self, table_id: str, number: int | None, lang: Lang) -> dict[str, Any]:
+        """A finished game step by step with every hand (:func:`~mattis.table.replay.replay_steps`),
+        read from the store like :meth:`record`, so any server answers it."""
+        record = await self.record(table_id, number)
+        stored = await asyncio.to_thread(self.store.load_table, table_id)
+        if stored is None:
+            raise Refusal("not_found")
+        try:
+            seats = [Seat.from_stored(item) for item in stored.seats]
+            return await asyncio.to_thread(replay_steps, record, seats, lang)
+        except Exception as error:
+            log.error("table %s: a stored game cannot be told again (%s: %s)", table_id,
                       type(error).__name__, first_line(error))
             raise Refusal("damaged") from None
 

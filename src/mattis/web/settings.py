@@ -36,7 +36,10 @@ class Settings:
     """Tables with a searching bot (:data:`mattis.bots.SEARCHING_LEVELS`) one client address
     may have in play (waiting or playing a game) at once (429 ``too_many_bot_tables``)."""
     posts_per_minute: float = 30.0
-    """Tables created and seats joined per minute from one address (bursts of 20)."""
+    """Tables created and seats joined per minute from one address (bursts of 20); players
+    and groups created, joined, renamed or left count here too."""
+    reads_per_minute: float = 240.0
+    """Player, group and ledger reads per minute from one address (bursts of 60)."""
     idle_unload: float = 900.0
     """Seconds after which a table nobody has been connected to leaves memory, whether or
     not its bots are playing (it stays stored and comes back when someone opens it)."""

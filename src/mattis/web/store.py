@@ -42,6 +42,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     Sequence,
@@ -65,7 +66,9 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import ColumnElement, Select
 
-from ..table.rows import ActionRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from ..table.ledger import season_of, stored_numbers, stored_players
+from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
+from .ratings import rate_game
 
 STORAGE_ERRORS: tuple[type[Exception], ...] = (OSError, SQLAlchemyError)
 """What a database that cannot take a write raises (a full disk, a lost connection): the
@@ -109,6 +112,90 @@ _leases = Table(
 """Which server owns each table (PostgreSQL only): ``owner`` is a server's number from
 :data:`_owner_numbers` (``NULL``: parked, nobody's, taken by the next server asked for
 it); ``epoch`` counts the owners the table has had."""
+PLAYERS = Table(
+    "mattis_players", _metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""A player without an account (``POST /api/players``): an id and a name, nothing else."""
+KEYS = Table(
+    "mattis_keys", _metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+)
+"""The SHA-256 of each device's key of a player (never the key): one per device."""
+TRANSFERS = Table(
+    "mattis_transfers", _metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), nullable=False, index=True),
+    Column("expires", Float, nullable=False),
+)
+"""Short codes that give a second device a key of the player ("Use on another device"):
+hashed, used once, and only for a few minutes."""
+GROUPS = Table(
+    "mattis_groups", _metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("code_hash", String(64), nullable=False),
+    Column("creator", String(40), nullable=True),
+    Column("created", Float, nullable=False),
+)
+"""A group (*lag*): its name, its join code (hashed) and its creator (``NULL`` once they
+are forgotten)."""
+MEMBERS = Table(
+    "mattis_members", _metadata,
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), primary_key=True),
+    Column("player_id", String(40), ForeignKey("mattis_players.id"), primary_key=True, index=True),
+    Column("joined", Float, nullable=False),
+)
+LEDGER = Table(
+    "mattis_ledger", _metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), nullable=False),
+    Column("table_id", String(40), nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("season", Integer, nullable=False),
+    Column("players", String(400), nullable=False),
+    Column("losers", String(40), nullable=False),
+    Column("out_order", String(40), nullable=False),
+    Column("lost_on_empty", Boolean, nullable=False),
+    Column("seats", JSON, nullable=False),
+    UniqueConstraint("table_id", "game", name="mattis_ledger_table_game"),
+    Index("mattis_ledger_group_season", "group_id", "season", "finished"),
+    Index("mattis_ledger_group_finished", "group_id", "finished"),
+)
+"""A group's counted games (:class:`~mattis.table.rows.LedgerRow`), one row each, written
+with the game's last action; unique per table and game, so no game counts twice. The
+ledger's arithmetic reads only the compact columns (``players``: a member's id or a mark per
+seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
+numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
+A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
+PLAYER_GAMES = Table(
+    "mattis_player_games", _metadata,
+    Column("player_id", String(40), nullable=False),
+    Column("table_id", String(40), nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("levels", String(200), nullable=False),
+    Column("mattis", Boolean, nullable=False),
+    UniqueConstraint("player_id", "table_id", "game", name="mattis_player_games_once"),
+    Index("mattis_player_games_player", "player_id", "finished"),
+)
+"""Each finished game of each player (a seat bound to them, any table): the bot levels at
+the table (space-separated) and whether they were Mattis, for their own statistics
+(``GET /api/players/me``)."""
+RATINGS = Table(
+    "mattis_ratings", _metadata,
+    Column("player_id", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+"""Each player's OpenSkill rating (:mod:`.ratings`), updated with each of their finished
+games in that game's transaction."""
 _owner_numbers = Sequence("mattis_owner_seq", metadata=_metadata)
 """Each server process gets a number never given before, so a lease of a dead process can
 never be mistaken for one of a live process."""
@@ -266,10 +353,49 @@ class Store:
             inserted = result.inserted_primary_key
             assert inserted is not None
             new_games[(row.table_id, row.number)] = int(inserted[0])
+        elif isinstance(row, LedgerRow):
+            self._write_ledger(connection, row, now)
         elif isinstance(row, NewTable) and self.owner is None:  # else written by _fence
             connection.execute(insert(_tables).values(
                 id=row.table_id, created=now, rules=row.rules, players=row.players, seats=row.seats,
                 match=row.match))
+
+    @staticmethod
+    def _write_ledger(connection: Connection, row: LedgerRow, now: float) -> None:
+        """A finished game with seats bound to players: each player's own row and rating,
+        and, for a group's table, the group's ledger (:meth:`_count_for_group`)."""
+        bound = sorted({seat["player"] for seat in row.seats if seat.get("player")})
+        existing = {str(player) for player in connection.execute(
+            select(PLAYERS.c.id).where(PLAYERS.c.id.in_(bound))).scalars()}  # not a forgotten one
+        levels = " ".join(seat.get("level") or "" for seat in row.seats if seat["kind"] == "bot")
+        for index, seat in enumerate(row.seats):
+            if seat.get("player") in existing:
+                connection.execute(insert(PLAYER_GAMES).values(
+                    player_id=seat["player"], table_id=row.table_id, game=row.game_number, finished=now,
+                    levels=levels, mattis=index in row.losers))
+        rate_game(connection, RATINGS, row, existing)
+        if row.group is not None:
+            Store._count_for_group(connection, row, now, bound)
+
+    @staticmethod
+    def _count_for_group(connection: Connection, row: LedgerRow, now: float, bound: list[str]) -> None:
+        """Count a finished game in its group's ledger if at least two of its bound players
+        are members now (a bound player who is not is shown as a guest, under the name the
+        table knew)."""
+        members = {str(player) for player in connection.execute(
+            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == row.group,
+                                               MEMBERS.c.player_id.in_(bound))).scalars()}
+        if len(members) < 2:
+            return
+        seats = [{"player": seat["player"], "kind": "human", "name": "", "level": None}
+                 if seat.get("player") in members else
+                 {"player": None, "kind": "guest" if seat["kind"] == "human" else "bot",
+                  "name": seat.get("name") or "", "level": seat.get("level")}
+                 for seat in row.seats]
+        connection.execute(insert(LEDGER).values(
+            group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
+            season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),
+            out_order=stored_numbers(row.out_order), lost_on_empty=row.lost_on_empty, seats=seats))
 
     def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
                      connection: Connection | None = None) -> None:

@@ -5,7 +5,8 @@
 //
 //   createTable(body, lang)            -> {ok, status, data}  (POST /api/tables)
 //   tableInfo(tableId, lang)           -> {ok, status, data}  (GET /api/tables/{ID})
-//   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join)
+//   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join, with
+//                                         this device's player key if it has one: player.js)
 //   recordUrl(tableId, game)           -> a URL that downloads the finished game's record
 //   openSeat({tableId, token, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
 //                                      -> {send(message), close()}
@@ -25,12 +26,14 @@
 //   engineReady()                      -> resolves with the worker's start-up {seconds, phases, from}
 //                                         once Python is loaded (rejects if it cannot load)
 
+import { playerHeaders } from "./player.js";
+
 const CLOSE_DAMAGED = 4410;  // the server set this table aside: it cannot be played
 
 const MOVED_TRIES = 8;  // a table changing server (503 "moved", with Retry-After) is asked again
 
-async function call(method, url, body) {
-  const init = { method, headers: {} };
+async function call(method, url, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -62,9 +65,11 @@ export function tableInfo(tableId, lang) {
   return call("GET", `/api/tables/${encodeURIComponent(tableId)}?lang=${lang}`);
 }
 
-export function joinTable(tableId, name, lang) {
+export async function joinTable(tableId, name, lang) {
   if (isLocal(tableId)) return callLocal("joinTable", { tableId, name }, lang);
-  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join?lang=${lang}`, { name });
+  // a player on this device takes the seat as themselves: a group's game counts (ledger.md)
+  const headers = await playerHeaders();
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/join?lang=${lang}`, { name }, headers);
 }
 
 export function recordUrl(tableId, game) {

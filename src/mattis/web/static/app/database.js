@@ -3,15 +3,20 @@
 // service worker (/sw.js, a classic worker: importScripts). So it is a classic script, with
 // no import or export, that adds one name to the worker's global scope: mattisDatabase.
 //
-// Version 2, three stores, keys given by the caller:
+// The server's pages load it too (player.js imports it), for the player key.
+//
+// Version 3, four stores, keys given by the caller:
 //   "tables"     each table's rows, saved whole after every change (key: the table id)
 //   "records"    each finished game's engine record as JSON text (key: recordKey below)
 //   "snapshots"  one memory snapshot of the interpreter with our package imported (key: the
 //                Pyodide version and the package zip's digest)
+//   "player"     this device's player on the server, {player, key, name} (key: PLAYER_KEY):
+//                the key of POST /api/players, sent as "Authorization: Bearer KEY" (ledger.md)
 self.mattisDatabase = (() => {
   const NAME = "mattis";
-  const VERSION = 2;
-  const STORES = ["tables", "records", "snapshots"];
+  const VERSION = 3;
+  const STORES = ["tables", "records", "snapshots", "player"];
+  const PLAYER_KEY = "me";
 
   /** The database, its stores made on first use. */
   function open() {
@@ -42,5 +47,24 @@ self.mattisDatabase = (() => {
     return `${tableId}/${game}`;
   }
 
-  return Object.freeze({ open, request, recordKey });
+  /** This device's player, {player, key, name}, or null. */
+  async function loadPlayer() {
+    const database = await open();
+    try {
+      const found = await request(database.transaction("player"), "player", (store) => store.get(PLAYER_KEY));
+      return found && typeof found.key === "string" ? found : null;
+    } finally { database.close(); }
+  }
+
+  /** Keep this device's player (null forgets it). */
+  async function savePlayer(player) {
+    const database = await open();
+    try {
+      const transaction = database.transaction("player", "readwrite");
+      await request(transaction, "player",
+        (store) => (player ? store.put(player, PLAYER_KEY) : store.delete(PLAYER_KEY)));
+    } finally { database.close(); }
+  }
+
+  return Object.freeze({ open, request, recordKey, loadPlayer, savePlayer });
 })();

@@ -5,6 +5,7 @@
 import { cardLabel, cardSvg } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
+import { playerCall } from "../player.js";
 import { recordUrl } from "../transport.js";
 import { tableId } from "./connection.js";
 import { seatName } from "./seats.js";
@@ -60,4 +61,25 @@ export function drawResult(view) {
   });
   $("record").href = recordUrl(tableId, table.game);
   if (justOver) $("again").focus({ preventScroll: true });
+  if (justOver) showLedgerChanges(table);
+}
+
+/** A group's game: what it changed in the group's ledger ("Mormor: 3 Mattis this year (+1
+ * run)", an award that changed hands), for a member on this device (docs/ledger.md). */
+async function showLedgerChanges(table) {
+  const list = $("ledger-changes");
+  list.hidden = true;
+  list.replaceChildren();
+  if (!table.group) return;
+  const { lang } = store.get();
+  const query = `table=${encodeURIComponent(table.id)}&game=${table.game}&lang=${lang}`;
+  let answer = null;
+  try { answer = await playerCall("GET", `/api/groups/${encodeURIComponent(table.group)}/changes?${query}`); } catch { return; }
+  if (!answer.ok || !answer.data) return;
+  for (const line of answer.data.lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.append(item);
+  }
+  list.hidden = !list.children.length;
 }
