@@ -22,9 +22,13 @@ from .web_helpers import (
     with_tables,
 )
 
+UNLIMITED = Settings(rate=10_000.0, burst=10_000.0)
+"""The server's settings without the per-socket message rate: these tests answer robots that
+move at once, faster than a person, and a dropped message would leave them waiting."""
+
 
 def test_a_robots_only_game_waits_for_its_person_and_nobody_stands_in(tmp_path: Path) -> None:
-    settings = with_tables(Settings(), bot_delay=0.0, absence_timeout=0.1)
+    settings = with_tables(UNLIMITED, bot_delay=0.0, absence_timeout=0.1)
     with web_client(tmp_path / "wait.sqlite3", settings) as client:
         table = create_table(client, seed=4)
         with client.websocket_connect(socket_url(table)) as socket:
@@ -47,7 +51,7 @@ def test_a_robots_only_game_waits_for_its_person_and_nobody_stands_in(tmp_path: 
 
 
 def test_back_from_a_stand_in_the_person_alone_hears_what_it_played(tmp_path: Path) -> None:
-    settings = with_tables(Settings(), bot_delay=0.0, absence_timeout=0.1)
+    settings = with_tables(UNLIMITED, bot_delay=0.0, absence_timeout=0.1)
     with web_client(tmp_path / "summary.sqlite3", settings) as client:
         table = create_table(client, seed=4, seats=[{"kind": "human", "name": "Kari"}, {"kind": "open"},
                                                     {"kind": "bot"}])
@@ -82,7 +86,7 @@ def test_back_from_a_stand_in_the_person_alone_hears_what_it_played(tmp_path: Pa
 
 
 def test_undo_over_the_socket_and_the_record_keeps_the_moves_taken_back(tmp_path: Path) -> None:
-    settings = with_tables(Settings(), bot_delay=0.0)
+    settings = with_tables(UNLIMITED, bot_delay=0.0)
     with web_client(tmp_path / "undo.sqlite3", settings) as client:
         table = create_table(client, seed=7)
         with client.websocket_connect(socket_url(table)) as socket:
