@@ -35,24 +35,30 @@ def create_table(page: Page, base_url: str, name: str, open_seats: int = 0, lang
 
 
 def play_one(page: Page, timeout: float = 30.0) -> bool:
-    """Wait for our turn and play the first legal card (or chance/pick up); False once over."""
+    """Wait for our turn and play the first legal card (or chance/pick up), then for the table
+    to take it (its event count moves on); False once over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if page.locator("#result").is_visible():
             return False
+        before = page.locator("#game").get_attribute("data-events")
         legal = page.locator("#hand .card.legal")
+        played = False
         if legal.count():
             legal.first.click()
             chooser = page.locator("#chooser button")
             if page.locator("#chooser").is_visible() and chooser.count():
                 chooser.last.click()
-            page.wait_for_timeout(60)
+            played = True
+        else:
+            for button in ("#pickup:enabled", "#chance:enabled"):  # shown but disabled when not your move
+                if page.locator(button).is_visible():
+                    page.click(button)
+                    played = True
+                    break
+        if played:
+            expect(page.locator("#game")).not_to_have_attribute("data-events", before or "", timeout=10_000)
             return True
-        for button in ("#pickup:enabled", "#chance:enabled"):  # shown but disabled when not your move
-            if page.locator(button).is_visible():
-                page.click(button)
-                page.wait_for_timeout(60)
-                return True
         page.wait_for_timeout(40)
     raise AssertionError("no move became possible in time")
 

@@ -103,7 +103,6 @@ export function play(action) {
 function openChooser(code, options) {
   const { texts } = store.get();
   const chooser = $("chooser");
-  const close = $("chooser-close");
   chooser.replaceChildren(...options.map((action) => {
     const button = document.createElement("button");
     button.type = "button";
@@ -112,15 +111,16 @@ function openChooser(code, options) {
     button.addEventListener("click", () => play(action));
     return button;
   }));
-  chooser.append(close);  // the menu is laid over the advice, its close button in it
+  $("chooser-box").hidden = false;  // a menu laid over the advice, with its close button
   chooser.hidden = false;
-  close.hidden = false;
+  $("chooser-close").hidden = false;
   chooser.querySelector("button").focus();
   for (const node of document.querySelectorAll(".card.selected")) node.classList.remove("selected");
   $("hand").querySelector(`[data-card="${code}"]`)?.classList.add("selected");
 }
 
 export function closeChooser() {
+  $("chooser-box").hidden = true;
   $("chooser").hidden = true;
   $("chooser-close").hidden = true;
   for (const node of $("hand").querySelectorAll(".card.selected")) node.classList.remove("selected");
