@@ -37,12 +37,15 @@ class Device:
     async def load(self, table_id: str) -> object:
         return self.saved.get(table_id)
 
-    async def save(self, table_id: str, data: str, record_key: str, record: str) -> object:
+    async def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> object:
         self.saved[table_id] = data
         return None
 
     async def table_ids(self) -> object:
         return list(self.saved)
+
+    async def results(self) -> object:
+        return []
 
     async def claim(self, table_id: str) -> object:
         return True

@@ -39,6 +39,7 @@ from .app_helpers import (
     install,
     wait_until,
 )
+from .axe_helpers import axe_violations
 from .browser_helpers import watch_console
 from .web_helpers import free_port, server
 
@@ -466,3 +467,39 @@ def test_a_damaged_save_is_set_aside_and_the_other_tables_play_on(
     with pytest.raises(PlaywrightError, match="damaged"):
         play(other, bad, moves=1)
     assert play(other, good, moves=2)["played"] == 2
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), [({"width": 390, "height": 844}, "dark"),
+                                                  ({"width": 1280, "height": 800}, "light")])
+def test_my_statistics_on_the_start_page_count_a_game_finished_on_the_device(
+    browser: Browser, base_url: str, viewport: Any, scheme: str, tmp_path: Path
+) -> None:
+    """Finish a seeded game on the device with the network off; the start page's "Mi
+    statistikk" shows it (games, Mattis, rate, per bot level), counted by the worker's Python."""
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
+    page = installed(context, base_url)
+    context.set_offline(True)
+    empty = page.evaluate("import('/static/transport.js').then(t => t.myStats('nn'))")
+    assert empty["ok"] and empty["data"]["games"] == 0
+    seats = [{"kind": "human", "name": "Kari"}, {"kind": "bot", "level": "easy"},
+             {"kind": "bot", "level": "normal"}]
+    created = create(page, {"rules": "pagat", "players": 3, "seed": 7, "seats": seats}, "nn", "local")
+    last = play(page, created["data"]["table"], lang="nn")["last"]
+    assert last["view"]["phase"] == "over"
+    mattis = int(0 in last["view"]["losers"])
+    page.goto(f"{base_url}/?lang=nn")
+    summary = page.locator("[data-my-stats] summary")
+    expect(summary).to_have_text("Mi statistikk")
+    summary.click()
+    overall = page.locator('[data-my-stats-row="all"]')
+    expect(overall).to_be_visible(timeout=60_000)
+    cells = overall.locator("th, td").all_inner_texts()
+    assert cells[:3] == ["Alle spel", "1", str(mattis)]
+    assert cells[4] == "frå 10 spel"  # the interval shows from 10 games
+    levels = page.locator("[data-my-stats-row]")
+    assert [levels.nth(index).get_attribute("data-my-stats-row") for index in range(levels.count())] == [
+        "all", "easy", "normal"]
+    assert page.locator('[data-my-stats-row="easy"] td').first.inner_text() == "1"
+    page.screenshot(path=str(tmp_path / f"my-stats-{viewport['width']}-{scheme}.png"), full_page=True)
+    assert axe_violations(page) == []
+    context.close()

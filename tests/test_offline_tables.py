@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from mattis import Game
-from mattis.offline import LOCAL_PREFIX, DeviceHost
+from mattis.offline import LOCAL_PREFIX, DeviceHost, device_stats
 from mattis.table import TableConfig, table_profile
+from mattis.table.ledger import level_stats
 
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
 
@@ -37,6 +38,7 @@ class Dictionary:
     def __init__(self) -> None:
         self.tables: dict[str, str] = {}
         self.records: dict[str, str] = {}
+        self.results_saved: dict[str, str] = {}
         self.saves = 0
         self.failing = False
         self.claimed: set[str] = set()
@@ -53,17 +55,21 @@ class Dictionary:
     async def load(self, table_id: str) -> object:
         return self.tables.get(table_id)
 
-    async def save(self, table_id: str, data: str, record_key: str, record: str) -> object:
+    async def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> object:
         if self.failing:
             raise OSError("quota exceeded")
         self.tables[table_id] = data
         if record_key:
             self.records[record_key] = record
+            self.results_saved[record_key] = result
         self.saves += 1
         return None
 
     async def table_ids(self) -> object:
         return list(self.tables)
+
+    async def results(self) -> object:
+        return list(self.results_saved.values())
 
     async def claim(self, table_id: str) -> object:
         if table_id in self.claimed:
@@ -158,6 +164,51 @@ def test_a_whole_game_against_bots_saved_after_every_change() -> None:
         await page.tables.close()
 
     run(scenario)
+
+
+def test_my_statistics_count_each_finished_game_for_the_creators_seat() -> None:
+    """"Min statistikk": each finished game's result for the owner's seat is saved with its
+    record, and ``myStats`` answers the ledger's figures over all and per bot level."""
+
+    async def scenario() -> None:
+        device = Dictionary()
+        page = Page(device)
+        empty = await page.call("myStats")
+        assert empty["ok"] and empty["data"]["games"] == 0 and empty["data"]["levels"] == []
+        lost = 0
+        for seed in (5, 6):
+            created = await page.call(
+                "createTable", body={"rules": "pagat", "players": 3, "seats": SEATS, "seed": seed}
+            )
+            table, token = created["data"]["table"], created["data"]["token"]
+            await page.open(f"c{seed}", table, token)
+            final = await play_out(page, f"c{seed}")
+            mattis = 0 in final["view"]["losers"]
+            lost += mattis
+            result = Game.from_record(json.loads(device.records[f"{table}/1"])).result
+            assert result is not None
+            assert json.loads(device.results_saved[f"{table}/1"]) == {
+                "levels": ["normal", "easy"], "mattis": mattis, "empty_loss": mattis and result.lost_on_empty}
+        answer = await page.call("myStats")
+        figures = answer["data"]
+        assert answer["ok"] and figures["games"] == 2 and figures["mattis"] == lost
+        assert figures["rate"] == lost / 2 and figures["rate_interval"] is None  # under 10 games
+        assert [(row["level"], row["games"], row["mattis"]) for row in figures["levels"]] == [
+            ("easy", 2, lost), ("normal", 2, lost)]
+        await page.tables.close()
+
+    run(scenario)
+
+
+def test_device_stats_reads_what_was_saved_and_skips_what_does_not_read() -> None:
+    saved = [json.dumps({"levels": ["easy"], "mattis": index % 4 == 0, "empty_loss": index == 0})
+             for index in range(12)]
+    figures = device_stats([*saved, "not json", json.dumps({"levels": "easy"})])
+    assert figures["games"] == 12 and figures["mattis"] == 3 and figures["empty_losses"] == 1
+    assert figures["levels"][0]["level"] == "easy" and figures["levels"][0]["games"] == 12
+    low, high = figures["rate_interval"]
+    assert low < 0.25 < high
+    assert figures == {**level_stats([(["easy"], index % 4 == 0) for index in range(12)]), "empty_losses": 1}
 
 
 def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:

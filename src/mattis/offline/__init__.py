@@ -8,6 +8,7 @@ only through what it is given. Standard library and the layers below only: this 
 ``table``, ``frontend``, ``bots``, ``i18n`` and ``core`` are all the browser loads.
 """
 
-from .host import LOCAL_PREFIX, Device, DeviceHost, device_config, is_local
+from .host import LOCAL_PREFIX, Device, DeviceHost, device_config, device_stats, is_local, seat_result
 
-__all__ = ["LOCAL_PREFIX", "Device", "DeviceHost", "device_config", "is_local"]
+__all__ = ["LOCAL_PREFIX", "Device", "DeviceHost", "device_config", "device_stats", "is_local",
+           "seat_result"]

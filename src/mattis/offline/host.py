@@ -6,7 +6,8 @@ to :meth:`DeviceHost.receive`:
 * ``{"op": "call", "id": N, "name": NAME, "lang": L, ...}`` for what the server answers over
   HTTP: ``createTable`` (``body``), ``tableInfo`` and ``joinTable`` (``tableId``, ``name``),
   ``record`` (``tableId``, ``game``; as JSON text: JavaScript's numbers cannot hold a 64-bit
-  seed), ``list`` and ``searchSpeed`` (``seconds``, for the benchmark). The answer is
+  seed), ``list``, ``myStats`` (the device owner's statistics, "Min statistikk":
+  :func:`device_stats`) and ``searchSpeed`` (``seconds``, for the benchmark). The answer is
   ``{"reply": N, "ok": …, "status": …, "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
@@ -35,6 +36,7 @@ from ..table.config import TableConfig, table_profile
 from ..table.errors import Refusal, error_message
 from ..table.host import Connection, Timer
 from ..table.jobs import DecisionParts, Job, run_job, search_speed
+from ..table.ledger import level_stats
 from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.protocol import refused_opening
@@ -73,9 +75,14 @@ class Device(Protocol):
         """A table's saved text (:meth:`MemoryStore.to_data` as JSON); not text if none."""
         ...
 
-    def save(self, table_id: str, data: str, record_key: str, record: str) -> Awaitable[object]:
-        """Save a table's text, and a finished game's record under ``record_key`` if there is
-        one, in one go; fail (raise or reject) if that is not possible."""
+    def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> Awaitable[object]:
+        """Save a table's text, and a finished game's record and its :func:`seat_result`
+        (JSON text) under ``record_key`` if there is one, in one go; fail (raise or reject)
+        if that is not possible."""
+        ...
+
+    def results(self) -> Awaitable[object]:
+        """Every finished game's saved :func:`seat_result` (an iterable of JSON text)."""
         ...
 
     def table_ids(self) -> Awaitable[object]:
@@ -95,6 +102,33 @@ class Device(Protocol):
 def record_key(table_id: str, game_number: int) -> str:
     """Where a finished game's record is saved (and where the service worker finds it)."""
     return f"{table_id}/{game_number}"
+
+
+def seat_result(session: TableSession) -> dict[str, Any]:
+    """What a finished game on the device counts in its owner's statistics: the levels of the
+    bots at the table, whether the owner (the creator's seat) was Mattis, and whether on an
+    empty hand (P1.10). The engine record has no seats, so this is kept beside it."""
+    result = session.game.result if session.game is not None else None
+    if result is None:
+        raise ValueError("the game is not over")
+    return {"levels": [seat.level for seat in session.seats if seat.kind == "bot" and seat.level],
+            "mattis": session.host in result.losers,
+            "empty_loss": session.host in result.losers and result.lost_on_empty}
+
+
+def device_stats(results: object) -> dict[str, Any]:
+    """The device owner's statistics from the saved :func:`seat_result` texts: the ledger's
+    arithmetic (:func:`~mattis.table.ledger.level_stats`, as ``GET /api/players/me`` and
+    ``mattis stats``), plus the empty losses; a text that does not read is left out."""
+    read: list[dict[str, Any]] = []
+    for text in [str(item) for item in results] if isinstance(results, Iterable) else []:
+        with contextlib.suppress(ValueError):
+            item = json.loads(text)
+            if isinstance(item, dict) and isinstance(item.get("levels"), list):
+                read.append(item)
+    figures = level_stats(([str(level) for level in item["levels"]], bool(item.get("mattis")))
+                          for item in read)
+    return {**figures, "empty_losses": sum(bool(item.get("empty_loss")) for item in read)}
 
 
 class DeviceHost:
@@ -181,6 +215,8 @@ class DeviceHost:
             return 201, {"table": table.table_id, "seat": seat, "token": token, "invite": None}
         if name == "list":
             return 200, await self.saved_tables()
+        if name == "myStats":
+            return 200, device_stats(await self.device.results())
         if name == "searchSpeed":
             return 200, search_speed(float(message.get("seconds") or 1.0))
         table = await self.table(str(message.get("tableId") or ""))
@@ -314,13 +350,15 @@ class DeviceHost:
         worked (a failure raises, and the change is undone)."""
         table_id = rows[0].table_id
         written = self.stores[table_id].with_rows(rows)
-        key, record = "", ""
+        key, record, result = "", "", ""
         session = self.tables[table_id].session
         finished = [row for row in rows if isinstance(row, ActionRow) and row.over]
         if finished and session.game is not None and session.game.is_over:
             key = record_key(table_id, finished[-1].game_number)
             record = json.dumps(session.record(), separators=(",", ":"))
-        await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), key, record)
+            result = json.dumps(seat_result(session), separators=(",", ":"))
+        await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), key, record,
+                               result)
         self.stores[table_id] = written
 
     def send(self, connection: Connection[str], message: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@
 import { cardSvg } from "./cards.js";
 import { currentLang, fmt, loadTexts, plural } from "./i18n.js";
 import { $, fillTexts, noteDealtOffline, saveName, saveSeat, savedName, savedSeat, tablePath } from "./page.js";
-import { createTable } from "./transport.js";
+import { createTable, myStats } from "./transport.js";
 
 const CHOICES_KEY = "mattis.choices";
 const LAST_TABLE_KEY = "mattis.last_table";
@@ -339,6 +339,65 @@ async function createFromForm(event) {
   await open({ rules: formPreset().name, set, players: seats.length, seats }, $("create"), $("error"));
 }
 
+// ------------------------------------------------------------------ my statistics
+
+// "Min statistikk": the games played on this device, counted by the worker's Python
+// (mattis.offline.host.device_stats, the ledger's level_stats), shown when opened.
+
+function percent(rate) {
+  return new Intl.NumberFormat(lang === "en" ? "en" : "nb", { style: "percent", maximumFractionDigits: 1 })
+    .format(rate);
+}
+
+function statsRow(key, label, row) {
+  const line = document.createElement("tr");
+  line.dataset.myStatsRow = key;
+  const name = document.createElement("th");
+  name.scope = "row";
+  name.textContent = label;
+  const interval = row.rate_interval
+    ? `${percent(row.rate_interval[0])}–${percent(row.rate_interval[1])}` : texts.my_stats_interval_later;
+  const cells = [String(row.games), String(row.mattis), row.rate === null ? "" : percent(row.rate), interval];
+  line.append(name, ...cells.map((text) => {
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    return cell;
+  }));
+  return line;
+}
+
+async function showMyStats() {
+  const body = $("my-stats-body");
+  const answer = await myStats(lang);
+  if (!answer.ok) {
+    body.textContent = answer.data?.message ?? "";
+    return;
+  }
+  const figures = answer.data;
+  if (!figures.games) {
+    const none = document.createElement("p");
+    none.textContent = texts.my_stats_none;
+    body.replaceChildren(none);
+    return;
+  }
+  const table = document.createElement("table");
+  table.className = "stats-table";
+  const head = document.createElement("tr");
+  for (const key of ["against", "games", "mattis", "rate", "interval"]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = texts[`my_stats_${key}`];
+    head.append(cell);
+  }
+  const header = document.createElement("thead");
+  header.append(head);
+  const rows = document.createElement("tbody");
+  rows.append(statsRow("all", texts.my_stats_all, figures),
+    ...figures.levels.map((row) => statsRow(row.level, texts[`level.${row.level}`] ?? levelLabel(row.level), row)));
+  table.append(header, rows);
+  body.replaceChildren(table);
+}
+
 // ------------------------------------------------------------------ start
 
 function renderAll() {
@@ -376,6 +435,7 @@ document.querySelector('[data-action="learn-dismiss"]').addEventListener("click"
   $("learn-offer").hidden = true;
 });
 $("new-table").addEventListener("submit", createFromForm);
+$("my-stats").addEventListener("toggle", () => { if ($("my-stats").open) showMyStats(); });
 // Back from a table: the browser may show this page as it was left, buttons still busy.
 window.addEventListener("pageshow", (event) => { if (event.persisted && catalogue) { busy(false); renderAll(); } });
 start();

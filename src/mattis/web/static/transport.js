@@ -22,6 +22,8 @@
 // device, in which case the answer says {local: true, offline: true}.
 //   isLocal(tableId)                   -> whether the table lives on this device
 //   localTables(lang)                  -> {ok, status, data: [summaries of the device's tables]}
+//   myStats(lang)                      -> {ok, status, data: the device owner's statistics
+//                                         (mattis.offline.host.device_stats)}
 //   fetchRecord(tableId, game, lang)   -> {ok, status, text: the engine record as JSON text}
 //   engineReady()                      -> resolves with the worker's start-up {seconds, phases, from}
 //                                         once Python is loaded (rejects if it cannot load)
@@ -121,6 +123,11 @@ export function isLocal(tableId) {
 
 export function localTables(lang) {
   return callLocal("list", {}, lang);
+}
+
+export function myStats(lang) {
+  // "Min statistikk": the device owner's games here, over all and per bot level.
+  return callLocal("myStats", {}, lang);
 }
 
 export async function fetchRecord(tableId, game, lang) {

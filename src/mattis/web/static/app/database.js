@@ -5,17 +5,21 @@
 //
 // The server's pages load it too (player.js imports it), for the player key.
 //
-// Version 3, four stores, keys given by the caller:
+// Version 4, five stores, keys given by the caller (an older database gets the missing
+// stores on upgrade; what it holds is kept):
 //   "tables"     each table's rows, saved whole after every change (key: the table id)
 //   "records"    each finished game's engine record as JSON text (key: recordKey below)
 //   "snapshots"  one memory snapshot of the interpreter with our package imported (key: the
 //                Pyodide version and the package zip's digest)
 //   "player"     this device's player on the server, {player, key, name} (key: PLAYER_KEY):
 //                the key of POST /api/players, sent as "Authorization: Bearer KEY" (ledger.md)
+//   "results"    each finished game's result for the device owner's seat as JSON text,
+//                {levels, mattis, empty_loss} (mattis.offline.host.seat_result; key: recordKey,
+//                saved in the record's transaction), read for "Min statistikk" (ledger.md)
 self.mattisDatabase = (() => {
   const NAME = "mattis";
-  const VERSION = 3;
-  const STORES = ["tables", "records", "snapshots", "player"];
+  const VERSION = 4;
+  const STORES = ["tables", "records", "snapshots", "player", "results"];
   const PLAYER_KEY = "me";
 
   /** The database, its stores made on first use. */

@@ -6,7 +6,8 @@
 // The device's storage is IndexedDB, opened through database.js, which the service worker
 // shares: "tables" holds each table's rows (saved whole after every change, before anyone
 // hears of it), "records" each finished game's engine record (the service worker serves it at
-// /api/tables/ID/record?game=N), "snapshots" one memory snapshot of the interpreter with our
+// /api/tables/ID/record?game=N) and "results" its result for the device owner's seat (for
+// "Min statistikk"), "snapshots" one memory snapshot of the interpreter with our
 // package imported, made on the first start of each version and loaded on the next ones (a
 // start then skips Python's own start-up and our imports: a few hundred milliseconds instead
 // of seconds).
@@ -29,11 +30,15 @@ function makeDevice(db) {
     load(tableId) {
       return request(db.transaction("tables"), "tables", (store) => store.get(tableId));
     },
-    save(tableId, data, recordKey, record) {
+    save(tableId, data, recordKey, record, result) {
       return new Promise((resolve, reject) => {
-        const transaction = db.transaction(["tables", "records"], "readwrite", { durability: "strict" });
+        const stores = ["tables", "records", "results"];
+        const transaction = db.transaction(stores, "readwrite", { durability: "strict" });
         transaction.objectStore("tables").put(data, tableId);
-        if (recordKey) transaction.objectStore("records").put(record, recordKey);
+        if (recordKey) {
+          transaction.objectStore("records").put(record, recordKey);
+          transaction.objectStore("results").put(result, recordKey);
+        }
         transaction.oncomplete = () => resolve();
         transaction.onerror = () => reject(transaction.error);
         transaction.onabort = () => reject(transaction.error || new Error("aborted"));
@@ -41,6 +46,10 @@ function makeDevice(db) {
     },
     tableIds() {
       return request(db.transaction("tables"), "tables", (store) => store.getAllKeys());
+    },
+    results() {
+      // Every finished game's result for the owner's seat: "Min statistikk" (myStats).
+      return request(db.transaction("results"), "results", (store) => store.getAll());
     },
     claim(tableId) {
       // A Web Lock held until this worker ends (or release): one tab plays a table at a time.
@@ -111,7 +120,8 @@ async function start() {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
   tables = offline.DeviceHost(
-    { load: device.load, save: device.save, table_ids: device.tableIds, claim: device.claim, release: device.release },
+    { load: device.load, save: device.save, table_ids: device.tableIds, results: device.results,
+      claim: device.claim, release: device.release },
     (text) => self.postMessage(text),
     offline.device_config.callKwargs(options),
   );
