@@ -4,8 +4,8 @@ controls are big enough on each (item 4).
 axe-core is pinned from npm (``tests/axe/package-lock.json``, installed on first use by
 ``tests/axe_helpers.py``) and runs at WCAG 2.2 AA (``wcag2a``, ``wcag2aa``, ``wcag21a``,
 ``wcag21aa``, ``wcag22aa``) on the start page, the invite page, the waiting room, the table in
-phase 1 (with its settings panel open too), in a war and in phase 2, the result and the rules
-page: in the light theme and the dark, in bokmål and English, on a desktop and a phone.
+phase 1 (with its settings panel or the rules sheet open too), in a war and in phase 2, the
+result and the rules page: in the light theme and the dark, in bokmål and English, on a desktop and a phone.
 Each page is brought into its state once, then switched in place between themes and
 languages. The counts and the smallest text and control of each page are printed (``-s``).
 """
@@ -40,7 +40,7 @@ Combo = tuple[str, str]
 """A theme and a language: ("dark", "en")."""
 
 EVERY_COMBO: list[Combo] = [("light", "nb"), ("dark", "nb"), ("dark", "en"), ("light", "en")]
-TABLE_PAGES = {"invite", "waiting", "phase 1", "settings", "war", "phase 2", "result"}
+TABLE_PAGES = {"invite", "waiting", "phase 1", "settings", "rules sheet", "war", "phase 2", "result"}
 """The states of the table page, where no text is under 14 px (no control on any page is
 under 44×44 px)."""
 
@@ -165,6 +165,17 @@ def test_every_page_passes_axe_at_wcag_22_aa_and_the_table_is_big_enough(
     expect(page.locator("#settings-panel")).to_be_visible()
     tour.check(page, "settings")
     page.keyboard.press("Escape")
+
+    def rules_sheet(combo: Combo) -> None:  # a modal: the header's switches wait behind it
+        if page.locator("[data-rules-sheet]").is_visible():
+            page.keyboard.press("Escape")
+        set_lang(page, combo[1])
+        page.locator('[data-action="rules"]').click()
+        expect(page.locator("[data-rules-sheet] h2").first).to_be_visible()
+
+    tour.check(page, "rules sheet", reload=rules_sheet)
+    page.keyboard.press("Escape")
+    expect(page.locator("[data-rules-sheet]")).to_be_hidden()
     set_lang(page, "nb")
     page.click(f'#hand [data-card="{card}"]')
     expect(page.locator("[data-war]")).to_be_visible(timeout=10_000)
