@@ -37,7 +37,7 @@ class Device:
     async def load(self, table_id: str) -> object:
         return self.saved.get(table_id)
 
-    async def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> object:
+    async def save(self, table_id: str, data: str, finished: str) -> object:
         self.saved[table_id] = data
         return None
 

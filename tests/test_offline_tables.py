@@ -55,13 +55,14 @@ class Dictionary:
     async def load(self, table_id: str) -> object:
         return self.tables.get(table_id)
 
-    async def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> object:
+    async def save(self, table_id: str, data: str, finished: str) -> object:
         if self.failing:
             raise OSError("quota exceeded")
         self.tables[table_id] = data
-        if record_key:
-            self.records[record_key] = record
-            self.results_saved[record_key] = result
+        if finished:
+            game = json.loads(finished)
+            self.records[game["key"]] = game["record"]
+            self.results_saved[game["key"]] = game["result"]
         self.saves += 1
         return None
 

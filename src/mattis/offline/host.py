@@ -75,10 +75,11 @@ class Device(Protocol):
         """A table's saved text (:meth:`MemoryStore.to_data` as JSON); not text if none."""
         ...
 
-    def save(self, table_id: str, data: str, record_key: str, record: str, result: str) -> Awaitable[object]:
-        """Save a table's text, and a finished game's record and its :func:`seat_result`
-        (JSON text) under ``record_key`` if there is one, in one go; fail (raise or reject)
-        if that is not possible."""
+    def save(self, table_id: str, data: str, finished: str) -> Awaitable[object]:
+        """Save a table's text, and with it (in one go) a game that just finished:
+        ``finished`` is ``""`` or JSON text ``{"key", "record", "result"}``, its record and its
+        :func:`seat_result` (each JSON text) to keep under ``key``; fail (raise or reject) if
+        that is not possible."""
         ...
 
     def results(self) -> Awaitable[object]:
@@ -350,15 +351,16 @@ class DeviceHost:
         worked (a failure raises, and the change is undone)."""
         table_id = rows[0].table_id
         written = self.stores[table_id].with_rows(rows)
-        key, record, result = "", "", ""
+        finished = ""
         session = self.tables[table_id].session
-        finished = [row for row in rows if isinstance(row, ActionRow) and row.over]
-        if finished and session.game is not None and session.game.is_over:
-            key = record_key(table_id, finished[-1].game_number)
-            record = json.dumps(session.record(), separators=(",", ":"))
-            result = json.dumps(seat_result(session), separators=(",", ":"))
-        await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), key, record,
-                               result)
+        over = [row for row in rows if isinstance(row, ActionRow) and row.over]
+        if over and session.game is not None and session.game.is_over:
+            finished = json.dumps({
+                "key": record_key(table_id, over[-1].game_number),
+                "record": json.dumps(session.record(), separators=(",", ":")),
+                "result": json.dumps(seat_result(session), separators=(",", ":")),
+            }, separators=(",", ":"))
+        await self.device.save(table_id, json.dumps(written.to_data(), separators=(",", ":")), finished)
         self.stores[table_id] = written
 
     def send(self, connection: Connection[str], message: dict[str, Any]) -> None:

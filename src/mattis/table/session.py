@@ -507,7 +507,7 @@ class TableSession:
             raise IllegalMove(error) from None
         return self._moved(game, seat, action, snapshot)
 
-    def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot,
+    def _moved(self, game: Game, seat: int, action: Action, snapshot: _Snapshot, *,
                stand_in: bool = False) -> Outcome:
         """The rows of a move just applied (by a stand-in for the person away, if
         ``stand_in``); the story of every seat is told it at once."""

@@ -30,14 +30,15 @@ function makeDevice(db) {
     load(tableId) {
       return request(db.transaction("tables"), "tables", (store) => store.get(tableId));
     },
-    save(tableId, data, recordKey, record, result) {
+    save(tableId, data, finished) {  // finished: "" or JSON text {key, record, result}
       return new Promise((resolve, reject) => {
         const stores = ["tables", "records", "results"];
         const transaction = db.transaction(stores, "readwrite", { durability: "strict" });
         transaction.objectStore("tables").put(data, tableId);
-        if (recordKey) {
-          transaction.objectStore("records").put(record, recordKey);
-          transaction.objectStore("results").put(result, recordKey);
+        if (finished) {
+          const { key, record, result } = JSON.parse(finished);
+          transaction.objectStore("records").put(record, key);
+          transaction.objectStore("results").put(result, key);
         }
         transaction.oncomplete = () => resolve();
         transaction.onerror = () => reject(transaction.error);
