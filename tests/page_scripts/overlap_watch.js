@@ -6,6 +6,7 @@
   // label only beneath it. Problems go to window.overlaps (each once).
   window.overlaps = new Set();
   window.overlapFrames = 0;
+  const covering = new Map();  // how many frames in a row each flying card has covered a label
   const LABELS = '.seat-name, .seat .badge, .who, .win-mark, #trick-note > span, #war:not([hidden]), .deck small';
   const name = (el) => `${el.className || el.tagName} "${el.textContent.trim().slice(0, 24)}"`;
   const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
@@ -33,7 +34,13 @@
             const cardAt = stack.findIndex((el) => card.el.contains(el));
             // the label, or a box around it that is not around the card (the note's line)
             const labelAt = stack.findIndex((el) => label.el.contains(el) || (el.contains(label.el) && !el.contains(card.el)));
-            if (cardAt >= 0 && (labelAt < 0 || cardAt < labelAt)) window.overlaps.add(`a card in flight (${card.el.dataset.card || 'ghost'}) covers ${name(label.el)}`);
+            const what = `a card in flight (${card.el.dataset.card || 'ghost'}) covers ${name(label.el)}`;
+            if (cardAt >= 0 && (labelAt < 0 || cardAt < labelAt)) {
+              covering.set(what, (covering.get(what) || 0) + 1);
+              // a frame's boxes and its hit test can disagree about a card that is moving; a
+              // card painted over a label stays over it for the frames of its flight
+              if (covering.get(what) >= 4) window.overlaps.add(what);
+            } else covering.delete(what);
           }
           return;
         }
