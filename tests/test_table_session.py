@@ -621,10 +621,10 @@ def test_a_table_nobody_is_at_stops_thinking_until_someone_returns() -> None:
         assert (session.game.num_actions, len(host.jobs)) == (moves, jobs) and master.resting
         back = host.open(session, 1)  # she is back: her turn is hers, the bots' moves come again
         assert host.last(back)["type"] == "away_summary"  # and she is told what her stand-in played
-        if session.game.to_move == 1:
-            state = host.inbox[id(back)][-2]
-            await master.receive(back, json.dumps({"type": "act", "action": state["legal"][0]}))
         while session.game.num_actions <= moves + 1 and not session.game.is_over:
+            if session.game.to_move == 1:  # her turn (at once, or after a bot's move): she plays
+                move = str(session.game.legal_actions()[0])
+                await master.receive(back, json.dumps({"type": "act", "action": move}))
             await asyncio.sleep(0.01)
         await master.stop()
 
