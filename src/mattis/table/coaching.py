@@ -57,7 +57,7 @@ def split_coach_marks(stored: Sequence[str]) -> tuple[list[str], list[int]]:
 
 
 def coach_url(prefix: str, table_id: str, token: str) -> str:
-    """Where a coach opens the table: its page, with the link's secret (``/t/ID?coach=…``)."""
+    """Where a coach opens the table: its page, with the link's secret (the invite with ``?coach=…``)."""
     return f"{prefix}{table_id}?coach={token}"
 
 

@@ -910,7 +910,7 @@ class TableSession:
     # ---------------------------------------------------------------- coaching
 
     def coach_link(self, seat: int) -> tuple[str, Outcome]:
-        """A new coach link for the person at ``seat`` (``/t/ID?coach=…``), replacing the
+        """A new coach link for the person at ``seat`` (the invite with ``?coach=…``), replacing the
         seat's last one (its coach is let go by the host); the outcome stores its secret's
         hash. Refused with ``no_coach`` where there are no links (the offline app)."""
         prefix = self.config.invite_prefix
