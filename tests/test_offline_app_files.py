@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from starlette.testclient import TestClient
 
 from mattis.web import pwa
 from mattis.web.icons import FELT, ICONS, picture, render
+from mattis.web.pages import PAGE_SCRIPT, PAGES, PAGES_DIR, module_imports, page_html
 
 from .web_helpers import web_client
 
@@ -58,11 +60,24 @@ def test_the_maskable_icon_keeps_the_picture_inside_the_safe_circle() -> None:
     assert plain_size == 96 and any(row[3 * 80 : 3 * 81] != bytes(FELT) for row in plain)  # reaches further
 
 
-def test_a_page_gets_the_apps_one_line_once() -> None:
-    page = "<html><head><title>x</title></head><body></body></html>"
-    once = pwa.with_page_script(page)
-    assert once.count(pwa.PAGE_SCRIPT) == 1 and once.index(pwa.PAGE_SCRIPT) < once.index("</head>")
-    assert pwa.with_page_script(once) == once
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_each_page_is_its_own_body_in_the_one_shell(name: str) -> None:
+    html = page_html(name)
+    head, body = html.split("</head>")
+    assert html.startswith("<!doctype html>") and html.count("<head>") == 1 and html.count("<body") == 1
+    assert head.count('href="/static/style.css"') == 1 and head.count("/static/theme.js") == 1
+    assert head.count(PAGE_SCRIPT) == (1 if PAGES[name].offline else 0)  # only the app's pages are the app's
+    assert body.count('<header class="bar">') == 1 and body.count(f'src="/static/{PAGES[name].script}"') == 1
+    own = (PAGES_DIR / f"{name}.html").read_text(encoding="utf-8")
+    assert "<head>" not in own and "<!doctype" not in own.lower() and "theme.js" not in own
+
+
+def test_a_page_preloads_every_module_its_script_imports() -> None:
+    preloads = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', page_html("table"))
+    assert len(preloads) == len(set(preloads))
+    for module in ["table/connection.js", "table/hand.js", "i18n.js", "site.js", "cards.js"]:
+        assert module in preloads  # table.js's own imports, and theirs in turn
+    assert "table.js" not in preloads and module_imports("table.js") == preloads
 
 
 def test_the_version_changes_with_any_file_and_the_service_worker_carries_it() -> None:
@@ -125,7 +140,7 @@ def test_the_server_serves_the_app(client: TestClient) -> None:
     )
     assert client.get("/static/app/pyodide/numpy.whl").status_code == 404
     page = client.get("/")
-    assert pwa.PAGE_SCRIPT in page.text
+    assert PAGE_SCRIPT in page.text
     assert "'wasm-unsafe-eval'" in page.headers["content-security-policy"]
     device = client.get("/api/options?lang=en&host=device").json()
     hard = next(level for level in device["levels"] if level["level"] == "hard")

@@ -15,6 +15,7 @@ from mattis.frontend.tutorial import lesson
 from mattis.i18n import LANGS, Lang
 from mattis.web import pwa
 from mattis.web.app import options_payload, texts_payload
+from mattis.web.pages import PAGE_SCRIPT
 from mattis.web.rules_page import rules_page
 
 from .web_helpers import web_client
@@ -30,7 +31,7 @@ def test_the_page_is_served_with_its_script(client: TestClient) -> None:
     page = client.get("/learn")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert '<script type="module" src="/static/learn.js">' in page.text
-    assert pwa.PAGE_SCRIPT in page.text  # part of the installable app
+    assert PAGE_SCRIPT in page.text  # part of the installable app
     assert client.get("/static/learn.js").status_code == 200
     assert client.get("/static/learn.css").status_code == 200
 

@@ -16,6 +16,7 @@ import pytest
 
 from mattis.table.page import TABLE_PAGE
 from mattis.web import pwa
+from mattis.web.pages import PAGES_DIR
 
 STATIC = pwa.STATIC
 SERVICE_WORKER = pwa.SERVICE_WORKER_SOURCE
@@ -70,7 +71,7 @@ def test_the_table_page_keeps_its_state_in_one_store() -> None:
     ("the table page's path", r"[\"'`]/t/", None),
 ])
 def test_each_shared_fact_of_the_pages_is_written_once(what: str, pattern: str, home: str | None) -> None:
-    scripts = [*PAGE_SCRIPTS, SERVICE_WORKER, *STATIC.glob("*.html")]
+    scripts = [*PAGE_SCRIPTS, SERVICE_WORKER, *PAGES_DIR.glob("*.html")]
     found = [path.relative_to(STATIC.parent).as_posix() for path in scripts if re.search(pattern, code(path))]
     assert found == ([home] if home else []), what
 

@@ -27,6 +27,7 @@ from mattis.cli.app import app as cli_app
 from mattis.frontend.rules_text import full_rules
 from mattis.i18n import LANGS, Lang, message_keys, t
 from mattis.web import create_app
+from mattis.web.pages import page_html
 from mattis.web.qr import qr_svg, qr_terminal
 from mattis.web.rules_page import HOW_TO_PLAY, back_target, chapters, rules_page
 
@@ -148,7 +149,7 @@ def test_the_socket_still_works_behind_the_compression(client: TestClient) -> No
 
 def page_text_keys() -> set[str]:
     """The text keys the start page uses: its ``data-text`` labels and ``texts.x`` in app.js."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = page_html("index")
     script = (STATIC / "app.js").read_text(encoding="utf-8")
     keys = set(re.findall(r'data-text="([a-z_.]+)"', html))
     keys |= set(re.findall(r"\btexts\.([a-z_]+)", script))

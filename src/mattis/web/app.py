@@ -77,6 +77,7 @@ from .groups_api import WebParts, community_routes, optional_player
 from .limits import ClientGone, client_key, game_number, origin_allowed, read_body
 from .lobby import LiveTable, Lobby
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from .pages import page_html
 from .qr import qr_svg
 from .rules_page import rules_page
 from .settings import Settings
@@ -348,7 +349,7 @@ def create_app(
                                                            _request_lang(request)))
 
     async def replay_page(request: Request) -> Response:
-        return HTMLResponse((STATIC / "replay.html").read_text(encoding="utf-8"))
+        return HTMLResponse(page_html("replay"))
 
     async def table_qr(request: Request) -> Response:
         try:
@@ -379,10 +380,10 @@ def create_app(
         return JSONResponse(texts_payload(_request_lang(request)))
 
     async def start_page(request: Request) -> Response:
-        return HTMLResponse(pwa.with_page_script((STATIC / "index.html").read_text(encoding="utf-8")))
+        return HTMLResponse(page_html("index"))
 
     async def learn_page(request: Request) -> Response:
-        return HTMLResponse(pwa.with_page_script((STATIC / "learn.html").read_text(encoding="utf-8")))
+        return HTMLResponse(page_html("learn"))
 
     @api
     async def learn_lesson(request: Request) -> Response:
@@ -392,10 +393,10 @@ def create_app(
                                                 f"{', '.join(LANGS)}")
         return JSONResponse(lesson(preset, lang))
     async def group_page(request: Request) -> Response:
-        return HTMLResponse((STATIC / "group.html").read_text(encoding="utf-8"))
+        return HTMLResponse(page_html("group"))
 
     async def table_page(request: Request) -> Response:
-        return HTMLResponse(pwa.with_page_script((STATIC / "table.html").read_text(encoding="utf-8")))
+        return HTMLResponse(page_html("table"))
 
     kept: list[list[pwa.AppFile]] = []
 

@@ -43,6 +43,7 @@ from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
 from ..table import TableConfig, table_profile
 from ..table.page import TABLE_PAGE
 from .icons import ICONS, THEME_COLOUR, draw_icons
+from .pages import page_html
 
 PACKAGE = Path(__file__).resolve().parent.parent
 """The ``mattis`` package folder, whose units go into the zip."""
@@ -74,8 +75,6 @@ is a module, ``mattis/build.py``, which ``mattis/__init__.py`` runs first, and s
 which ``bots`` asks whether numpy is there for the ``learned`` level; the others are
 folders)."""
 
-PAGE_SCRIPT = '<script type="module" src="/static/pwa.js"></script>'
-"""The one line a page needs to be part of the app (the manifest and the service worker)."""
 
 SERVICE_WORKER_MARK = "/*BUILD*/"
 
@@ -200,13 +199,6 @@ def package_zip() -> bytes:
 # -------------------------------------------------------------------- what the app is made of
 
 
-def with_page_script(html: str) -> str:
-    """A page with :data:`PAGE_SCRIPT` in its head (pages that have it already are kept)."""
-    if "/static/pwa.js" in html:
-        return html
-    return html.replace("</head>", f"  {PAGE_SCRIPT}\n</head>", 1)
-
-
 def site_script() -> str:
     """``/static/site.js``: what the pages must know that Python decides, as an ES module, so
     it is written in one place: where the table page lives (``TABLE_PAGE``, from
@@ -271,14 +263,14 @@ def app_files(
     html = "text/html; charset=utf-8"
     files.append(
         AppFile(
-            "/", "/", with_page_script((STATIC / "index.html").read_text(encoding="utf-8")).encode(), html
+            "/", "/", page_html("index").encode(), html
         )
     )
     files.append(
         AppFile(
             TABLE_PAGE,
             TABLE_PAGE,
-            with_page_script((STATIC / "table.html").read_text(encoding="utf-8")).encode(),
+            page_html("table").encode(),
             html,
         )
     )
@@ -286,7 +278,7 @@ def app_files(
         AppFile(
             LEARN_PAGE,
             LEARN_PAGE,
-            with_page_script((STATIC / "learn.html").read_text(encoding="utf-8")).encode(),
+            page_html("learn").encode(),
             html,
         )
     )
