@@ -982,9 +982,12 @@ class TableSession:
     def _point(self, game: Game) -> tuple[int, int, int]:
         return (self.game_number, game.num_actions, len(self.taken_back))
 
-    def coach_part(self, seat: int, lang: Lang) -> dict[str, Any]:
+    def coach_part(self, seat: int | None, lang: Lang) -> dict[str, Any] | None:
         """The state's ``coach`` for the seat's own connections (the person and their coach):
-        whether a coach link is open, and the coach's suggestion while it holds."""
+        whether a coach link is open, and the coach's suggestion while it holds (``None`` for
+        a reader without a seat)."""
+        if seat is None:
+            return None
         suggestion = self.suggestions.get(seat)
         game = self.game
         current = suggestion is not None and game is not None and suggestion.point == self._point(game)
