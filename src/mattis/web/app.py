@@ -565,7 +565,8 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     writer = asyncio.create_task(_pump(websocket, connection))
-    lobby.adopt(table.table_id, outbox.address)
+    if connection.plays:  # a table counts against a person's address, never a coach's
+        lobby.adopt(table.table_id, outbox.address)
     lobby.seen(table)
     table.connect(connection)
     try:
