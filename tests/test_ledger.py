@@ -9,10 +9,12 @@ import pytest
 
 from mattis.table.ledger import (
     AWARDS,
+    CSV_HEADER,
     INTERVAL_FROM,
     LedgerGame,
     LedgerSeat,
     csv_rows,
+    game_from_stored,
     ledger,
     ledger_changes,
     level_stats,
@@ -160,3 +162,22 @@ def test_finishing_ranks_put_the_first_out_first_and_the_mattis_last() -> None:
     assert finishing_ranks(3, (2, 0), (1,)) == [2, 3, 1]
     assert finishing_ranks(4, (3,), (0, 1)) == [3, 3, 2, 1]  # two Mattis share the last place
     assert finishing_ranks(3, (), (0,)) == [2, 1, 1]  # lost on an empty hand before anyone went out
+
+
+def test_a_coached_seat_is_marked_in_the_history_and_the_export_and_read_back_from_its_stored_seats() -> None:
+    stored = [{"player": "m", "kind": "human", "name": "", "level": None, "coached": True},
+              {"player": None, "kind": "bot", "name": "Robin", "level": "easy"},
+              {"player": "k", "kind": "human", "name": "", "level": None}]
+    coached = game_from_stored("T", 1, START, players="m ~b k", losers="1", out_order="0 2",
+                               lost_on_empty=False, seats=stored)
+    assert coached.coached == (0,)
+    plain = game_from_stored("T", 2, START + 60, players="m ~b k", losers="1", out_order="0 2",
+                             lost_on_empty=False, seats=None)  # not shown: its seats are not read
+    assert plain.coached == ()
+    newest, older = ledger([coached, plain], NAMES, "all")["history"]
+    assert older["coached"] == ["m"] and [seat["coached"] for seat in older["seats"]] == [True, False, False]
+    assert newest["coached"] == [] and not any(seat["coached"] for seat in newest["seats"])
+    keys = {"table", "game", "finished", "players", "mattis", "lost_on_empty", "seats"}
+    assert keys < set(older)  # the keys the ledger had stay as they were
+    assert CSV_HEADER[-1] == "coached"
+    assert [row[-1] for row in csv_rows([coached, plain], NAMES)] == ["1", "0", "0", "0", "0", "0"]

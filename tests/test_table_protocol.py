@@ -68,6 +68,18 @@ class Recorder:
         self.asked.append(("undo",))
         self.of.append(connection)
 
+    async def coach_link(self, connection: Connection[Any]) -> None:
+        self.asked.append(("coach_link",))
+        self.of.append(connection)
+
+    async def coach_revoke(self, connection: Connection[Any]) -> None:
+        self.asked.append(("coach_revoke",))
+        self.of.append(connection)
+
+    def suggest(self, connection: Connection[Any], action: str) -> None:
+        self.asked.append(("suggest", action))
+        self.of.append(connection)
+
 
 @pytest.mark.parametrize(
     ("text", "code"),
@@ -94,16 +106,18 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
         {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
         {"type": "react", "reaction": "wow"}, {"type": "away"}, {"type": "back"}, {"type": "undo"},
+        {"type": "coach_link"}, {"type": "coach_revoke"}, {"type": "suggest", "action": "6h-8h"},
     ]
     for message in texts:
         asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
     assert recorder.asked == [
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
         ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"), ("away",), ("back",), ("undo",),
+        ("coach_link",), ("coach_revoke",), ("suggest", "6h-8h"),
     ]
     assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},
-                {"type": "dance"}):
+                {"type": "dance"}, {"type": "suggest"}, {"type": "suggest", "action": ["7h"]}):
         with pytest.raises(Refusal) as refused:
             asyncio.run(dispatch(recorder, connection, bad))
         assert refused.value.code == "bad_message"

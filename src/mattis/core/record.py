@@ -52,6 +52,7 @@ def game_from_record(game_type: type[Game], record: object) -> Game:
         except IllegalAction as error:
             raise ValueError(f"record: action {number} ({shown(text)}) is illegal: {error}") from None
     check_taken_back(record.get("taken_back"))
+    check_coached(record.get("coached"), game.players)
     return game
 
 
@@ -70,6 +71,16 @@ def check_taken_back(taken_back: object) -> None:
                 or not all(isinstance(text, str) for text in moves):
             raise ValueError(f"record: taken_back {number} must be an object with at (a move number) "
                              "and actions (the moves taken back)")
+
+
+def check_coached(coached: object, players: int) -> None:
+    """A record's ``coached`` (the seats a coach watched, with their consent, at a shared
+    table; the replay does not need it) must be absent or a list of distinct seat numbers."""
+    if coached is None:
+        return
+    if (not isinstance(coached, list) or not all(is_int(seat) and 0 <= seat < players for seat in coached)
+            or len(set(coached)) != len(coached)):
+        raise ValueError("record: coached must be a list of distinct seat numbers")
 
 
 def _from_start(game_type: type[Game], rules: Rules, start: object) -> Game:

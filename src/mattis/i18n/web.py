@@ -64,6 +64,11 @@ WEB_MESSAGES: dict[str, Source] = {
         "There is no move to take back: only a move of yours, against robots only, while the game is on."
     ),
     "web.away.summary": "While you were away, a robot played {moves} for you",
+    "web.coach.suggests": "Your coach suggests {move}",
+    "web.err.no_coach": "A table on this device cannot have a coach: coaching needs the server.",
+    "web.err.coach_ended": (
+        "The player ended the coaching, or made a new link: this coach link no longer works."
+    ),
     "web.err.malformed": "Not allowed: that is not a move.",
     "web.err.too_many_tables": (
         "You already have {limit} tables waiting for players. Start one of them first, or try again "

@@ -95,6 +95,23 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.setting.four_colour": "Four-colour deck (♦ blue, ♣ green)",
     "web.ui.table.setting.confirm_card": "Tap a card twice to play it",
     "web.ui.table.setting.language": "Language",
+    # a coach, with consent (mattis.table.coaching)
+    "web.ui.table.coach.title": "A coach",
+    "web.ui.table.coach.get": "Get a coach",
+    "web.ui.table.coach.help": (
+        "Whoever opens this link sees your cards and can suggest moves. Only you play."
+    ),
+    "web.ui.table.coach.link": "Coach link",
+    "web.ui.table.coach.new": "New link",
+    "web.ui.table.coach.end": "End coaching",
+    "web.ui.table.coach.ended": "Coaching has ended: the link no longer works.",
+    "web.ui.table.coach.qr_alt": "QR code of the coach link",
+    "web.ui.table.coach.banner": "You are coaching {name}",
+    "web.ui.table.coach.tap": "Tap a card to suggest it. Only {name} plays.",
+    "web.ui.table.coach.gone": (
+        "This coach link no longer works: the player ended the coaching or made a new link."
+    ),
+    "web.ui.table.coach.badge": "has a coach",
     # what a waiting seat is told (mattis.table.advice)
     "web.advice.lead1": "{who} leads. Only the rank counts, and the highest card takes the trick.",
     "web.advice.lead1_pair": (

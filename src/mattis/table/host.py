@@ -41,6 +41,9 @@ class Connection(Generic[L]):
     plays: bool = True
     """Whether this connection plays its seat: it makes the person present (a stand-in
     gives the seat back), and may move for it."""
+    coach: bool = False
+    """This connection is the seat's coach (:mod:`.coaching`): it does not play, and may
+    suggest a move."""
     away: bool = False
     """The page said it is not looked at (its tab is hidden): it keeps its seat's messages
     but does not make the person present (``{"type": "away"}``, ``{"type": "back"}``)."""

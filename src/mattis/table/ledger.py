@@ -56,6 +56,8 @@ class LedgerGame:
     losers: tuple[int, ...]
     out_order: tuple[int, ...] = ()
     lost_on_empty: bool = False
+    coached: tuple[int, ...] = ()
+    """The seats a coach watched, with the player's consent (``mattis.table.coaching``)."""
 
     @property
     def players(self) -> list[str]:
@@ -295,12 +297,13 @@ def history_entry(game: LedgerGame, names: Mapping[str, str], former: str) -> di
             "players": game.players, "mattis": game.mattis, "lost_on_empty": game.lost_on_empty,
             "seats": [{"seat": index, "player": seat.player, "kind": seat.kind,
                        "name": (names.get(seat.player, former) if seat.player is not None else seat.name),
-                       "level": seat.level, "mattis": index in losers}
-                      for index, seat in enumerate(game.seats)]}
+                       "level": seat.level, "mattis": index in losers, "coached": index in game.coached}
+                      for index, seat in enumerate(game.seats)],
+            "coached": [player for index in game.coached if (player := game.seats[index].player) is not None]}
 
 
 CSV_HEADER: tuple[str, ...] = ("finished", "table", "game", "seat", "kind", "player", "name", "level",
-                               "mattis", "lost_on_empty", "out_position")
+                               "mattis", "lost_on_empty", "out_position", "coached")
 
 
 def csv_rows(games: Iterable[LedgerGame], names: Mapping[str, str],
@@ -314,7 +317,7 @@ def csv_rows(games: Iterable[LedgerGame], names: Mapping[str, str],
             rows.append([iso_time(game.finished), game.table, str(game.game), str(index), seat.kind,
                          seat.player or "", name, seat.level or "",
                          "1" if index in game.losers else "0", "1" if game.lost_on_empty else "0",
-                         str(position.get(index, ""))])
+                         str(position.get(index, "")), "1" if index in game.coached else "0"])
     return rows
 
 
@@ -341,8 +344,9 @@ def game_from_stored(table: str, game: int, finished: float, *, players: str, lo
                      lost_on_empty: object, seats: object = None,
                      members: dict[str, LedgerSeat] | None = None) -> LedgerGame:
     """A counted game read back from the store: its compact columns, and the seats' JSON
-    (names and levels of bots and guests) when it is to be shown (``ValueError`` if
-    malformed). ``members`` keeps one seat value per player over many games."""
+    (names and levels of bots and guests, and which seats a coach watched) when it is to be
+    shown (``ValueError`` if malformed). ``members`` keeps one seat value per player over many
+    games."""
     marks = players.split(" ")
     members = {} if members is None else members
     details = seats if isinstance(seats, list) and len(seats) == len(marks) else None
@@ -361,9 +365,11 @@ def game_from_stored(table: str, game: int, finished: float, *, players: str, lo
             if seat is None:
                 seat = members[mark] = LedgerSeat(mark, "human")
             parsed.append(seat)
+    coached = tuple(index for index, item in enumerate(details or ())
+                    if isinstance(item, dict) and item.get("coached") is True)
     return LedgerGame(table, int(game), float(finished), tuple(parsed),
                       tuple(int(seat) for seat in losers.split()),
-                      tuple(int(seat) for seat in out_order.split()), bool(lost_on_empty))
+                      tuple(int(seat) for seat in out_order.split()), bool(lost_on_empty), coached)
 
 
 def level_stats(results: Iterable[tuple[Sequence[str], bool]]) -> dict[str, Any]:

@@ -23,11 +23,12 @@ from typing import Any, Generic
 
 from ..bots import SEARCHING_LEVELS, Decision
 from ..i18n import Lang
+from .coaching import MAX_COACH_CONNECTIONS
 from .config import TableConfig
 from .errors import Refusal, error_message
 from .host import Connection, L, TableHost, Timer
 from .jobs import HintJob, decision_from_parts
-from .protocol import dispatch, read_seat_message
+from .protocol import CLOSE_REFUSED, dispatch, read_seat_message
 from .session import Outcome, TableSession
 
 FAILURE_PAUSE = 1.0
@@ -170,6 +171,18 @@ class TableMaster(Generic[L]):
             raise Refusal("bad_token")
         return Connection(link, self.session.cursor(seat, lang))
 
+    def admit_coach(self, token: str, lang: Lang, link: L) -> Connection[L]:
+        """A coach's connection for the seat whose coach link ``token`` opens, not yet
+        connected: it sees that seat's view and does not play it; ``bad_token`` for a wrong,
+        replaced or ended link, ``too_many_sockets`` beyond
+        :data:`~.coaching.MAX_COACH_CONNECTIONS` of the seat's coach."""
+        seat = self.session.coach_seat(token) if token else None
+        if seat is None:
+            raise Refusal("bad_token")
+        if self.session.seats[seat].coaches >= MAX_COACH_CONNECTIONS:
+            raise Refusal("too_many_sockets")
+        return Connection(link, self.session.cursor(seat, lang), plays=False, coach=True)
+
     def connections_of(self, seat: int) -> int:
         """How many open connections play ``seat``."""
         return sum(1 for connection in self.connections if connection.plays and connection.seat == seat)
@@ -179,7 +192,12 @@ class TableMaster(Generic[L]):
         changed (a seat's first connection makes the person present), so a connection
         costs constant work."""
         self.connections.append(connection)
-        if connection.plays and not connection.away:
+        if connection.coach:  # everyone sees the seat is coached; the person is not made present
+            if self.session.coach_arrived(connection.seat).changed:
+                self.deliver()
+            else:
+                self.resend(connection)
+        elif connection.plays and not connection.away:
             self._present(connection)
         else:
             self.resend(connection)
@@ -216,7 +234,10 @@ class TableMaster(Generic[L]):
         self.connections.remove(connection)
         for task in connection.hints:
             task.cancel()
-        if connection.plays and not connection.away:
+        if connection.coach:
+            if self.session.coach_left(connection.seat).changed:
+                self.deliver()
+        elif connection.plays and not connection.away:
             self._absent(connection)
 
     def away(self, connection: Connection[L]) -> None:
@@ -337,6 +358,53 @@ class TableMaster(Generic[L]):
         """Pass a quick reaction (one of the session's fixed few, not too soon after the
         seat's last) to every connection of the table, the sender's too."""
         self.send_all(self.session.react(self._player(connection), reaction))
+
+    # ---------------------------------------------------------------- coaching
+
+    async def coach_link(self, connection: Connection[L]) -> None:
+        """Answer the connection with a new coach link for its seat
+        (``{"type": "coach_link", "url"}``); the seat's last link ends, and its coach with it."""
+        seat = self._player(connection)
+        made: list[str] = []
+
+        def change() -> Outcome:
+            url, outcome = self.session.coach_link(seat)
+            made.append(url)
+            return outcome
+
+        await self.transact(change)
+        self._let_coach_go(seat)
+        self.host.send(connection, {"type": "coach_link", "url": made[0]})
+
+    async def coach_revoke(self, connection: Connection[L]) -> None:
+        """The person ends the coaching at once: the link stops working and every connection
+        of the seat's coach is told ``coach_ended`` and closed."""
+        seat = self._player(connection)
+        await self.transact(lambda: self.session.coach_revoke(seat))
+        self._let_coach_go(seat)
+
+    def _let_coach_go(self, seat: int) -> None:
+        """Close the connections of ``seat``'s coach (its link was replaced or ended), and
+        tell the seat's own connections whether a link is open."""
+        for coach in [other for other in self.connections if other.coach and other.seat == seat]:
+            self.refuse(coach, Refusal("coach_ended"))
+            self.host.hang_up(coach, CLOSE_REFUSED)
+            self.disconnect(coach)
+        self._resend_seat(seat)
+
+    def suggest(self, connection: Connection[L], action: str) -> None:
+        """A coach suggests a move to the person it coaches (refused as the move would be
+        refused); only the seat's own connections see it, in their state's ``coach``."""
+        if not connection.coach:
+            raise Refusal("bad_message", "only a coach may suggest a move")
+        self.session.suggest(connection.seat, action)
+        self._resend_seat(connection.seat)
+
+    def _resend_seat(self, seat: int) -> None:
+        """Send the connections of ``seat`` (its person's and its coach's) their state again."""
+        for other in self.connections:
+            if other.seat == seat and (other.plays or other.coach):
+                self.resend(other)
 
     # ---------------------------------------------------------------- absence clocks
 

@@ -88,6 +88,18 @@ class SeatRequests(Protocol):
         session)."""
         ...
 
+    async def coach_link(self, connection: Connection[Any]) -> None:
+        """Answer with a new coach link for the seat (the last one ends)."""
+        ...
+
+    async def coach_revoke(self, connection: Connection[Any]) -> None:
+        """End the seat's coaching: its link stops working and its coach is let go."""
+        ...
+
+    def suggest(self, connection: Connection[Any], action: str) -> None:
+        """A coach suggests ``action`` to the person it coaches (checked by the session)."""
+        ...
+
 
 def parse_json(data: bytes | str) -> object:
     """JSON text as a value, or a refusal: ``bad_json`` for text that is not UTF-8 or not JSON
@@ -149,5 +161,14 @@ async def dispatch(requests: SeatRequests, connection: Connection[Any], message:
         requests.back(connection)
     elif kind == "undo":
         await requests.undo(connection)
+    elif kind == "coach_link":
+        await requests.coach_link(connection)
+    elif kind == "coach_revoke":
+        await requests.coach_revoke(connection)
+    elif kind == "suggest":
+        action = message.get("action")
+        if not isinstance(action, str) or not 0 < len(action) <= 16:
+            raise Refusal("bad_message", "suggest needs an action such as 7h")
+        requests.suggest(connection, action)
     else:
         raise Refusal("bad_message", "unknown message type (see docs/web.md)")

@@ -29,4 +29,6 @@ def finished_record(stored: StoredGame | None) -> dict[str, Any]:
     record = game.record()
     if "taken_back" in played:  # moves taken back against robots, kept and marked
         record["taken_back"] = played["taken_back"]
+    if "coached" in played:  # seats a coach watched, with their consent
+        record["coached"] = played["coached"]
     return record

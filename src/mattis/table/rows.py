@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .coaching import split_coach_marks
 from .takeback import fold_actions
 
 
@@ -71,6 +72,8 @@ class LedgerRow:
     losers: list[int]
     out_order: list[int]
     lost_on_empty: bool
+    coached: tuple[int, ...] = ()
+    """The seats a coach watched during the game (:mod:`.coaching`)."""
 
 
 Row = NewTable | TableUpdate | NewGame | ActionRow | LedgerRow
@@ -90,11 +93,15 @@ class StoredGame:
     def record(self) -> dict[str, Any]:
         """The engine record (start plus actions) that ``Game.from_record`` replays: the moves
         of the game as it stands, and the moves taken back, if any, in ``taken_back``
-        (:mod:`.takeback`; a stored takeback that does not fit raises ``ValueError``)."""
-        actions, taken_back = fold_actions(self.actions)
+        (:mod:`.takeback`; a stored takeback that does not fit raises ``ValueError``), and
+        the seats a coach watched, if any, in ``coached`` (:mod:`.coaching`)."""
+        moves, coached = split_coach_marks(self.actions)
+        actions, taken_back = fold_actions(moves)
         record = {**self.start, "actions": actions}
         if taken_back:
             record["taken_back"] = taken_back
+        if coached:
+            record["coached"] = coached
         return record
 
 

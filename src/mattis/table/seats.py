@@ -59,6 +59,10 @@ class Seat:
     player: str | None = None
     """The player (``POST /api/players``) this person's seat is bound to: their games count
     in their groups' ledgers. ``None`` for a seat taken without a player's key."""
+    coach_hash: str | None = None
+    """The hash of this person's coach link's secret (:mod:`.coaching`), while they have one."""
+    coaches: int = 0
+    """Open connections of this seat's coach (counted like :attr:`connections`, never stored)."""
 
     @property
     def bot_plays(self) -> bool:
@@ -75,6 +79,8 @@ class Seat:
         stored = {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token_hash}
         if self.player is not None:
             stored["player"] = self.player
+        if self.coach_hash is not None:
+            stored["coach"] = self.coach_hash
         return stored
 
     @classmethod
@@ -83,12 +89,12 @@ class Seat:
         if not isinstance(item, dict) or item.get("kind") not in SEAT_KINDS:
             raise ValueError("stored seat: expected an object with kind human, bot or open")
         name, level, token = item.get("name") or "", item.get("level"), item.get("token")
-        player = item.get("player")
+        player, coach = item.get("player"), item.get("coach")
         if not isinstance(name, str) or not all(value is None or isinstance(value, str)
-                                                for value in (level, token, player)):
-            raise ValueError("stored seat: name, level, token and player must be text")
+                                                for value in (level, token, player, coach)):
+            raise ValueError("stored seat: name, level, token, player and coach must be text")
         kind: SeatKind = item["kind"]
-        return cls(kind, name, level=level, token_hash=token, player=player)
+        return cls(kind, name, level=level, token_hash=token, player=player, coach_hash=coach)
 
 
 def participants(seats: list[Seat], viewer: int | None) -> list[Participant]:

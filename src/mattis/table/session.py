@@ -60,6 +60,7 @@ from ..frontend.story import TableStory
 from ..frontend.table import turn_advice
 from ..i18n import Lang, t
 from .advice import watch_advice
+from .coaching import MAX_COACH_CONNECTIONS, Suggestion, coach_marker, coach_url
 from .config import TableConfig
 from .errors import IllegalMove, Refusal
 from .jobs import BotJob, DecisionParts, HintJob, RngSeed, decision_from_parts, generator
@@ -120,6 +121,7 @@ class _Snapshot:
     taken_back: list[dict[str, Any]]
     stand_in_moves: set[int]
     away_plays: dict[int, list[Action]]
+    coached: set[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,10 @@ class TableSession:
         self.away_plays: dict[int, list[Action]] = {}
         """What a stand-in played for each seat since its person went away, until they are
         told (:meth:`take_away_summary`)."""
+        self.coached: set[int] = set()
+        """The seats of the current game that a coach watched (the record's ``coached``)."""
+        self.suggestions: dict[int, Suggestion] = {}
+        """The move each coached seat's coach last suggested (shown until the game moves on)."""
 
     # ---------------------------------------------------------------- creating and restoring
 
@@ -304,6 +310,7 @@ class TableSession:
             session.game_number = stored.game.number
             session.stored_actions = len(stored.game.actions)
             session.taken_back = record.get("taken_back", [])
+            session.coached = set(record.get("coached", []))
             if session.game.is_over and match.played < session.game_number:
                 match.finish(session.game)  # killed between the last move and the score
                 rows.append(session._table_update())
@@ -393,7 +400,7 @@ class TableSession:
         return {"seat": index, "kind": seat.kind, "name": seat.name, "level": seat.level,
                 "player": seat.player,
                 "connected": bool(seat.connections) if seat.kind == "human" else None,
-                "stand_in": seat.stand_in, "you": index == viewer}
+                "stand_in": seat.stand_in, "coached": seat.coaches > 0, "you": index == viewer}
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (for the invite page: whose table, which rules, which
@@ -472,7 +479,7 @@ class TableSession:
         start.pop("actions", None)
         self.game, self.game_number = game, number
         self.movers, self.stored_actions, self.taken_back = [], 0, []
-        self.stand_in_moves = set()
+        self.stand_in_moves, self.coached = set(), set()
         self._follow_afresh()
         now = self.clock()
         timers = []
@@ -511,9 +518,9 @@ class TableSession:
                stand_in: bool = False) -> Outcome:
         """The rows of a move just applied (by a stand-in for the person away, if
         ``stand_in``); the story of every seat is told it at once."""
-        rows: list[Row] = [ActionRow(table_id=self.table_id, game_number=self.game_number,
-                                     index=self.stored_actions, seat=seat, action=str(action),
-                                     over=game.is_over)]
+        rows: list[Row] = self._coach_marks()
+        rows.append(ActionRow(table_id=self.table_id, game_number=self.game_number,
+                              index=self.stored_actions, seat=seat, action=str(action), over=game.is_over))
         self.stored_actions += 1
         self.movers.append(seat)
         if stand_in:
@@ -539,7 +546,7 @@ class TableSession:
                  for seat in self.seats]
         return LedgerRow(table_id=self.table_id, group=self.group, game_number=self.game_number,
                          seats=seats, losers=list(result.losers), out_order=list(result.out_order),
-                         lost_on_empty=result.lost_on_empty)
+                         lost_on_empty=result.lost_on_empty, coached=tuple(sorted(self.coached)))
 
     def undo(self, outcome: Outcome) -> None:
         """Put the table back as it was before ``outcome`` (its rows could not be stored).
@@ -552,9 +559,10 @@ class TableSession:
         for seat, before in zip(self.seats, snapshot.seats, strict=True):
             seat.kind, seat.name, seat.level = before.kind, before.name, before.level
             seat.token_hash, seat.stand_in, seat.player = before.token_hash, before.stand_in, before.player
+            seat.coach_hash = before.coach_hash
         self.movers, self.stored_actions = snapshot.movers, snapshot.stored_actions
         self.taken_back, self.stand_in_moves = snapshot.taken_back, snapshot.stand_in_moves
-        self.away_plays = snapshot.away_plays
+        self.away_plays, self.coached = snapshot.away_plays, snapshot.coached
         self._follow_afresh()
 
     def _follow_afresh(self) -> None:
@@ -569,7 +577,7 @@ class TableSession:
         return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
                          copy.deepcopy(self.match), copy.deepcopy(self.seats), list(self.movers),
                          self.stored_actions, list(self.taken_back), set(self.stand_in_moves),
-                         {seat: list(plays) for seat, plays in self.away_plays.items()})
+                         {seat: list(plays) for seat, plays in self.away_plays.items()}, set(self.coached))
 
     # ---------------------------------------------------------------- takebacks
 
@@ -618,6 +626,8 @@ class TableSession:
         record = self.game.record()
         if self.taken_back:
             record["taken_back"] = copy.deepcopy(self.taken_back)
+        if self.coached:
+            record["coached"] = sorted(self.coached)
         return record
 
     # ---------------------------------------------------------------- bots
@@ -798,7 +808,8 @@ class TableSession:
         seat, lang, game = reader.seat, reader.lang, self.game
         message: dict[str, Any] = {"type": "state", "seat": seat, "view": None, "legal": [],
                                    "log": [], "log_kinds": [], "log_start": 0, "history_start": 0,
-                                   "last_trick": None, "table": self._table_part(seat)}
+                                   "last_trick": None, "table": self._table_part(seat),
+                                   "coach": self.coach_part(seat, lang)}
         if game is None:
             return add_page_facts(message, None, [])
         takebacks = len(self.taken_back)
@@ -895,6 +906,93 @@ class TableSession:
             seat_log = SeatLog.caught_up(story, seat, self.game, self.stand_in_moves)
             self.logs[(seat, lang)] = seat_log
         return seat_log
+
+    # ---------------------------------------------------------------- coaching
+
+    def coach_link(self, seat: int) -> tuple[str, Outcome]:
+        """A new coach link for the person at ``seat`` (the invite with ``?coach=…``), replacing the
+        seat's last one (its coach is let go by the host); the outcome stores its secret's
+        hash. Refused with ``no_coach`` where there are no links (the offline app)."""
+        prefix = self.config.invite_prefix
+        if prefix is None:
+            raise Refusal("no_coach")
+        if self.seats[seat].kind != "human":
+            raise Refusal("bad_message", "only a person's seat may have a coach")
+        snapshot = self._snapshot()
+        token = new_token()
+        self.seats[seat].coach_hash = hash_token(token)
+        return coach_url(prefix, self.table_id, token), Outcome((self._table_update(),), False, (), snapshot)
+
+    def coach_revoke(self, seat: int) -> Outcome:
+        """The person at ``seat`` ends the coaching: the link stops working (the host lets
+        the coach go)."""
+        snapshot = self._snapshot()
+        self.seats[seat].coach_hash = None
+        self.suggestions.pop(seat, None)
+        return Outcome((self._table_update(),), False, (), snapshot)
+
+    def coach_seat(self, token: str) -> int | None:
+        """The seat a coach link's secret belongs to, compared in constant time."""
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.coach_hash is not None and secrets.compare_digest(seat.coach_hash, digest):
+                return index
+        return None
+
+    def coach_arrived(self, seat: int) -> Outcome:
+        """A coach's connection of ``seat`` opened (refused ``too_many_sockets`` beyond
+        :data:`~.coaching.MAX_COACH_CONNECTIONS`); the first tells everyone the seat is coached.
+        The game is marked with the next move (:meth:`_coach_marks`)."""
+        occupant = self.seats[seat]
+        if occupant.coaches >= MAX_COACH_CONNECTIONS:
+            raise Refusal("too_many_sockets")
+        occupant.coaches += 1
+        return Outcome(changed=occupant.coaches == 1)
+
+    def coach_left(self, seat: int) -> Outcome:
+        """A coach's connection of ``seat`` closed; after the last one the seat is no longer
+        coached."""
+        occupant = self.seats[seat]
+        occupant.coaches = max(0, occupant.coaches - 1)
+        return Outcome(changed=occupant.coaches == 0)
+
+    def _coach_marks(self) -> list[Row]:
+        """The markers of the seats whose coach is connected at this move and that the game
+        has not marked yet (stored before the move, :mod:`.coaching`)."""
+        rows: list[Row] = []
+        for index, seat in enumerate(self.seats):
+            if seat.coaches and index not in self.coached:
+                self.coached.add(index)
+                rows.append(ActionRow(table_id=self.table_id, game_number=self.game_number,
+                                      index=self.stored_actions, seat=index, action=coach_marker(index),
+                                      over=False))
+                self.stored_actions += 1
+        return rows
+
+    def suggest(self, seat: int, text: str) -> None:
+        """A coach of ``seat`` suggests ``text``: refused as the move itself would be (not
+        the seat's turn, the engine's reason for an illegal or malformed move), else kept
+        for the seat's state until the game moves on."""
+        game = self._turn_of(seat)
+        refusal = game.check(text, seat)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        self.suggestions[seat] = Suggestion(self._point(game), Action.parse(text))
+
+    def _point(self, game: Game) -> tuple[int, int, int]:
+        return (self.game_number, game.num_actions, len(self.taken_back))
+
+    def coach_part(self, seat: int | None, lang: Lang) -> dict[str, Any] | None:
+        """The state's ``coach`` for the seat's own connections (the person and their coach):
+        whether a coach link is open, and the coach's suggestion while it holds (``None`` for
+        a reader without a seat)."""
+        if seat is None:
+            return None
+        suggestion = self.suggestions.get(seat)
+        game = self.game
+        current = suggestion is not None and game is not None and suggestion.point == self._point(game)
+        return {"link": self.seats[seat].coach_hash is not None,
+                "suggestion": suggestion.message_part(lang) if current and suggestion else None}
 
     # ---------------------------------------------------------------- stored form
 

@@ -7,11 +7,12 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
+* ``GET /api/tables/{ID}/coach.svg?coach=SECRET`` → a coach link as a QR code (404 unless open)
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
-  message to that client alone.
+  message to that client alone. ``?coach=SECRET`` instead of a token opens a coach's socket.
 
 No input can cost more than a refusal: bodies and messages are read within limits and
 parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
@@ -66,6 +67,7 @@ from ..i18n import (
 )
 from ..pool import worker_pool
 from ..table import Connection, Refusal, TableConfig, error_message, table_profile
+from ..table.coaching import coach_url
 from ..table.limits import RateLimiter
 from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
@@ -358,6 +360,17 @@ def create_app(
         return Response(qr_svg(invite, title=invite), media_type="image/svg+xml",
                         headers={"cache-control": QR_CACHE})
 
+    async def coach_qr(request: Request) -> Response:
+        secret = request.query_params.get("coach") or ""
+        try:
+            table = await lobby_of(request).table(request.path_params["table_id"])
+            if table.session.coach_seat(secret) is None:  # only a link that is open
+                raise Refusal("not_found")
+        except Refusal as error:
+            return _refusal(error, _request_lang(request))
+        link = public_base(request, public_url) + coach_url(TABLE_PAGE, table.table_id, secret)
+        return Response(qr_svg(link), media_type="image/svg+xml", headers={"cache-control": "no-store"})
+
     async def options(request: Request) -> Response:
         on_device = request.query_params.get("host") == "device"  # what the offline app keeps
         table = table_profile("device") if on_device else config.table
@@ -470,6 +483,7 @@ def create_app(
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
+        Route("/api/tables/{table_id}/coach.svg", coach_qr),
         Route("/api/tables/{table_id}/replay", table_replay),
         Route("/replay/{table_id}/{game:int}", replay_page),
         WebSocketRoute("/ws/tables/{table_id}", socket),
@@ -538,7 +552,9 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     outbox = Outbox(lobby.settings, client_key(_address(websocket)))
     try:
         table = await lobby.table(websocket.path_params["table_id"])
-        connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
+        coach = websocket.query_params.get("coach")
+        connection = (table.admit(websocket.query_params.get("token") or "", lang, outbox) if coach is None
+                      else table.admit_coach(coach, lang, outbox))
         if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
             raise Refusal("too_many_sockets")
         await _prepare_log(table, connection)
@@ -549,7 +565,8 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     writer = asyncio.create_task(_pump(websocket, connection))
-    lobby.adopt(table.table_id, outbox.address)
+    if connection.plays:  # a table counts against a person's address, never a coach's
+        lobby.adopt(table.table_id, outbox.address)
     lobby.seen(table)
     table.connect(connection)
     try:

@@ -276,8 +276,8 @@ class Community:
                      shown: int | None = HISTORY_SHOWN) -> tuple[list[LedgerGame], dict[str, str]]:
         """The counted games of a season (``all``: every one) in the order they ended, and
         the names of the players in them who are not forgotten; ``not_found`` for a
-        non-member. The names of bots and guests are read for the last ``shown`` games
-        (``None``: every game, for the export)."""
+        non-member. The seats' details (the names of bots and guests, the seats a coach
+        watched) are read for the last ``shown`` games (``None``: every game, for the export)."""
         with self.engine.connect() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
@@ -287,8 +287,7 @@ class Community:
             if season != ALL_SEASONS:
                 query = query.where(LEDGER.c.season == int(season))
             rows = connection.execute(query.order_by(LEDGER.c.finished, LEDGER.c.id)).all()
-            wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])
-                      if "~" in row.players]
+            wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])]
             seats: dict[int, Any] = {}
             for start in range(0, len(wanted), 500):
                 seats.update((int(found.id), found.seats) for found in connection.execute(

@@ -171,7 +171,8 @@ LEDGER = Table(
 with the game's last action; unique per table and game, so no game counts twice. The
 ledger's arithmetic reads only the compact columns (``players``: a member's id or a mark per
 seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
-numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
+numbers); ``seats`` (names and levels of bots and guests, ``"coached": true`` on a seat a
+coach watched) is read only for the games shown.
 A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
 PLAYER_GAMES = Table(
     "mattis_player_games", _metadata,
@@ -392,6 +393,8 @@ class Store:
                  {"player": None, "kind": "guest" if seat["kind"] == "human" else "bot",
                   "name": seat.get("name") or "", "level": seat.get("level")}
                  for seat in row.seats]
+        for index in row.coached:  # a coach watched this seat, with its person's consent
+            seats[index]["coached"] = True
         connection.execute(insert(LEDGER).values(
             group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
             season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),

@@ -17,6 +17,7 @@
 //   settings.js    the device's settings: large cards, four colours, two-tap confirm
 //   sound.js       sounds, the vibration on your turn, the mute button
 //   away.js        away and back (the tab hidden), what a robot played meanwhile, taking back
+//   coach.js       a coach, with consent: the player's link, the coach's page, suggestions
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
@@ -35,6 +36,7 @@ import { drawResult } from "./table/result.js";
 import { rulesOpen, wireRules } from "./table/rules_sheet.js";
 import { playSounds, soundsFor, wireMute } from "./table/sound.js";
 import { askUndo, dismissAwaySummary, drawUndo, showAwaySummary, tellVisibility } from "./table/away.js";
+import { coachEnded, coaching, drawCoach, receiveCoachLink, showCoachGone, wireCoach } from "./table/coach.js";
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { startSettings } from "./table/settings.js";
 import { store } from "./table/store.js";
@@ -45,8 +47,9 @@ function receive(message) {
   if (message.type === "state") takeState(message);
   else if (message.type === "hint") receiveHint(message);
   else if (message.type === "reaction") showReaction(message);
-  else if (message.type === "error") receiveError(message);
+  else if (message.type === "error") { if (!coachEnded(message)) receiveError(message); }
   else if (message.type === "away_summary") showAwaySummary(message);
+  else if (message.type === "coach_link") receiveCoachLink(message);
 }
 
 /** A state message goes into the store in one change; the page draws it (below). */
@@ -62,7 +65,7 @@ function takeState(message) {
 }
 
 function connectSeat() {
-  connect({ onMessage: receive, onRejected: showJoin });
+  connect({ onMessage: receive, onRejected: coaching ? () => showCoachGone(store.get().coachEnded) : showJoin });
 }
 
 // ------------------------------------------------------------------ drawing
@@ -75,7 +78,7 @@ function draw() {
   $("waiting").hidden = table.status !== "waiting";
   $("game").hidden = !state.view;
   $("log-toggle").hidden = !state.view;
-  if (!state.view) { drawWaiting(); return; }
+  if (!state.view) { drawWaiting(); drawCoach(); return; }
   const view = state.view;
   const over = view.phase === "over";
   $("game").dataset.events = String(view.event_count);
@@ -93,6 +96,7 @@ function draw() {
   drawResult(view);
   drawLog();
   drawArea(before);
+  drawCoach();
 }
 
 /** The page's words, and the few labels that are not plain [data-text]. */
@@ -146,6 +150,7 @@ $("copy").addEventListener("click", copyInvite);
 $("share").addEventListener("click", shareInvite);
 wireRules();
 wireMute();
+wireCoach();
 document.addEventListener("keydown", (event) => {
   const { state } = store.get();
   if (event.target instanceof HTMLInputElement || !state || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -173,6 +178,6 @@ async function start() {
   store.update({ lang: texts._lang, texts });  // the language the server chose, when none was asked for
   $("device-badge").hidden = !isLocal(tableId);  // a game the offline app keeps on this device
   if (takeOfflineNote()) $("offline-note").hidden = false;  // no server answered when it was dealt: say so once
-  if (hasSeat()) connectSeat(); else showJoin();
+  if (coaching || hasSeat()) connectSeat(); else showJoin();
 }
 start();

@@ -9,6 +9,10 @@ import { store } from "./store.js";
 /** The id of the table whose page this is: the last part of its address. */
 export const tableId = decodeURIComponent(location.pathname.split("/").pop());
 
+/** The coach link's secret when this page is a coach's (`?coach=`, table/coach.js), else null:
+ * it opens the coached seat's view instead of this browser's own seat. */
+export const coachSecret = new URLSearchParams(location.search).get("coach");
+
 /** Whether this browser holds a seat at the table. */
 export function hasSeat() {
   return Boolean(savedSeat(tableId)?.token);
@@ -20,13 +24,14 @@ export function hasSeat() {
 export function connect({ onMessage, onRejected }) {
   const { lang, texts } = store.get();
   $("status").textContent = texts.connecting;
-  const link = openSeat({ tableId, token: savedSeat(tableId).token, lang }, {
+  const token = coachSecret ? null : savedSeat(tableId).token;
+  const link = openSeat({ tableId, token, coach: coachSecret, lang }, {
     onMessage,
     onOpen: () => {
       store.merge("felt", { ready: false });
       if (document.hidden) store.get().link?.send({ type: "away" });  // opened unseen: the person is away
     },
-    onRejected: () => { forgetSeat(tableId); store.update({ link: null }); onRejected(); },
+    onRejected: () => { if (!coachSecret) forgetSeat(tableId); store.update({ link: null }); onRejected(); },
     onClosed: () => store.update({ link: null }),  // set aside as damaged: the error said so
     onLost: () => { $("status").textContent = store.get().texts.disconnected; },
   });

@@ -12,6 +12,7 @@ import { actionLabel, cardImage, cardLabel } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $, setText } from "../page.js";
 import { preference } from "../prefs.js";
+import { moveMessage } from "./coach.js";
 import { send } from "./connection.js";
 import { finishHold } from "./felt.js";
 import { store } from "./store.js";
@@ -73,7 +74,7 @@ function cardClicked(code, options) {
   if (!options.length) {
     acted();
     store.merge("hand", { pending: { action: code, cards: [code] } });
-    send({ type: "act", action: code });
+    send(moveMessage(code));
     return;
   }
   if (touch && options.length === 1 && hand.raised !== code && preference("confirm-card")) {
@@ -97,7 +98,7 @@ export function play(action) {
   $("hint-text").textContent = "";
   store.merge("hand", { raised: null, pending: { action, cards: cardsOf(action) } });
   if (store.get().felt.holding) finishHold(true);  // a player who moves on has seen enough of the last trick
-  send({ type: "act", action });
+  send(moveMessage(action));
 }
 
 function openChooser(code, options) {

@@ -135,6 +135,8 @@ export function drawSeats(view) {
     if (info.kind === "human" && !info.connected && !info.you && !info.stand_in) badges.push(["away", texts.away]);
     if (info.stand_in) badges.push(["away", fmt(texts["table.stand_in"], { name: info.name || fmt(texts.seat_n, { n: seat + 1 }) })]);
     if (view.trump_holder === seat && view.phase === "collect") badges.push(["trump", texts.holds_trump]);
+    if (info.coached) badges.push(["coached", texts["table.coach.badge"]]);  // table/coach.js
+    if (info.coached) item.dataset.coached = String(seat); else delete item.dataset.coached;
     if (toMove) badges.push(["turn", botMoves ? texts["table.thinking"] : texts["table.to_move"]]);
     if (view.tie.includes(seat)) badges.push(["war", texts["table.in_war"]]);
     item.querySelector(".seat-badges").replaceChildren(...badges.map(([kind, text]) => {

@@ -50,4 +50,8 @@ export const store = createStore({
   hand: { raised: null, pointer: "mouse", pending: null, hintPending: false, hinted: null },
   /** Each seat's reaction bubble timer. */
   bubbles: {},
+  /** The coach link this page asked for (table/coach.js), while it is open; and, on a coach's
+   * page, whether the player ended the coaching. */
+  coachLink: null,
+  coachEnded: false,
 });
