@@ -249,7 +249,7 @@ def test_samples_agree_with_every_public_fact() -> None:
     from it shows the seat exactly the public part of the real view."""
     rng = random.Random(2024)
     checked = 0
-    for number, (where, game) in enumerate(states()[::2]):  # half of ~2,800 states, both phases of each
+    for number, (where, game) in enumerate(states()[::3]):  # a third of ~2,800 states, both phases of each
         seat = game.to_move
         assert seat is not None
         view = PlayerView.from_dict(game.view(seat))
@@ -259,7 +259,7 @@ def test_samples_agree_with_every_public_fact() -> None:
             for other in range(game.players):
                 check_sample(game, other, sample_position(PlayerView.from_dict(game.view(other)), rng),
                              f"{where}, viewed by seat {other}")
-    assert checked > 1000
+    assert checked > 800
 
 
 def test_sampled_games_offer_the_real_legal_actions_and_play_on() -> None:

@@ -27,7 +27,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf
 SHELL_BLOCKS = re.findall(r"```sh\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
 COMMANDS = [line.split("  #")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
             if line.startswith("mattis ")]
-SMALLER = {"--games": "2", "--hard-iterations": "5", "--openspiel-simulations": "5", "--steps": "2000"}
+SMALLER = {"--games": "2", "--hard-iterations": "1", "--openspiel-simulations": "5", "--steps": "2000"}
 """The guide's commands run as written but smaller: fewer games, a shorter search (an
 entrant's own budget too) and a few thousand training steps, so the options and values it
 shows are checked without an hour of play."""
@@ -112,15 +112,15 @@ def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
             word = str(tmp_path / word)
         if before == "--learned-checkpoint":
             word = str(resources.files("mattis").joinpath("data", "learned.npz"))
-        if before == "--bots":  # an entrant's own budget too: hard:1000 searches as hard:5
-            word = re.sub(r":\d+", ":5", word)
+        if before == "--bots":  # an entrant's own budget too: hard:1000 searches as hard:1
+            word = re.sub(r":\d+", ":5", re.sub(r"\bhard:\d+", "hard:1", word))
         shown.append(SMALLER.get(before, word))
     if shown[0] == "train" and not HAS_TRAIN:
         pytest.skip("mattis train: the train extra (torch, sb3-contrib) is not installed")
     if "--backend" in shown and "--workers" not in shown:
         shown += ["--workers", "2"]
     if shown[0] in ("tournament", "lab") and "--hard-iterations" not in shown:
-        shown += ["--hard-iterations", "5"]
+        shown += ["--hard-iterations", "1"]
     if shown[0] == "lab" and "--players" not in shown:
         shown += ["--players", "3"]
     result = CliRunner().invoke(app, shown)
