@@ -68,6 +68,10 @@ class Recorder:
         self.asked.append(("undo",))
         self.of.append(connection)
 
+    async def set_watching(self, connection: Connection[Any], allowed: object) -> None:
+        self.asked.append(("watching", allowed))
+        self.of.append(connection)
+
 
 @pytest.mark.parametrize(
     ("text", "code"),
@@ -94,12 +98,14 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         {"type": "bot", "seat": 2, "level": "easy"}, {"type": "bot", "seat": 1},
         {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
         {"type": "react", "reaction": "wow"}, {"type": "away"}, {"type": "back"}, {"type": "undo"},
+        {"type": "watching", "allowed": False},
     ]
     for message in texts:
         asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
     assert recorder.asked == [
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
         ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"), ("away",), ("back",), ("undo",),
+        ("watching", False),
     ]
     assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},

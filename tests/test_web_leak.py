@@ -118,3 +118,80 @@ def check_messages(messages: list[dict[str, Any]], record: dict[str, Any]) -> No
         assert not leaked, f"{sorted(leaked)} sent before seat 0 could know them: {text[:300]}"
         checked += 1
     assert checked > 20
+
+
+# ---------------------------------------------------------------------- spectators (issue 26)
+
+
+def hands_in(value: object) -> list[object]:
+    """Every value of a key ``hand`` anywhere in a JSON value."""
+    found: list[object] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "hand":
+                found.append(item)
+            found += hands_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += hands_in(item)
+    return found
+
+
+def watch_game(client: TestClient, preset: str, players: int, seed: int) -> tuple[list[dict[str, Any]], str]:
+    """One whole game played by seat 0 (random legal moves, a hint now and then) and its
+    robots, with a spectator watching from the first deal; the spectator's messages."""
+    seats = [{"kind": "human", "name": "Tester"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    table = create_table(client, rules=preset, players=players, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    secret = table["watch"].split("?watch=")[1]
+    watched: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/tables/{table['table']}?watch={secret}&lang=nb") as spectator, \
+            client.websocket_connect(f"/ws/tables/{table['table']}?token={table['token']}") as player:
+        while True:
+            message = receive(player)
+            if message["type"] != "state":
+                continue
+            if message["view"]["phase"] == "over":
+                break
+            if message["legal"]:
+                if rng.random() < 0.1:
+                    player.send_text(json.dumps({"type": "hint"}))
+                player.send_text(json.dumps({"type": "act", "action": rng.choice(message["legal"])}))
+        while not watched or watched[-1].get("type") != "state" or watched[-1]["view"]["phase"] != "over":
+            watched.append(receive(spectator))
+    return watched, table["table"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [(name, 3) for name in PRESET_NAMES] + [("app", 5)])
+def test_a_spectator_is_never_shown_a_hand_or_a_hidden_card(tmp_path: Path, preset: str,
+                                                             players: int) -> None:
+    with web_client(tmp_path / "watch-leak.sqlite3") as client:
+        watched, table_id = watch_game(client, preset, players, seed=4)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    replay = Game.from_record({**record, "actions": []})
+    known: set[str] = set()
+    by_events: dict[int, set[str]] = {}
+    for action in [None, *record["actions"]]:
+        if action is not None:
+            replay.apply(action)
+        known |= seen_by(replay.public_view())
+        if replay.is_over:  # every hand left is shown in the result (issue 15), to everyone
+            known |= {code for seat in range(replay.players) for code in replay.hand(seat)}
+        by_events[replay.num_events] = set(known)
+    events = 0
+    states = 0
+    for message in watched:
+        assert all(hand in ([], None) for hand in hands_in(message)), message
+        assert message["type"] in ("state", "watchers", "reaction"), message
+        text = json.dumps(message, ensure_ascii=False)
+        assert '"deck"' not in text and '"seed"' not in text and '"start"' not in text
+        if message["type"] == "state":
+            states += 1
+            assert message["seat"] is None and message["view"]["seat"] is None
+            assert message["legal"] == [] and message["sorted_hand"] == [] and message["card_actions"] == {}
+            assert not any(seat["you"] for seat in message["table"]["seats"])
+            events = message["history_start"] + len(message["view"]["history"])
+        named = codes_in(message) | labels_in([text])
+        leaked = named - by_events[max(k for k in by_events if k <= events)]
+        assert not leaked, f"{sorted(leaked)} shown to a spectator before anyone knew them: {text[:300]}"
+    assert states > 20 and watched[-1]["result"]["you"]

@@ -11,7 +11,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
-  message to that client alone.
+  message to that client alone. ``?watch=TOKEN`` instead opens a spectator's socket (the
+  watch link's secret: the public view, reactions only).
 
 No input can cost more than a refusal: bodies and messages are read within limits and
 parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
@@ -315,9 +316,11 @@ def create_app(
                 raise Refusal("not_found")
         table, seat, token = await lobby_of(request).create(
             body, _address(request), player=None if player is None else player.player, group=group)
-        invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
-        return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
-                            status_code=201)
+        base = public_base(request, public_url)
+        invite = base + Lobby.invite_path(table.table_id)
+        watch = base + table.session.watchers.path(table.table_id)
+        return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite,
+                             "watch": watch}, status_code=201)
 
     @api
     async def join_table(request: Request) -> Response:
@@ -331,7 +334,13 @@ def create_app(
     @api
     async def table_info(request: Request) -> Response:
         table = await lobby_of(request).table(request.path_params["table_id"])
-        return JSONResponse(table.session.summary())
+        summary, token = table.session.summary(), request.headers.get("x-seat-token")
+        if token is None:
+            return JSONResponse(summary)
+        if table.session.seat_of(token) is None:  # a seated player's own answer, with the watch link
+            raise Refusal("bad_token")
+        summary["watch"] = public_base(request, public_url) + table.session.watchers.path(table.table_id)
+        return JSONResponse(summary, headers={"cache-control": "no-store"})
 
     @api
     async def table_record(request: Request) -> Response:
@@ -537,9 +546,13 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     outbox = Outbox(lobby.settings, client_key(_address(websocket)))
     try:
         table = await lobby.table(websocket.path_params["table_id"])
-        connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
-        if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
-            raise Refusal("too_many_sockets")
+        watch = websocket.query_params.get("watch")
+        if watch is not None:  # a spectator: the watch link's secret, no seat
+            connection = table.admit_spectator(watch, lang, outbox)
+        else:
+            connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
+            if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
+                raise Refusal("too_many_sockets")
         await _prepare_log(table, connection)
         if table.closed:  # handed over to another server meanwhile
             raise Refusal("moved")
@@ -575,7 +588,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
 async def _prepare_log(table: LiveTable, connection: Connection[Outbox]) -> None:
     """Replay the game for the seat's move log in a new language (a new connection, a
     restored table) in a thread, with the table to itself: the other tables play on."""
-    session, key = table.session, (connection.seat, connection.lang)
+    session, key = table.session, (connection.cursor.seat, connection.lang)
     if session.game is not None and key not in session.logs:
         async with table.lock:
             await asyncio.to_thread(session.prepare_log, *key)
@@ -605,7 +618,7 @@ async def _pump(websocket: WebSocket, connection: Connection[Outbox]) -> None:
             try:
                 await websocket.send_text(text)
             except UnicodeEncodeError:  # a bug let unsendable text through: say so, live on
-                log.error("a message to seat %s could not be encoded", connection.seat)
+                log.error("a message to seat %s could not be encoded", connection.cursor.seat)
                 await websocket.send_json(error_message(Refusal("server_error"), connection.lang))
         await websocket.close(code=outbox.close_code)
     except Exception:  # the peer is gone; the reader notices and cleans up
