@@ -1,6 +1,6 @@
 """Spectators: people who watch a table without a seat (a grandparent, a friend who came late).
 
-A spectator opens the table with its watch link (``/t/{ID}?watch=TOKEN``; the socket is
+A spectator opens the table with its watch link (the table page with ``?watch=TOKEN``; the socket is
 ``/ws/tables/{ID}?watch=TOKEN``). The link has a secret of its own, made at random when the
 table is made and never from a seat's token, so a spectator can never become a player and a
 player's link is never guessed from it. A spectator's connection sees the seatless view
@@ -71,11 +71,12 @@ class Watchers:
         return secrets.compare_digest(token.encode(), self.token.encode())
 
     def path(self, table_id: str) -> str:
-        """The watch link's path on the server: ``/t/{ID}?watch=TOKEN``."""
+        """The watch link's path on the server: the table's page (:data:`.page.TABLE_PAGE`)
+        with ``?watch=TOKEN``."""
         return self.link(TABLE_PAGE, table_id) or ""
 
     def link(self, prefix: str | None, table_id: str) -> str | None:
-        """The watch link with the table page at ``prefix`` (``/t/{ID}?watch=TOKEN``), or
+        """The watch link with the table page at ``prefix`` (``PREFIX{ID}?watch=TOKEN``), or
         ``None`` on a host with no links (the offline app and the terminal invite nobody)."""
         return None if prefix is None else f"{prefix}{table_id}?watch={self.token}"
 

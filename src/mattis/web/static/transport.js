@@ -8,7 +8,7 @@
 //   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join, with
 //                                         this device's player key if it has one: player.js)
 //   recordUrl(tableId, game)           -> a URL that downloads the finished game's record
-//   openSeat({tableId, token, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
+//   openSeat({tableId, token | watch, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
 //                                      -> {send(message), close()}
 // onRejected: the seat token was refused (forget it); onClosed: the table cannot be played
 // (damaged, set aside by the server): the error message just received says why, and nothing
@@ -79,7 +79,7 @@ export function recordUrl(tableId, game) {
   return `/api/tables/${encodeURIComponent(tableId)}/record?game=${game}`;
 }
 
-export function openSeat({ tableId, token, lang }, handlers) {
+export function openSeat({ tableId, token, watch, lang }, handlers) {
   if (isLocal(tableId)) return openLocalSeat({ tableId, token, lang }, handlers);
   const { onMessage, onOpen, onRejected, onClosed, onLost } = handlers;
   let socket = null;
@@ -88,7 +88,7 @@ export function openSeat({ tableId, token, lang }, handlers) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   function open() {
     socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}` +
-      `?token=${encodeURIComponent(token)}&lang=${lang}`);
+      `?${watch ? "watch" : "token"}=${encodeURIComponent(watch || token)}&lang=${lang}`);
     socket.addEventListener("open", () => { retry = 500; if (onOpen) onOpen(); });
     socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {

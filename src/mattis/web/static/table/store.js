@@ -50,4 +50,7 @@ export const store = createStore({
   hand: { raised: null, pointer: "mouse", pending: null, hintPending: false, hinted: null },
   /** Each seat's reaction bubble timer. */
   bubbles: {},
+  /** How many spectators watch, and whether the players let them ({count, allowed}: the
+   * state's table.watchers and table.watching, or a later `watchers` message). */
+  watchers: { count: 0, allowed: true },
 });
