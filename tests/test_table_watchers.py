@@ -1,22 +1,27 @@
 """Spectators at a shared table, without a server (``mattis.table.watchers`` through the
 master, with the list host of ``test_table_session``): the seatless view, reactions and
-nothing else, the count every seat is told, at most 32, and the players' switch to stop it.
+nothing else, the count every seat is told, at most 32, the players' switch to stop it, and
+the leak run: no hand and no hidden card over whole games of every preset.
 ``docs/web.md`` ("Spectators") documents what is tested here."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import functools
 import json
+import random
 from typing import Any
 
 import pytest
 
-from mattis.table import Connection, TableSession
+from mattis import PRESET_NAMES, Game
+from mattis.table import Connection, MessageCursor, TableSession
 from mattis.table.protocol import CLOSE_REFUSED, CLOSE_TRY_LATER
 from mattis.table.watchers import MAX_WATCHERS, Watchers
 
 from .test_table_session import Clock, ListHost, bots_move, new_table, run
+from .test_web_leak import codes_in, labels_in, seen_by
 
 
 def spectate(host: ListHost, session: TableSession, token: str | None = None) -> Connection[None]:
@@ -173,3 +178,93 @@ def test_a_table_stored_before_spectators_gets_a_watch_secret_once() -> None:
     assert restored.watchers.token != session.watchers.token
     assert any(getattr(row, "match", {}).get("watch") == restored.watchers.token for row in outcome.rows)
     assert Watchers.from_stored({"watch": restored.watchers.token})[1] is False
+
+
+# ---------------------------------------------------------------------- the leak run
+
+
+def hands_in(value: object) -> list[object]:
+    """Every value of a key ``hand`` anywhere in a JSON value."""
+    found: list[object] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "hand":
+                found.append(item)
+            found += hands_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += hands_in(item)
+    return found
+
+
+def watched_game(preset: str, players: int, seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One whole game: seat 0 plays random legal moves through the protocol (asking for a
+    hint now and then), random robots the rest, and a spectator watches from the deal, as
+    the server's sockets would carry it (each message through JSON); the spectator's
+    messages and the game's record."""
+    host = ListHost()
+    seats = [{"kind": "human", "name": "Tester"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    session, _, _ = new_table(host, {"rules": preset, "players": players, "seats": seats, "seed": seed})
+    player = host.open(session, 0)
+    spectator = host.master.admit_spectator(session.watchers.token, "nb", None)
+    host.master.connect(spectator)
+    rng = random.Random(seed)
+
+    async def ask(message: dict[str, Any]) -> None:
+        await host.master.receive(player, json.dumps(message))
+        await host.master.settled()
+
+    while True:
+        bots_move(host, session)
+        state = session.state_message(MessageCursor(0, "en"))
+        if state["view"]["phase"] == "over":
+            break
+        if rng.random() < 0.05:
+            asyncio.run(ask({"type": "hint"}))
+        asyncio.run(ask({"type": "act", "action": rng.choice(state["legal"])}))
+        if rng.random() < 0.05:
+            say(host, spectator, {"type": "react", "reaction": "wow"})
+    assert any(message["type"] == "hint" for message in inbox(host, player)) or preset != "pagat"
+    return [json.loads(json.dumps(message)) for message in inbox(host, spectator)], session.record()
+
+
+@pytest.mark.parametrize(("preset", "players", "seeds"),
+                         [(name, 3, (1, 2)) for name in PRESET_NAMES]
+                         + [("kortregler", 2, (1,)), ("app", 5, (1,))])
+def test_a_spectator_is_never_shown_a_hand_or_a_hidden_card(preset: str, players: int,
+                                                             seeds: tuple[int, ...]) -> None:
+    """The leak run (as ``test_web_leak``'s for a seat): every message a spectator gets over
+    whole games of every preset has no hand (the key ``hand`` absent or empty), no legal move
+    and no hint, and names no card before the public view has shown it to everyone (once the
+    game is over every hand left is public, issue 15)."""
+    for seed in seeds:
+        watched, record = watched_game(preset, players, seed)
+        replay = Game.from_record({**record, "actions": []})
+        known: set[str] = set()
+        by_events: dict[int, set[str]] = {}
+        for action in [None, *record["actions"]]:
+            if action is not None:
+                replay.apply(action)
+            known |= seen_by(replay.public_view(since=max(by_events, default=0)))  # new events only
+            if replay.is_over:
+                known |= {code for seat in range(replay.players) for code in replay.hand(seat)}
+            by_events[replay.num_events] = set(known)
+        events = states = 0
+        counts = sorted(by_events)
+        for message in watched:
+            assert all(hand in ([], None) for hand in hands_in(message)), message
+            kind = message["type"]  # (its own reactions may come too soon)
+            assert kind in ("state", "watchers", "reaction") or message.get("code") == "rate_limited"
+            text = json.dumps(message, ensure_ascii=False)
+            assert '"deck"' not in text and '"seed"' not in text and '"start"' not in text
+            if message["type"] == "state":
+                states += 1
+                assert message["seat"] is None and message["view"]["seat"] is None
+                assert message["legal"] == [] and message["sorted_hand"] == []
+                assert message["card_actions"] == {} and "hint" not in message
+                assert not any(seat["you"] for seat in message["table"]["seats"])
+                events = message["history_start"] + len(message["view"]["history"])
+            named = codes_in(message) | labels_in([text])
+            leaked = named - by_events[counts[bisect.bisect_right(counts, events) - 1]]
+            assert not leaked, f"{sorted(leaked)} shown to a spectator before anyone knew them: {text[:300]}"
+        assert states > 10 and watched[-1]["view"]["phase"] == "over" and watched[-1]["result"]["you"]

@@ -2,9 +2,11 @@
 
 Protocol (documented in ``docs/web.md``; tests and outside clients rely on these names):
 
-* ``POST /api/tables`` ``{"rules", "set", "players", "seats"}`` → ``{"table", "seat", "token", "invite"}``
+* ``POST /api/tables`` ``{"rules", "set", "players", "seats"}`` → ``{"table", "seat", "token", "invite",
+  "watch"}``
 * ``POST /api/tables/{ID}/join`` ``{"name"}`` → ``{"seat", "token"}`` (404 unknown, 409 full)
-* ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
+* ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page, and the watch link
+  for a seated player (``X-Seat-Token: TOKEN``)
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
