@@ -563,7 +563,8 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     writer = asyncio.create_task(_pump(websocket, connection))
-    lobby.adopt(table.table_id, outbox.address)
+    if connection.plays:  # a spectator's address takes on none of the table's limits
+        lobby.adopt(table.table_id, outbox.address)
     lobby.seen(table)
     table.connect(connection)
     try:
