@@ -118,4 +118,3 @@ def check_messages(messages: list[dict[str, Any]], record: dict[str, Any]) -> No
         assert not leaked, f"{sorted(leaked)} sent before seat 0 could know them: {text[:300]}"
         checked += 1
     assert checked > 20
-
