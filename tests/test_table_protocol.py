@@ -78,6 +78,8 @@ class Recorder:
 
     def suggest(self, connection: Connection[Any], action: str) -> None:
         self.asked.append(("suggest", action))
+    async def set_watching(self, connection: Connection[Any], allowed: object) -> None:
+        self.asked.append(("watching", allowed))
         self.of.append(connection)
 
 
@@ -107,6 +109,7 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         {"type": "lang", "lang": "nb"}, {"type": "lang", "lang": "nn"}, {"type": "state"},
         {"type": "react", "reaction": "wow"}, {"type": "away"}, {"type": "back"}, {"type": "undo"},
         {"type": "coach_link"}, {"type": "coach_revoke"}, {"type": "suggest", "action": "6h-8h"},
+        {"type": "watching", "allowed": False},
     ]
     for message in texts:
         asyncio.run(dispatch(recorder, connection, read_seat_message(json.dumps(message))))
@@ -114,6 +117,7 @@ def test_each_message_type_asks_the_host_for_its_one_thing() -> None:
         ("act", "7h"), ("hint",), ("again",), ("bot", 2, "easy"), ("bot", 1, "normal"),
         ("lang", "nb"), ("lang", "nn"), ("state",), ("react", "wow"), ("away",), ("back",), ("undo",),
         ("coach_link",), ("coach_revoke",), ("suggest", "6h-8h"),
+        ("watching", False),
     ]
     assert all(asker is connection for asker in recorder.of)
     for bad in ({"type": "act"}, {"type": "act", "action": "x" * 17}, {"type": "lang", "lang": "de"},

@@ -330,3 +330,17 @@ def test_bots_following_a_game_incrementally_know_what_a_full_view_tells() -> No
             if finished:
                 break
             game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_public_view_is_every_seats_view_without_seat_or_hand() -> None:
+    """A spectator's view (``Game.public_view``): everything every seat's view shows alike,
+    ``"seat": null`` and no hand; nothing in it tells one hand's cards."""
+    for game in STATES[::5]:
+        since = game.num_events // 2
+        public = game.public_view(since)
+        assert public["seat"] is None and public["hand"] == []
+        assert list(public) == list(VIEW_SCHEMA)
+        for seat in range(game.players):
+            assert {**game.view(seat, since), "seat": None, "hand": []} == public
+    with pytest.raises(ValueError, match="since"):
+        STATES[0].public_view(-1)

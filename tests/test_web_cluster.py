@@ -269,6 +269,25 @@ def test_two_people_play_one_table_through_nginx(deployment: Cluster) -> None:
     for seat in seats:  # what each was shown at the end is the whole stored game
         assert seat.events_seen == Game.from_record(record).num_events
     assert not {"moved", "storage", "server_error"} & {code for seat in seats for code in seat.errors}
+    # a spectator's socket reaches the owner as the seats' do (nginx routes by the table's id)
+    assert created["watch"].startswith(f"{base}/t/{created['table']}?watch=")
+    state = watched_state(base, created["table"], created["watch"].split("?watch=")[1])
+    assert state["seat"] is None and state["view"]["hand"] == [] and state["view"]["phase"] == "over"
+
+
+def watched_state(base: str, table_id: str, secret: str) -> dict[str, Any]:
+    """The first state a spectator's socket gets through nginx (tried again while the table
+    changes server)."""
+    for _ in range(20):
+        try:
+            with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}?watch={secret}",
+                         open_timeout=10, close_timeout=2) as ws:
+                while (message := json.loads(ws.recv(timeout=30)))["type"] != "state":
+                    assert message["type"] != "error" or message["code"] == "moved", message
+                return dict(message)
+        except (ConnectionClosed, OSError, TimeoutError):
+            time.sleep(0.2)
+    raise AssertionError("no spectator's state through nginx")
 
 
 def test_a_group_game_through_nginx_is_in_the_ledger_at_every_server(deployment: Cluster) -> None:

@@ -38,7 +38,7 @@ from .cards import (
 )
 from .errors import IllegalAction, InvalidAction, Reason
 from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
-from .observation import SeatView, build_view
+from .observation import SeatView, build_view, public_view
 from .options import EngineOptions, options_for
 from .phase import PHASE_NAMED, Phase
 from .position import Position
@@ -615,6 +615,14 @@ class Game:
         if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= count:
             raise ValueError(f"since: must be from 0 to {count}, got {since!r}")
         return build_view(self, self._check_seat(seat), since)
+
+    def public_view(self, since: object = 0) -> dict[str, Any]:
+        """What anyone may know, seated or not (a spectator): :meth:`view` with ``"seat":
+        null`` and no hand (``"hand": []``)."""
+        count = self.num_events
+        if not isinstance(since, int) or isinstance(since, bool) or not 0 <= since <= count:
+            raise ValueError(f"since: must be from 0 to {count}, got {since!r}")
+        return public_view(self, since)
 
     # ------------------------------------------------------------------ legal moves
 

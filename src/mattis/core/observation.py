@@ -36,7 +36,7 @@ VIEW_FORMAT = "mattis-view/1"
 
 VIEW_SCHEMA: Final[dict[str, str]] = {
     "format": '"mattis-view/1"',
-    "seat": "the seat this view belongs to (0-based, clockwise)",
+    "seat": "the seat this view belongs to (0-based, clockwise); null in a public view",
     "players": "the number of seats",
     "rules": "every rule option, as Rules.to_dict() gives it",
     "preset": "the preset the rules equal, or null for a house-rule mix",
@@ -44,7 +44,7 @@ VIEW_SCHEMA: Final[dict[str, str]] = {
     "phase": '"collect" (phase 1), "shed" (phase 2) or "over"',
     "to_move": "the seat to act, or null when the game is over",
     "leader": "who led the current trick (or leads the next one)",
-    "hand": "this seat's cards, sorted codes",
+    "hand": "this seat's cards, sorted codes; [] in a public view",
     "hand_sizes": "cards each seat holds",
     "won_sizes": "cards in each won pile (phase 1; zeros once the piles joined the hands)",
     "stock_size": "cards left in the stock, the reserved trump card included until put aside",
@@ -242,6 +242,20 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         since,                                                     # history_start
         game.num_events,                                           # event_count
     )
+
+
+def public_view(game: Game, since: int = 0) -> dict[str, Any]:
+    """What anyone may know about ``game``, seated or not (a spectator): a seat's view with
+    no seat and no hand (``"seat": null``, ``"hand": []``), in the ``mattis-view/1`` form.
+
+    Every other part of a view is public, the same for every seat (only ``seat`` and
+    ``hand`` are cut for one), so this is any seat's view with those two taken out: the
+    redaction stays in :func:`build_view` alone. The caller (``Game.public_view``) has
+    checked ``since``.
+    """
+    view = build_view(game, 0, since)._replace(hand=0).to_dict()
+    view["seat"] = None
+    return view
 
 
 def _out_seats(out: list[bool]) -> frozenset[int]:

@@ -38,6 +38,9 @@ WEB_MESSAGES: dict[str, Source] = {
     "web.err.headers_too_large": "The request's headers were too large or too many.",
     "web.err.slow_body": "The request did not arrive within {seconds} seconds.",
     "web.err.too_many_sockets": "Too many open connections; close a tab or wait a little.",
+    "web.err.spectator": "You are watching: only the players can do that.",
+    "web.err.watching_off": "The players have turned watching off.",
+    "web.err.too_many_watchers": "As many people as may ({limit}) are watching this table; try again later.",
     "web.err.hint_cooldown": "Wait {seconds} seconds before the next hint.",
     "web.err.not_found": "Not found: no such table, game, player or group.",
     # the ledger of a group (docs/ledger.md): a forgotten player, and each award's name and rule

@@ -71,6 +71,15 @@ WEB_TABLE_MESSAGES: dict[str, Source] = {
     "web.ui.table.share": "Share the link",
     "web.ui.table.share_text": "Join me for a game of Mattis!",
     "web.ui.table.qr_alt": "QR code of the invite link",
+    # spectators (mattis.table.watchers): the watch link, the count, the spectator's page
+    "web.ui.table.watching": "Watching",
+    "web.ui.table.watchers": Plural("{n} watching", "{n} watching", count="n"),
+    "web.ui.table.spectator": "Someone watching",
+    "web.ui.table.watch_share": "Share a link to watch",
+    "web.ui.table.watch_help": "Whoever has this link can follow the game, but sees nobody's hand.",
+    "web.ui.table.watch_link": "Link to watch",
+    "web.ui.table.watch_text": "Watch our game of Mattis!",
+    "web.ui.table.setting.watching": "Let others watch",
     "web.ui.table.scan": "Scan the code with a phone to join.",
     # the mute button in the header: pressed means no sounds and no vibration
     "web.ui.table.mute": "Mute sounds",

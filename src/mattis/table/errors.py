@@ -18,10 +18,10 @@ from ..i18n import Lang, t
 
 STATUS: dict[str, int] = {
     "bad_json": 400, "bad_message": 400, "bad_request": 400, "bad_text": 400, "bad_key": 401,
-    "bad_token": 403, "not_creator": 403,
+    "bad_token": 403, "not_creator": 403, "spectator": 403, "watching_off": 403,
     "not_found": 404, "slow_body": 408, "damaged": 410, "too_large": 413, "rate_limited": 429,
     "hint_cooldown": 429, "too_many_sockets": 429, "too_many_connections": 429,
-    "too_many_tables": 429, "too_many_bot_tables": 429, "headers_too_large": 431,
+    "too_many_tables": 429, "too_many_bot_tables": 429, "too_many_watchers": 429, "headers_too_large": 431,
     "server_error": 500, "busy": 503, "moved": 503, "storage": 503,
 }
 """The HTTP-like status of a refusal code, the same for every host (the server's HTTP answers,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..i18n import Lang
+from .errors import Refusal
 from .jobs import DecisionParts, Job
 from .rows import Row
 from .session import MessageCursor
@@ -52,8 +53,18 @@ class Connection(Generic[L]):
 
     @property
     def seat(self) -> int:
-        """The seat whose view this connection sees."""
-        return self.cursor.seat
+        """The seat whose view this connection sees; a spectator has none, and whatever
+        needs one is refused for it (``spectator``)."""
+        seat = self.cursor.seat
+        if seat is None:
+            raise Refusal("spectator")
+        return seat
+
+    @property
+    def spectator(self) -> bool:
+        """Whether this connection watches the table from no seat (the public view:
+        :mod:`.watchers`)."""
+        return self.cursor.seat is None
 
     @property
     def lang(self) -> Lang:

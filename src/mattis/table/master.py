@@ -28,7 +28,7 @@ from .config import TableConfig
 from .errors import Refusal, error_message
 from .host import Connection, L, TableHost, Timer
 from .jobs import HintJob, decision_from_parts
-from .protocol import CLOSE_REFUSED, dispatch, read_seat_message
+from .protocol import CLOSE_AFTER, CLOSE_REFUSED, dispatch, read_seat_message
 from .session import Outcome, TableSession
 
 FAILURE_PAUSE = 1.0
@@ -182,6 +182,15 @@ class TableMaster(Generic[L]):
         if self.session.seats[seat].coaches >= MAX_COACH_CONNECTIONS:
             raise Refusal("too_many_sockets")
         return Connection(link, self.session.cursor(seat, lang), plays=False, coach=True)
+    def admit_spectator(self, token: str, lang: Lang, link: L) -> Connection[L]:
+        """A spectator's connection (the watch link's secret ``token``), not yet connected:
+        ``bad_token`` for a wrong one, ``watching_off`` or ``too_many_watchers`` when there
+        is no room (:mod:`.watchers`)."""
+        watchers = self.session.watchers
+        if not token or not watchers.admits(token):
+            raise Refusal("bad_token")
+        watchers.check_room()
+        return Connection(link, self.session.cursor(None, lang), plays=False)
 
     def connections_of(self, seat: int) -> int:
         """How many open connections play ``seat``."""
@@ -191,6 +200,9 @@ class TableMaster(Generic[L]):
         """A connection opened: it gets its state, and the others only if what they see
         changed (a seat's first connection makes the person present), so a connection
         costs constant work."""
+        if connection.spectator:
+            self._spectator_in(connection)
+            return
         self.connections.append(connection)
         if connection.coach:  # everyone sees the seat is coached; the person is not made present
             if self.session.coach_arrived(connection.seat).changed:
@@ -201,6 +213,25 @@ class TableMaster(Generic[L]):
             self._present(connection)
         else:
             self.resend(connection)
+
+    def _spectator_in(self, connection: Connection[L]) -> None:
+        """A spectator came (room is checked again: others may have come since it was
+        admitted): it gets its state, and everyone the new count."""
+        watchers = self.session.watchers
+        try:
+            watchers.check_room()
+        except Refusal as error:
+            self.refuse(connection, error)
+            self.host.hang_up(connection, CLOSE_AFTER.get(error.code, 1000))
+            return
+        self.connections.append(connection)
+        watchers.joined()
+        self.resend(connection)
+        self.send_all(watchers.message())
+
+    def _spectator_out(self, connection: Connection[L]) -> None:
+        self.session.watchers.left(connection)
+        self.send_all(self.session.watchers.message())
 
     def _present(self, connection: Connection[L]) -> None:
         """The person of a connection is here (it opened, or its page is looked at again):
@@ -237,6 +268,8 @@ class TableMaster(Generic[L]):
         if connection.coach:
             if self.session.coach_left(connection.seat).changed:
                 self.deliver()
+        elif connection.spectator:
+            self._spectator_out(connection)
         elif connection.plays and not connection.away:
             self._absent(connection)
 
@@ -286,7 +319,10 @@ class TableMaster(Generic[L]):
         return str(message["type"])
 
     def _player(self, connection: Connection[L]) -> int:
-        """The seat a connection plays; refused for one that only looks on."""
+        """The seat a connection plays; refused for one that only looks on (a spectator:
+        ``spectator``)."""
+        if connection.spectator:
+            raise Refusal("spectator")
         if not connection.plays:
             raise Refusal("bad_message", "only a player of the table may do that")
         return connection.seat
@@ -356,8 +392,28 @@ class TableMaster(Generic[L]):
 
     def react(self, connection: Connection[L], reaction: object) -> None:
         """Pass a quick reaction (one of the session's fixed few, not too soon after the
-        seat's last) to every connection of the table, the sender's too."""
-        self.send_all(self.session.react(self._player(connection), reaction))
+        seat's last) to every connection of the table, the sender's too (a spectator's has no
+        seat, and its own limit)."""
+        if connection.spectator:
+            self.send_all(self.session.react(None, reaction, connection))
+        else:
+            self.send_all(self.session.react(self._player(connection), reaction))
+
+    async def set_watching(self, connection: Connection[L], allowed: object) -> None:
+        """A seated player lets people watch, or no longer: the setting is stored, and
+        turning it off closes every spectator's connection (``watching_off``)."""
+        self._player(connection)
+        await self.transact(lambda: self.session.set_watching(allowed))
+        if self.session.watchers.allowed:
+            return
+        spectators = [other for other in self.connections if other.spectator]
+        for spectator in spectators:
+            self.connections.remove(spectator)
+            self.session.watchers.left(spectator)
+            self.refuse(spectator, Refusal("watching_off"))
+            self.host.hang_up(spectator, CLOSE_AFTER["watching_off"])
+        if spectators:
+            self.send_all(self.session.watchers.message())
 
     # ---------------------------------------------------------------- coaching
 
@@ -395,6 +451,8 @@ class TableMaster(Generic[L]):
     def suggest(self, connection: Connection[L], action: str) -> None:
         """A coach suggests a move to the person it coaches (refused as the move would be
         refused); only the seat's own connections see it, in their state's ``coach``."""
+        if connection.spectator:
+            raise Refusal("spectator")
         if not connection.coach:
             raise Refusal("bad_message", "only a coach may suggest a move")
         self.session.suggest(connection.seat, action)
@@ -403,7 +461,7 @@ class TableMaster(Generic[L]):
     def _resend_seat(self, seat: int) -> None:
         """Send the connections of ``seat`` (its person's and its coach's) their state again."""
         for other in self.connections:
-            if other.seat == seat and (other.plays or other.coach):
+            if (other.plays or other.coach) and other.seat == seat:
                 self.resend(other)
 
     # ---------------------------------------------------------------- absence clocks

@@ -31,7 +31,8 @@ CLOSE_DAMAGED = 4410
 """Socket close code for a table set aside as damaged (the page stops reconnecting)."""
 CLOSE_AFTER: dict[str, int] = {"bad_token": CLOSE_REFUSED, "damaged": CLOSE_DAMAGED,
                                "moved": CLOSE_TRY_LATER, "busy": CLOSE_TRY_LATER,
-                               "too_many_sockets": CLOSE_TRY_LATER}
+                               "too_many_sockets": CLOSE_TRY_LATER,
+                               "watching_off": CLOSE_REFUSED, "too_many_watchers": CLOSE_TRY_LATER}
 """The close code that follows the one ``error`` a connection refused at opening gets."""
 
 
@@ -98,6 +99,10 @@ class SeatRequests(Protocol):
 
     def suggest(self, connection: Connection[Any], action: str) -> None:
         """A coach suggests ``action`` to the person it coaches (checked by the session)."""
+        ...
+
+    async def set_watching(self, connection: Connection[Any], allowed: object) -> None:
+        """Let people watch the table, or no longer (a seated player only; :mod:`.watchers`)."""
         ...
 
 
@@ -170,5 +175,7 @@ async def dispatch(requests: SeatRequests, connection: Connection[Any], message:
         if not isinstance(action, str) or not 0 < len(action) <= 16:
             raise Refusal("bad_message", "suggest needs an action such as 7h")
         requests.suggest(connection, action)
+    elif kind == "watching":
+        await requests.set_watching(connection, message.get("allowed"))
     else:
         raise Refusal("bad_message", "unknown message type (see docs/web.md)")

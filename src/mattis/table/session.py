@@ -79,6 +79,7 @@ from .seats import (
 )
 from .takeback import replay_with_movers, undo_marker
 from .tricks import TrickWatcher
+from .watchers import Watchers
 
 FIRST_LOG_LINES = 80
 """How much of the log a new connection receives (older lines add nothing on a phone)."""
@@ -93,7 +94,8 @@ class MessageCursor:
     whose view they show, in which language) and how much of the current game's history
     and log has been sent, so each message carries only what is new."""
 
-    seat: int
+    seat: int | None
+    """The seat whose view the messages show; ``None`` for a spectator's (the public view)."""
     lang: Lang
     _: KW_ONLY
     game_number: int = 0
@@ -122,6 +124,7 @@ class _Snapshot:
     stand_in_moves: set[int]
     away_plays: dict[int, list[Action]]
     coached: set[int]
+    watching: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +200,7 @@ class TableSession:
         self.clock = clock
         self.game: Game | None = None
         self.game_number = 0
-        self.logs: dict[tuple[int, Lang], SeatLog] = {}
+        self.logs: dict[tuple[int | None, Lang], SeatLog] = {}
         """The move log of the current game, per seat and language, fed after every move."""
         self.trackers: dict[int, CardTracker] = {}
         """What each bot seat remembers of the current game, so a bot reads only new events."""
@@ -229,6 +232,8 @@ class TableSession:
         """The seats of the current game that a coach watched (the record's ``coached``)."""
         self.suggestions: dict[int, Suggestion] = {}
         """The move each coached seat's coach last suggested (shown until the game moves on)."""
+        self.watchers = Watchers.fresh()
+        """The spectators (:mod:`.watchers`): the watch secret, the setting, how many watch."""
 
     # ---------------------------------------------------------------- creating and restoring
 
@@ -303,6 +308,7 @@ class TableSession:
             raise ValueError("stored match: group must be text or null")
         session = cls(stored.table_id, rules, seats=seats, match=match, secret=secret, seed=seed,
                       config=config, clock=clock, host=host if valid_host else None, group=group)
+        session.watchers, fresh_watch = Watchers.from_stored(data)
         rows: list[Row] = []
         if stored.game is not None:
             record = stored.game.record()
@@ -314,7 +320,7 @@ class TableSession:
             if session.game.is_over and match.played < session.game_number:
                 match.finish(session.game)  # killed between the last move and the score
                 rows.append(session._table_update())
-        if fresh_secret and not rows:
+        if (fresh_secret or fresh_watch) and not rows:
             rows.append(session._table_update())
         now = clock()
         timers = []
@@ -563,6 +569,7 @@ class TableSession:
         self.movers, self.stored_actions = snapshot.movers, snapshot.stored_actions
         self.taken_back, self.stand_in_moves = snapshot.taken_back, snapshot.stand_in_moves
         self.away_plays, self.coached = snapshot.away_plays, snapshot.coached
+        self.watchers.allowed = snapshot.watching
         self._follow_afresh()
 
     def _follow_afresh(self) -> None:
@@ -577,7 +584,8 @@ class TableSession:
         return _Snapshot(None if self.game is None else self.game.copy(), self.game_number,
                          copy.deepcopy(self.match), copy.deepcopy(self.seats), list(self.movers),
                          self.stored_actions, list(self.taken_back), set(self.stand_in_moves),
-                         {seat: list(plays) for seat, plays in self.away_plays.items()}, set(self.coached))
+                         {seat: list(plays) for seat, plays in self.away_plays.items()}, set(self.coached),
+                         self.watchers.allowed)
 
     # ---------------------------------------------------------------- takebacks
 
@@ -793,8 +801,9 @@ class TableSession:
 
     # ---------------------------------------------------------------- messages
 
-    def cursor(self, seat: int, lang: Lang) -> MessageCursor:
-        """A new connection's cursor into the messages: it is sent everything at first."""
+    def cursor(self, seat: int | None, lang: Lang) -> MessageCursor:
+        """A new connection's cursor into the messages: it is sent everything at first
+        (``seat`` ``None``: a spectator's, which shows the public view)."""
         return MessageCursor(seat, lang)
 
     def state_message(self, reader: MessageCursor) -> dict[str, Any]:
@@ -816,11 +825,12 @@ class TableSession:
         if reader.game_number != self.game_number or reader.takebacks != takebacks:
             reader.game_number, reader.history_sent, reader.log_sent = self.game_number, 0, 0
             reader.takebacks = takebacks
-        view = game.view(seat, since=min(reader.history_sent, game.num_events))
+        since = min(reader.history_sent, game.num_events)
+        view = game.public_view(since) if seat is None else game.view(seat, since=since)
         message["history_start"] = reader.history_sent
         reader.history_sent = view["event_count"]
         message["view"] = view
-        legal = game.legal_actions() if game.to_move == seat else []
+        legal = game.legal_actions() if seat is not None and game.to_move == seat else []
         message["legal"] = [str(a) for a in sort_actions(legal, game.phase, game.trump)]
         entries = self.log_of(seat, lang).entries
         start = reader.log_sent or max(0, len(entries) - FIRST_LOG_LINES)
@@ -829,7 +839,7 @@ class TableSession:
         message["log_kinds"] = [str(entry.kind) for entry in entries[start:]]
         reader.log_sent = len(entries)
         message["last_trick"] = self.last_trick()
-        message["undo"] = self.undo_point(seat) is not None
+        message["undo"] = seat is not None and self.undo_point(seat) is not None
         message["takebacks"] = takebacks
         people = self.participants(seat)
         if game.is_over:
@@ -859,51 +869,71 @@ class TableSession:
             watcher.feed(game.raw_events_since(watcher.seen))
         return watcher.last
 
-    def react(self, seat: int, reaction: object) -> dict[str, Any]:
+    def react(self, seat: int | None, reaction: object, spectator: object = None) -> dict[str, Any]:
         """The ``reaction`` message every connection of the table is sent when ``seat`` sends
         one of :data:`REACTIONS`: never free text, and at most one per
-        :attr:`TableConfig.reaction_interval` per seat (else ``rate_limited``)."""
+        :attr:`TableConfig.reaction_interval` per seat (else ``rate_limited``). A spectator
+        (``seat`` ``None``, ``spectator`` its connection) is limited the same, on its own."""
         if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise Refusal("bad_message", f"reaction must be one of {', '.join(REACTIONS)}")
         now = self.clock()
-        last = self.reacted_at.get(seat)
+        times: dict[Any, float] = self.reacted_at if seat is not None else self.watchers.reacted_at
+        key = seat if seat is not None else spectator
+        last = times.get(key)
         if last is not None and now - last < self.config.reaction_interval:
             raise Refusal("rate_limited")
-        self.reacted_at[seat] = now
+        times[key] = now
         return {"type": "reaction", "seat": seat, "reaction": reaction}
 
-    def _table_part(self, viewer: int) -> dict[str, Any]:
+    def set_watching(self, allowed: object) -> Outcome:
+        """A seated player lets people watch the table, or no longer (a table setting, stored
+        with the match); the master closes the spectators' connections when it is turned off."""
+        if not isinstance(allowed, bool):
+            raise Refusal("bad_message", "watching needs allowed: true or false")
+        if allowed == self.watchers.allowed:
+            return Outcome()
+        snapshot = self._snapshot()
+        self.watchers.allowed = allowed
+        return Outcome((self._table_update(),), True, (), snapshot)
+
+    def _table_part(self, viewer: int | None) -> dict[str, Any]:
         prefix = self.config.invite_prefix
+        watchers = self.watchers
         return {"id": self.table_id, "status": self.status, "game": self.game_number,
                 "scores": list(self.match.scores), "seeded": self.seeded, "host": self.host,
                 "group": self.group,
                 "seats": [self.seat_info(index, viewer) for index in range(self.players)],
                 "reactions": list(REACTIONS),
-                "invite": None if prefix is None else f"{prefix}{self.table_id}"}
+                "invite": None if prefix is None else f"{prefix}{self.table_id}",
+                "watchers": watchers.count, "watching": watchers.allowed,
+                "watch": None if viewer is None else watchers.link(prefix, self.table_id)}
 
     def _tell_logs(self, game: Game, stand_in: int | None = None) -> None:
         """Feed the step just played (by a stand-in for the person at ``stand_in``, if
         given) to every move log (each with its own seat's table)."""
         views: dict[int, SeatView] = {}
-        for (seat, _), seat_log in self.logs.items():
-            if seat not in views:
-                views[seat] = SeatView.from_dict(game.view(seat, since=game.num_events))
-            seat_log.feed(game, views[seat], stand_in)
+        for seat_log in self.logs.values():
+            reader = seat_log.seat  # a spectators' log is told from seat 0's (public parts only)
+            if reader not in views:
+                views[reader] = SeatView.from_dict(game.view(reader, since=game.num_events))
+            seat_log.feed(game, views[reader], stand_in)
 
-    def prepare_log(self, seat: int, lang: Lang) -> None:
+    def prepare_log(self, seat: int | None, lang: Lang) -> None:
         """Begin the move log of ``seat`` in ``lang`` now if it is not there yet (one replay of
         the game so far), so a host can do it away from its event loop, with the table to
         itself, before a new reader's first message needs it."""
         if self.game is not None:
             self.log_of(seat, lang)
 
-    def log_of(self, seat: int, lang: Lang) -> SeatLog:
-        """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for."""
+    def log_of(self, seat: int | None, lang: Lang) -> SeatLog:
+        """The move log of ``seat`` in ``lang``, begun (by one replay) when first asked for
+        (``seat`` ``None``: the spectators', where nobody is "you")."""
         seat_log = self.logs.get((seat, lang))
         if seat_log is None:
             assert self.game is not None
             story = TableStory(self.participants(seat), self.rules, lang)
-            seat_log = SeatLog.caught_up(story, seat, self.game, self.stand_in_moves)
+            # the story reads only a view's public parts, so any seat's view explains it
+            seat_log = SeatLog.caught_up(story, 0 if seat is None else seat, self.game, self.stand_in_moves)
             self.logs[(seat, lang)] = seat_log
         return seat_log
 
@@ -1004,7 +1034,7 @@ class TableSession:
         return {"scores": list(match.scores), "dealer": match.dealer, "games": self.game_number,
                 "seed": self.seed, "secret": None if self.secret is None else self.secret.hex,
                 "host": self.host, "group": self.group,
-                "results": [list(r) for r in match.results]}
+                "results": [list(r) for r in match.results], **self.watchers.stored()}
 
     def _table_update(self) -> TableUpdate:
         return TableUpdate(self.table_id, self._stored_seats(), self._stored_match())

@@ -2,9 +2,11 @@
 
 Protocol (documented in ``docs/web.md``; tests and outside clients rely on these names):
 
-* ``POST /api/tables`` ``{"rules", "set", "players", "seats"}`` → ``{"table", "seat", "token", "invite"}``
+* ``POST /api/tables`` ``{"rules", "set", "players", "seats"}`` → ``{"table", "seat", "token", "invite",
+  "watch"}``
 * ``POST /api/tables/{ID}/join`` ``{"name"}`` → ``{"seat", "token"}`` (404 unknown, 409 full)
-* ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
+* ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page, and the watch link
+  for a seated player (``X-Seat-Token: TOKEN``)
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``GET /api/tables/{ID}/coach.svg?coach=SECRET`` → a coach link as a QR code (404 unless open)
@@ -12,7 +14,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
   client sends ``act``, ``hint``, ``again`` and ``lang``; every refusal is an ``error``
-  message to that client alone. ``?coach=SECRET`` instead of a token opens a coach's socket.
+  message to that client alone. ``?coach=SECRET`` instead of a token opens a coach's socket,
+  ``?watch=TOKEN`` a spectator's (the watch link's secret: the public view, reactions only).
 
 No input can cost more than a refusal: bodies and messages are read within limits and
 parsed by :mod:`.limits`, every route answers a refusal as ``{"type": "error", "code",
@@ -318,9 +321,11 @@ def create_app(
                 raise Refusal("not_found")
         table, seat, token = await lobby_of(request).create(
             body, _address(request), player=None if player is None else player.player, group=group)
-        invite = public_base(request, public_url) + Lobby.invite_path(table.table_id)
-        return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite},
-                            status_code=201)
+        base = public_base(request, public_url)
+        invite = base + Lobby.invite_path(table.table_id)
+        watch = base + table.session.watchers.path(table.table_id)
+        return JSONResponse({"table": table.table_id, "seat": seat, "token": token, "invite": invite,
+                             "watch": watch}, status_code=201)
 
     @api
     async def join_table(request: Request) -> Response:
@@ -334,7 +339,13 @@ def create_app(
     @api
     async def table_info(request: Request) -> Response:
         table = await lobby_of(request).table(request.path_params["table_id"])
-        return JSONResponse(table.session.summary())
+        summary, token = table.session.summary(), request.headers.get("x-seat-token")
+        if token is None:
+            return JSONResponse(summary)
+        if table.session.seat_of(token) is None:  # a seated player's own answer, with the watch link
+            raise Refusal("bad_token")
+        summary["watch"] = public_base(request, public_url) + table.session.watchers.path(table.table_id)
+        return JSONResponse(summary, headers={"cache-control": "no-store"})
 
     @api
     async def table_record(request: Request) -> Response:
@@ -552,11 +563,15 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
     outbox = Outbox(lobby.settings, client_key(_address(websocket)))
     try:
         table = await lobby.table(websocket.path_params["table_id"])
-        coach = websocket.query_params.get("coach")
-        connection = (table.admit(websocket.query_params.get("token") or "", lang, outbox) if coach is None
-                      else table.admit_coach(coach, lang, outbox))
-        if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
-            raise Refusal("too_many_sockets")
+        watch, coach = websocket.query_params.get("watch"), websocket.query_params.get("coach")
+        if watch is not None:  # a spectator: the watch link's secret, no seat
+            connection = table.admit_spectator(watch, lang, outbox)
+        elif coach is not None:  # a coach: the seat's coach link (its own cap of sockets)
+            connection = table.admit_coach(coach, lang, outbox)
+        else:
+            connection = table.admit(websocket.query_params.get("token") or "", lang, outbox)
+            if table.connections_of(connection.seat) >= lobby.settings.max_sockets_per_seat:
+                raise Refusal("too_many_sockets")
         await _prepare_log(table, connection)
         if table.closed:  # handed over to another server meanwhile
             raise Refusal("moved")
@@ -565,7 +580,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
         return
     await websocket.accept()
     writer = asyncio.create_task(_pump(websocket, connection))
-    if connection.plays:  # a table counts against a person's address, never a coach's
+    if connection.plays:  # a table counts against a person's address, never a coach's or a spectator's
         lobby.adopt(table.table_id, outbox.address)
     lobby.seen(table)
     table.connect(connection)
@@ -593,7 +608,7 @@ async def serve_socket(lobby: Lobby, websocket: WebSocket) -> None:
 async def _prepare_log(table: LiveTable, connection: Connection[Outbox]) -> None:
     """Replay the game for the seat's move log in a new language (a new connection, a
     restored table) in a thread, with the table to itself: the other tables play on."""
-    session, key = table.session, (connection.seat, connection.lang)
+    session, key = table.session, (connection.cursor.seat, connection.lang)
     if session.game is not None and key not in session.logs:
         async with table.lock:
             await asyncio.to_thread(session.prepare_log, *key)
@@ -623,7 +638,7 @@ async def _pump(websocket: WebSocket, connection: Connection[Outbox]) -> None:
             try:
                 await websocket.send_text(text)
             except UnicodeEncodeError:  # a bug let unsendable text through: say so, live on
-                log.error("a message to seat %s could not be encoded", connection.seat)
+                log.error("a message to seat %s could not be encoded", connection.cursor.seat)
                 await websocket.send_json(error_message(Refusal("server_error"), connection.lang))
         await websocket.close(code=outbox.close_code)
     except Exception:  # the peer is gone; the reader notices and cleans up

@@ -18,6 +18,7 @@
 //   sound.js       sounds, the vibration on your turn, the mute button
 //   away.js        away and back (the tab hidden), what a robot played meanwhile, taking back
 //   coach.js       a coach, with consent: the player's link, the coach's page, suggestions
+//   watchers.js    spectators: watching from no seat, the count, the watch link and its switch
 // Test hooks (data-card, data-playable, data-action, data-table, data-last-trick, data-war,
 // data-refusal, data-result, data-mattis-seat, data-reaction) are a contract: docs/web.md.
 import { currentLang, fmt, langSwitch, loadTexts } from "./i18n.js";
@@ -40,14 +41,16 @@ import { coachEnded, coaching, drawCoach, receiveCoachLink, showCoachGone, wireC
 import { drawSeats, feltLayout, placeSeats, showReaction, turnText } from "./table/seats.js";
 import { startSettings } from "./table/settings.js";
 import { store } from "./table/store.js";
+import { connectSpectator, receiveWatchError, showWatcherReaction, spectating, takeWatchers } from "./table/watchers.js";
 
 // ------------------------------------------------------------------ messages
 
 function receive(message) {
   if (message.type === "state") takeState(message);
   else if (message.type === "hint") receiveHint(message);
-  else if (message.type === "reaction") showReaction(message);
-  else if (message.type === "error") { if (!coachEnded(message)) receiveError(message); }
+  else if (message.type === "reaction") (message.seat === null ? showWatcherReaction : showReaction)(message);
+  else if (message.type === "watchers") takeWatchers(message);
+  else if (message.type === "error") { if (!coachEnded(message) && !receiveWatchError(message)) receiveError(message); }
   else if (message.type === "away_summary") showAwaySummary(message);
   else if (message.type === "coach_link") receiveCoachLink(message);
 }
@@ -61,6 +64,7 @@ function takeState(message) {
     felt: takeFelt(before.felt, message, message.table.game !== before.log.game
       || (message.takebacks ?? 0) !== (before.state?.takebacks ?? 0)),
     hand: takeHand(before.hand, message),
+    watchers: { count: message.table.watchers ?? 0, allowed: message.table.watching ?? true },
   }));
 }
 
@@ -117,7 +121,7 @@ async function switchLang(code) {
   const texts = await loadTexts(code);
   const lang = texts._lang;
   store.update({ lang, texts });
-  if (store.get().link) send({ type: "lang", lang }); else showJoin();
+  if (store.get().link) send({ type: "lang", lang }); else if (!spectating()) showJoin();
 }
 
 store.subscribe((now, before) => {
@@ -178,6 +182,7 @@ async function start() {
   store.update({ lang: texts._lang, texts });  // the language the server chose, when none was asked for
   $("device-badge").hidden = !isLocal(tableId);  // a game the offline app keeps on this device
   if (takeOfflineNote()) $("offline-note").hidden = false;  // no server answered when it was dealt: say so once
-  if (coaching || hasSeat()) connectSeat(); else showJoin();
+  if (spectating()) connectSpectator(receive);  // the watch link: from no seat, whatever this browser holds
+  else if (coaching || hasSeat()) connectSeat(); else showJoin();
 }
 start();

@@ -8,9 +8,9 @@
 //   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join, with
 //                                         this device's player key if it has one: player.js)
 //   recordUrl(tableId, game)           -> a URL that downloads the finished game's record
-//   openSeat({tableId, token, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
-//                                      -> {send(message), close()}  ({tableId, coach, lang}: a
-//                                         coach's socket, with its link's secret instead of a token)
+//   openSeat({tableId, token | coach | watch, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
+//                                      -> {send(message), close()}  (coach: a coach's socket, with
+//                                         its link's secret; watch: a spectator's, with the watch secret)
 // onRejected: the seat token was refused (forget it); onClosed: the table cannot be played
 // (damaged, set aside by the server): the error message just received says why, and nothing
 // is tried again; onLost: the connection dropped and is being opened again (with back-off)
@@ -80,7 +80,7 @@ export function recordUrl(tableId, game) {
   return `/api/tables/${encodeURIComponent(tableId)}/record?game=${game}`;
 }
 
-export function openSeat({ tableId, token, coach = null, lang }, handlers) {
+export function openSeat({ tableId, token, coach = null, watch = null, lang }, handlers) {
   if (isLocal(tableId)) return openLocalSeat({ tableId, token, lang }, handlers);
   const { onMessage, onOpen, onRejected, onClosed, onLost } = handlers;
   let socket = null;
@@ -89,7 +89,7 @@ export function openSeat({ tableId, token, coach = null, lang }, handlers) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   function open() {
     socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}` +
-      `?${coach ? "coach" : "token"}=${encodeURIComponent(coach || token)}&lang=${lang}`);
+      `?${watch ? "watch" : coach ? "coach" : "token"}=${encodeURIComponent(watch || coach || token)}&lang=${lang}`);
     socket.addEventListener("open", () => { retry = 500; if (onOpen) onOpen(); });
     socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {

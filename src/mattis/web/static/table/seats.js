@@ -69,6 +69,11 @@ export function feltLayout() {
  * trump beside it), the others around the felt or in a row along its top. */
 function seatPlace(seat, layout) {
   const players = store.get().state.table.seats.length;
+  if (store.get().state.seat === null) {  // a spectator's page: the spectator sits at the bottom, seatless
+    if (layout === "row") return { x: (100 * (seat + 0.5)) / players, y: 0 };
+    const angle = ((90 + ((seat + 1) * 360) / (players + 1)) * Math.PI) / 180;
+    return { x: 50 + 38 * Math.cos(angle), y: 50 + 39 * Math.sin(angle) };
+  }
   const offset = seatOffset(seat);
   if (offset === 0) return { x: layout === "row" ? 0 : 50, y: 100 };
   if (layout === "row") return { x: (100 * (offset - 0.5)) / (players - 1), y: 0 };
@@ -99,7 +104,8 @@ export function drawSeats(view) {
   seats.forEach((info, seat) => {
     const item = seatElement(seat);
     const place = seatPlace(seat, layout);
-    item.style.width = layout === "row" && !info.you ? `min(calc(${100 / (seats.length - 1)}% - 8px), 220px)` : "";
+    const inRow = state.seat === null ? seats.length : seats.length - 1;  // a spectator's row holds every seat
+    item.style.width = layout === "row" && !info.you ? `min(calc(${100 / inRow}% - 8px), 220px)` : "";
     item.dataset.x = String(place.x);
     item.dataset.y = String(place.y);
     const toMove = !over && view.to_move === seat;

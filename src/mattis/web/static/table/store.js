@@ -54,4 +54,7 @@ export const store = createStore({
    * page, whether the player ended the coaching. */
   coachLink: null,
   coachEnded: false,
+  /** How many spectators watch, and whether the players let them ({count, allowed}: the
+   * state's table.watchers and table.watching, or a later `watchers` message). */
+  watchers: { count: 0, allowed: true },
 });
