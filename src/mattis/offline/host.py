@@ -6,9 +6,12 @@ to :meth:`DeviceHost.receive`:
 * ``{"op": "call", "id": N, "name": NAME, "lang": L, ...}`` for what the server answers over
   HTTP: ``createTable`` (``body``), ``tableInfo`` and ``joinTable`` (``tableId``, ``name``),
   ``record`` (``tableId``, ``game``; as JSON text: JavaScript's numbers cannot hold a 64-bit
-  seed), ``list``, ``myStats`` (the device owner's statistics, "Min statistikk":
-  :func:`device_stats`) and ``searchSpeed`` (``seconds``, for the benchmark). The answer is
-  ``{"reply": N, "ok": …, "status": …, "data": …}``, the body and status the server would give.
+  seed), ``review`` (``tableId``, ``game``, ``token``: a finished game's review for the token's
+  seat, worked out here in line with the device's smaller budget, a choice at a time; as the
+  server's ``POST /api/tables/{ID}/games/{N}/review`` answers), ``list``, ``myStats`` (the
+  device owner's statistics, "Min statistikk": :func:`device_stats`) and ``searchSpeed``
+  (``seconds``, for the benchmark). The answer is ``{"reply": N, "ok": …, "status": …,
+  "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
   page sends over the WebSocket, and every message the socket would carry comes back as
@@ -31,6 +34,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from ..bots.review import REVIEW_SEED
 from ..i18n import Lang, is_lang
 from ..table.config import TableConfig, table_profile
 from ..table.errors import Refusal, error_message
@@ -41,6 +45,7 @@ from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.protocol import refused_opening
 from ..table.records import finished_record
+from ..table.review import ReviewDesk, ReviewKey, review_answer
 from ..table.rows import ActionRow, Row
 from ..table.session import TableSession
 
@@ -149,6 +154,8 @@ class DeviceHost:
         self.reader_task: asyncio.Task[None] | None = None
         self.failures: list[str] = []
         """What went wrong outside any request (a bot move that failed), newest last."""
+        self.reviews = ReviewDesk(keep=8)
+        """Finished games' reviews asked for on this device, and kept."""
 
     # ---------------------------------------------------------------- messages in and out
 
@@ -228,12 +235,32 @@ class DeviceHost:
                 raise Refusal("bad_request", "game must be a number")
             record = finished_record(self.stores[table.table_id].game(table.table_id, number))
             return 200, json.dumps(record, separators=(",", ":"))
+        if name == "review":
+            return await self._review(table, message)
         if name == "tableInfo":
             return 200, table.session.summary()
         if name == "joinTable":
             seat, token = await table.join(message.get("name"))
             return 200, {"seat": seat, "token": token}
         raise Refusal("bad_message", "unknown request (see mattis/offline/host.py)")
+
+    async def _review(self, table: Table, message: dict[str, Any]) -> tuple[int, Any]:
+        number, token = message.get("game"), message.get("token")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise Refusal("bad_request", "game must be a number")
+        seat = table.session.seat_of(token) if isinstance(token, str) else None
+        if seat is None:
+            raise Refusal("bad_token")
+        table_id, store = table.table_id, self.stores[table.table_id]
+        key = ReviewKey(table_id, number, seat, self.config.review_iterations, REVIEW_SEED)
+
+        async def record() -> dict[str, Any]:
+            return finished_record(store.game(table_id, number))
+
+        run = await self.reviews.ask(key, record, _in_line,
+                                     report=lambda error: self.report(table_id, error))
+        answer = review_answer(run, _lang(message.get("lang")), device=True)
+        return (200 if answer["status"] == "done" else 202), answer
 
     async def create(self, body: object) -> tuple[Table, int, str]:
         """A new table on the device from a ``POST /api/tables`` body; returns it, the
@@ -337,6 +364,7 @@ class DeviceHost:
 
     async def close(self) -> None:
         """Stop every table's bots and hints, and the message reader."""
+        await self.reviews.close()
         for table in list(self.tables.values()):
             await table.stop()
         if self.reader_task is not None:
@@ -386,6 +414,12 @@ class DeviceHost:
     def report(self, table_id: str, error: BaseException) -> None:
         """Keep it for :attr:`failures`; the table goes on."""
         self.failures.append(f"table {table_id}: {type(error).__name__}: {error}")
+
+
+async def _in_line(cost: float, function: Callable[..., Any], *args: Any) -> Any:
+    """One piece of a review, worked out here, after letting the page's other messages in."""
+    await asyncio.sleep(0)
+    return function(*args)
 
 
 def _lang(value: object) -> Lang:

@@ -7,6 +7,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}`` → public facts (seats, status) for the join page
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
+* ``POST /api/tables/{ID}/games/{N}/review`` ``{"token"}`` → 202 ``{"status": "running", "done",
+  "total"}`` until the review of game N for the token's seat is worked out, then 200 with it
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
@@ -69,6 +71,7 @@ from ..table import Connection, Refusal, TableConfig, error_message, table_profi
 from ..table.limits import RateLimiter
 from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
+from ..table.review import review_answer
 from . import pwa
 from .community import Community
 from .groups_api import WebParts, community_routes, optional_player
@@ -345,6 +348,18 @@ def create_app(
         return JSONResponse(await lobby_of(request).replay(request.path_params["table_id"], number,
                                                            _request_lang(request)))
 
+    @api
+    async def table_review(request: Request) -> Response:
+        number = game_number(request.path_params["game"])
+        if number is None:
+            raise Refusal("bad_request", "game must be a number")
+        body = await json_body(request)
+        token = body.get("token") if isinstance(body, dict) else None
+        run = await lobby_of(request).review(request.path_params["table_id"], number, token,
+                                             _address(request))
+        answer = review_answer(run, _request_lang(request), device=False)
+        return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
+
     async def replay_page(request: Request) -> Response:
         return HTMLResponse((STATIC / "replay.html").read_text(encoding="utf-8"))
 
@@ -470,6 +485,7 @@ def create_app(
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/api/tables/{table_id}/games/{game}/review", table_review, methods=["POST"]),
         Route("/replay/{table_id}/{game:int}", replay_page),
         WebSocketRoute("/ws/tables/{table_id}", socket),
         *community_routes(WebParts(lobby_of, community_of, json_body,
