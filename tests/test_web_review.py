@@ -70,6 +70,10 @@ def test_the_review_of_your_seat_is_the_engines_review_with_words_and_positions(
     assert [position["action"] for position in answer["positions"]] == actions
     first = answer["positions"][0]
     assert first["hand"] and set(first["hand"]) == set(review["decisions"][0]["knew"]["hand"])
+    assert [choice["action"] for choice in answer["choices"]] == actions
+    for choice, decision in zip(answer["choices"], review["decisions"], strict=True):
+        assert set(choice["labels"]) == set(decision["options"])
+        assert (choice["sentence"] is None) == (decision["best"] == decision["played"])
     assert len(words["turning_points"]) == len(review["turning_points"])
     for point in words["turning_points"]:
         assert point["sentence"].startswith(f"Move {point['move']} ")

@@ -36,7 +36,7 @@ REVIEW_MESSAGES: dict[str, Source] = {
     "web.ui.review.step": "Choice {n} of {count}",
     "web.ui.review.prev": "Previous choice",
     "web.ui.review.next": "Next choice",
-    "web.ui.review.to_turning": "Show",
+    "web.ui.review.to_turning": "Show move {move}",
     "web.ui.review.where": "Move {move}, phase {phase}",
     "web.ui.review.your_hand": "Your hand",
     "web.ui.review.on_table": "On the table",

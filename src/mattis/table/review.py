@@ -35,7 +35,7 @@ from ..bots.review import (
 )
 from ..core.game import Game
 from ..frontend.cards import sort_hand
-from ..frontend.review import review_report
+from ..frontend.review import choice_words, review_report
 from ..i18n import Lang
 from .errors import Refusal
 from .page import codes
@@ -217,4 +217,6 @@ def review_answer(run: ReviewRun, lang: Lang, *, device: bool) -> dict[str, Any]
     if run.review is None:
         return {"status": "running", "done": run.done, "total": run.total}
     return {"status": "done", "game": run.key.game, "seat": run.key.seat, "device": device,
-            "report": review_report(run.review, lang).to_dict(), "positions": list(run.positions)}
+            "report": review_report(run.review, lang).to_dict(),
+            "choices": [choice_words(decision, lang) for decision in run.review.decisions],
+            "positions": list(run.positions)}

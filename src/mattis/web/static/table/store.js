@@ -50,4 +50,7 @@ export const store = createStore({
   hand: { raised: null, pointer: "mouse", pending: null, hintPending: false, hinted: null },
   /** Each seat's reaction bubble timer. */
   bubbles: {},
+  /** The review of a finished game (review.js): which game, the last answer (progress, then
+   * the review) and the choice shown. */
+  review: { game: 0, answer: null, step: 0 },
 });
