@@ -6,6 +6,7 @@ asked). Small budgets, so each game's review takes a fraction of a second."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -14,10 +15,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from mattis import Game
+from mattis.bots import make_agent
 from mattis.bots.review import review_record
-from mattis.table import Refusal
+from mattis.bots.runner import play_game
+from mattis.table import Refusal, table_profile
 from mattis.table.review import ReviewDesk, ReviewKey, prepare_review
 
+from .test_offline_tables import QUICK, SEATS, Dictionary, Page, play_out
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client, with_tables
 
 BUDGET = 2
@@ -107,10 +112,6 @@ def test_only_a_seat_token_of_the_table_reviews_and_only_a_finished_game(finishe
 def test_the_desk_runs_one_review_per_seat_and_keeps_it(tmp_path: Path) -> None:
     """A second game's review waits for the first (``review_busy``); a review asked twice is
     worked out once; a failed job is answered once and tried afresh when asked again."""
-    from mattis import Game
-    from mattis.bots import make_agent
-    from mattis.bots.runner import play_game
-
     game = Game.new("pagat", 3, seed=3)
     play_game(game, [make_agent("normal")] * 3, seed=3)
     record = game.record()
@@ -151,3 +152,38 @@ def test_the_desk_runs_one_review_per_seat_and_keeps_it(tmp_path: Path) -> None:
     assert jobs.count("prepare_review") == 2
     positions = prepare_review(record, 0).positions
     assert all(position["phase"] in ("collect", "shed") for position in positions)
+
+
+# ---------------------------------------------------------------------------- on the device
+
+
+def test_the_device_reviews_a_game_in_its_worker_with_its_own_smaller_budget() -> None:
+    """The offline app's ``review`` call answers as the server does (202 with progress, then
+    the review), from the device's record, at the device profile's budget, and says so."""
+    assert table_profile("device").review_iterations < table_profile("server").review_iterations
+
+    async def scenario() -> None:
+        page = Page(Dictionary(), dataclasses.replace(QUICK, review_iterations=BUDGET))
+        body = {"rules": "pagat", "players": 3, "seats": SEATS, "seed": 8}
+        created = await page.call("createTable", body=body)
+        table, token = created["data"]["table"], created["data"]["token"]
+        refused = await page.call("review", tableId=table, game=1, token=token)
+        assert refused["status"] == 409 and refused["data"]["code"] == "game_not_over"
+        await page.open("c1", table, token)
+        await play_out(page, "c1")
+        wrong = await page.call("review", tableId=table, game=1, token="wrong")
+        assert wrong["data"]["code"] == "bad_token"
+        while True:
+            answer = await page.call("review", tableId=table, game=1, token=token)
+            assert answer["ok"], answer
+            if answer["status"] == 200:
+                break
+            assert answer["status"] == 202 and answer["data"]["status"] == "running"
+            await asyncio.sleep(0.01)
+        data = answer["data"]
+        record = json.loads((await page.call("record", tableId=table, game=1))["data"])
+        assert data["device"] is True and data["seat"] == 0
+        assert data["report"]["review"] == review_record(record, 0, iterations=BUDGET).to_dict()
+        await page.tables.close()
+
+    asyncio.run(scenario())
