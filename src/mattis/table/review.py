@@ -93,10 +93,20 @@ def prepare_review(record: Mapping[str, Any], seat: int) -> Prepared:
     return Prepared(plan, tuple(review_positions(record, seat, [action for action, _ in plan.choices])))
 
 
-def judge_choice(record: Mapping[str, Any], seat: int, action: int, iterations: int,
-                 seed: int) -> DecisionReview:
-    """One choice of a review (a job: positional arguments, for a process pool's executor)."""
-    return review_decision(record, seat, action, iterations=iterations, seed=seed)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChoiceJob:
+    """One choice of a review to judge: plain values, to cross to a worker process."""
+
+    record: Mapping[str, Any]
+    seat: int
+    action: int
+    iterations: int
+    seed: int
+
+
+def judge_choice(job: ChoiceJob) -> DecisionReview:
+    """One choice of a review (a job: :func:`~mattis.bots.review.review_decision`)."""
+    return review_decision(job.record, job.seat, job.action, iterations=job.iterations, seed=job.seed)
 
 
 def review_positions(record: Mapping[str, Any], seat: int, actions: Sequence[int]) -> list[dict[str, Any]]:
@@ -176,8 +186,9 @@ class ReviewDesk:
             started.total = plan.playouts(key.iterations)
 
             async def judged(action: int, moves: int) -> DecisionReview:
-                decision: DecisionReview = await run(plan.seconds(action, key.iterations), judge_choice,
-                                                     game, key.seat, action, key.iterations, key.seed)
+                job = ChoiceJob(record=game, seat=key.seat, action=action, iterations=key.iterations,
+                                seed=key.seed)
+                decision: DecisionReview = await run(plan.seconds(action, key.iterations), judge_choice, job)
                 started.done += key.iterations * moves
                 return decision
 
