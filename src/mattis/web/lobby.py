@@ -570,14 +570,16 @@ class Lobby:
         """The review of a finished game for the seat whose token this is (``POST
         /api/tables/{ID}/games/{N}/review``): started at the first request (which counts as
         a post of ``address``), then as far as it has come. Each choice is a job in the fair
-        queue, in the turn of the asking client's address, as a hint is."""
+        queue, in a turn of the asking client's address kept for its reviews: its own bots'
+        moves and hints (the next game, say) are not queued behind a review's thirty choices,
+        and its reviews take turns with everyone else's jobs as its hints do."""
         if not isinstance(token, str) or not 0 < len(token) <= 200:
             raise Refusal("bad_token")
         table = await self.table(table_id)
         seat = table.session.seat_of(token)
         if seat is None:
             raise Refusal("bad_token")
-        owner = client_key(address)
+        owner = f"{client_key(address)} (reviews)"
         key = ReviewKey(table_id, number, seat, self.settings.table.review_iterations, REVIEW_SEED)
 
         async def run(cost: float, function: Callable[..., Any], *args: Any) -> Any:
