@@ -20,8 +20,9 @@ from mattis.bots import make_agent
 from mattis.bots.review import review_record
 from mattis.bots.runner import play_game
 from mattis.table import Refusal, table_profile
-from mattis.table.review import ReviewDesk, ReviewKey, prepare_review
+from mattis.table.review import ReviewDesk, ReviewKey, prepare_review, review_answer
 
+from .review_helpers import hidden_twin
 from .test_offline_tables import QUICK, SEATS, Dictionary, Page, play_out
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client, with_tables
 
@@ -187,3 +188,28 @@ def test_the_device_reviews_a_game_in_its_worker_with_its_own_smaller_budget() -
         await page.tables.close()
 
     asyncio.run(scenario())
+
+
+def test_what_the_page_is_sent_is_the_same_for_games_the_seat_cannot_tell_apart() -> None:
+    """The guarantee (``tests/test_review.py``) holds for the whole answer a page gets: the
+    review, its words, each choice in words and the positions shown, for two records with the
+    same public history and the same cards for the seat but other hidden cards elsewhere."""
+    game = Game.new("pagat", 4, seed=21)
+    play_game(game, [make_agent("normal")] * 4, seed=21)
+    record = game.record()
+    twin = hidden_twin(record, 0)
+    assert twin is not None and twin["deck"] != record["deck"]
+
+    async def in_line(cost: float, function: Any, *args: Any) -> Any:
+        return function(*args)
+
+    async def answer(of: dict[str, Any]) -> dict[str, Any]:
+        async def load() -> dict[str, Any]:
+            return of
+
+        run = await ReviewDesk().ask(ReviewKey("t", 1, 0, 2, 0), load, in_line)
+        await run.task  # type: ignore[misc]
+        return review_answer(run, "nb", device=False)
+
+    first, second = asyncio.run(answer(record)), asyncio.run(answer(twin))
+    assert first["status"] == "done" and json.dumps(second) == json.dumps(first)

@@ -53,10 +53,12 @@ def finished_table(base_url: str, seed: int) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
-def open_review(page: Page) -> None:
+def open_review(page: Page, shot: Path | None = None) -> None:
     expect(page.locator("[data-result]")).to_be_visible(timeout=20_000)
     button = page.locator("[data-review-open]")
     expect(button).to_be_visible()
+    if shot is not None:
+        shoot(page, shot)
     button.click()
     expect(page.locator("[data-review]")).to_be_visible()
     expect(page.locator("[data-review-chart] polyline")).to_be_visible(timeout=90_000)
@@ -78,7 +80,8 @@ def test_the_review_opens_from_the_result_and_steps_through_your_choices(
     page = browser.new_page(viewport=viewport)
     problems = watch_console(page)
     sit_down_finished(page, base_url, table, "nb")
-    open_review(page)
+    expect(page.locator("[data-review-open]")).to_have_text("Se gjennom spillet", timeout=20_000)
+    open_review(page, shots / f"review-{name}-result.png")
     sheet = page.locator("[data-review]")
     # the line over the game: a point for each choice, its title and description, and the text table
     chart = page.locator("[data-review-chart]")
