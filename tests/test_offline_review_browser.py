@@ -42,6 +42,8 @@ def test_the_device_reviews_your_game_more_simply_and_says_so(
     page.locator("[data-review-open]").click()
     expect(page.locator("[data-review-open]")).to_have_text("Se gjennom spelet")
     expect(page.locator("[data-review-progress]")).to_be_visible()
+    expect(page.locator("[data-review-device]")).to_be_visible()  # said while it works, too
+    page.screenshot(path=str(shots / "review-device-progress.png"))
     expect(page.locator("[data-review-chart] polyline")).to_be_visible(timeout=300_000)
     seconds = time.monotonic() - started
     choices = page.locator(".review-choices tbody tr").count()

@@ -60,7 +60,7 @@ def until_done(client: TestClient, table: dict[str, Any], lang: str = "en") -> d
             assert data["status"] == "done"
             return data
         assert response.status_code == 202, response.text
-        assert data["status"] == "running" and 0 <= data["done"] <= data["total"]
+        assert data["status"] == "running" and 0 <= data["done"] <= data["total"] and data["device"] is False
         assert time.monotonic() < deadline
         time.sleep(0.05)
 
@@ -179,7 +179,8 @@ def test_the_device_reviews_a_game_in_its_worker_with_its_own_smaller_budget() -
             assert answer["ok"], answer
             if answer["status"] == 200:
                 break
-            assert answer["status"] == 202 and answer["data"]["status"] == "running"
+            assert answer["status"] == 202
+            assert answer["data"]["status"] == "running" and answer["data"]["device"] is True
             await asyncio.sleep(0.01)
         data = answer["data"]
         record = json.loads((await page.call("record", tableId=table, game=1))["data"])

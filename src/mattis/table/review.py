@@ -220,13 +220,13 @@ class ReviewDesk:
 
 
 def review_answer(run: ReviewRun, lang: Lang, *, device: bool) -> dict[str, Any]:
-    """What the page is answered: ``{"status": "running", "done", "total"}`` while the review
+    """What the page is answered: ``{"status": "running", "done", "total", "device"}`` while the review
     is worked out, then ``{"status": "done", "game", "seat", "device", "report", "positions"}``:
     the review with its words in ``lang`` (:meth:`~mattis.frontend.review.ReviewReport.to_dict`)
     and the position at each choice. ``device``: worked out on the device, with its smaller
     budget (the page says so)."""
     if run.review is None:
-        return {"status": "running", "done": run.done, "total": run.total}
+        return {"status": "running", "done": run.done, "total": run.total, "device": device}
     return {"status": "done", "game": run.key.game, "seat": run.key.seat, "device": device,
             "report": review_report(run.review, lang).to_dict(),
             "choices": [choice_words(decision, lang) for decision in run.review.decisions],

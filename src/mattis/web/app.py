@@ -8,7 +8,7 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``POST /api/tables/{ID}/games/{N}/review`` ``{"token"}`` → 202 ``{"status": "running", "done",
-  "total"}`` until the review of game N for the token's seat is worked out, then 200 with it
+  "total", "device"}`` until the review of game N for the token's seat is worked out, then 200 with it
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the

@@ -184,6 +184,7 @@ function draw() {
   const running = !answer || answer.status === "running";
   $("review-progress").hidden = !running;
   $("review-content").hidden = running;
+  $("review-device").hidden = !answer?.device;  // said while it runs too: the wait is the device's
   if (running) {
     const share = answer && answer.total ? answer.done / answer.total : 0;
     $("review-bar").value = share;
@@ -191,7 +192,6 @@ function draw() {
       ? words("review.working", { percent: percent(share) }) : words("review.starting");
     return;
   }
-  $("review-device").hidden = !answer.device;
   drawChart();
   drawStep();
   drawTurningPoints();
