@@ -83,6 +83,11 @@ def test_the_review_opens_from_the_result_and_steps_through_your_choices(
     expect(page.locator("[data-review-open]")).to_have_text("Se gjennom spillet", timeout=20_000)
     open_review(page, shots / f"review-{name}-result.png")
     sheet = page.locator("[data-review]")
+    # the keys stay in the sheet: Shift+Tab from its first control comes round to its last
+    expect(page.locator("#review-close")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.getElementById('review').contains(document.activeElement)")
+    assert page.evaluate("document.activeElement.id") != "review-close"
     # the line over the game: a point for each choice, its title and description, and the text table
     chart = page.locator("[data-review-chart]")
     assert chart.get_attribute("role") == "img"

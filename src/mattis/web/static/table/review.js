@@ -14,9 +14,10 @@
 // [data-review-options], [data-review-turning], [data-review-device] (docs/web.md).
 import { cardLabel, cardSvg, suitSymbol } from "../cards.js";
 import { fmt } from "../i18n.js";
-import { $, savedSeat } from "../page.js";
+import { $, savedSeat, setText } from "../page.js";
 import { reviewGame } from "../transport.js";
 import { hasSeat, tableId } from "./connection.js";
+import { keepFocusInside } from "./rules_sheet.js";
 import { seatName } from "./seats.js";
 import { store } from "./store.js";
 
@@ -116,7 +117,10 @@ function sheet() {
   $("review-close").addEventListener("click", () => dialog.close());
   dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
   // the table's own keys (cards, hint, undo) wait while the review is open
-  dialog.addEventListener("keydown", (event) => { if (event.key !== "Escape") event.stopPropagation(); });
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") event.stopPropagation();
+    keepFocusInside(event, dialog);
+  });
   dialog.addEventListener("close", () => $("review-open")?.focus({ preventScroll: true }));
   $("review-prev").addEventListener("click", () => goTo(store.get().review.step - 1));
   $("review-next").addEventListener("click", () => goTo(store.get().review.step + 1));
@@ -188,8 +192,9 @@ function draw() {
   if (running) {
     const share = answer && answer.total ? answer.done / answer.total : 0;
     $("review-bar").value = share;
-    $("review-progress-text").textContent = answer && answer.total
-      ? words("review.working", { percent: percent(share) }) : words("review.starting");
+    // the status is read out when it changes: in steps of ten percent, not at every answer
+    setText($("review-progress-text"), answer && answer.total
+      ? words("review.working", { percent: percent(Math.floor(share * 10) / 10) }) : words("review.starting"));
     return;
   }
   drawChart();
