@@ -147,12 +147,12 @@ function fillLabels() {
 export function openReview() {
   const dialog = sheet();
   const game = store.get().state?.table?.game ?? 0;
-  if (store.get().review.game !== game) store.update({ review: { game, answer: null, step: 0 } });
+  if (store.get().review.game !== game) store.update({ review: { game, answer: null, step: 0, waiting: false } });
   fillLabels();
   if (!dialog.open) dialog.showModal();
   draw();
   $("review-close").focus();
-  ask(game);
+  if (!store.get().review.waiting) ask(game);  // else the next ask is on its way
 }
 
 async function ask(game) {
@@ -170,7 +170,10 @@ async function ask(game) {
   $("review-error").textContent = "";
   store.merge("review", { answer: answer.data });
   draw();
-  if (answer.data.status === "running" && dialog.open) setTimeout(() => ask(game), POLL_MS);
+  if (answer.data.status === "running" && dialog.open) {
+    store.merge("review", { waiting: true });
+    setTimeout(() => { store.merge("review", { waiting: false }); ask(game); }, POLL_MS);
+  }
 }
 
 function goTo(step) {

@@ -51,6 +51,6 @@ export const store = createStore({
   /** Each seat's reaction bubble timer. */
   bubbles: {},
   /** The review of a finished game (review.js): which game, the last answer (progress, then
-   * the review) and the choice shown. */
-  review: { game: 0, answer: null, step: 0 },
+   * the review), the choice shown, and whether the next ask is waiting for its turn. */
+  review: { game: 0, answer: null, step: 0, waiting: false },
 });
