@@ -34,8 +34,8 @@ CONFIGS = (("pagat", 4), ("kortregler", 3), ("pagat", 3))
 
 
 def play_a_game(client: TestClient, preset: str, players: int, seed: int) -> dict[str, Any]:
-    body = {"rules": preset, "players": players, "seed": seed,
-            "seats": [{"kind": "human", "name": "Kari"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)}
+    seats = [{"kind": "human", "name": "Kari"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
+    body = {"rules": preset, "players": players, "seed": seed, "seats": seats}
     table: dict[str, Any] = client.post("/api/tables", json=body).json()
     with client.websocket_connect(f"/ws/tables/{table['table']}?token={table['token']}") as socket:
         while True:
@@ -75,8 +75,9 @@ def main() -> None:
                     time.sleep(0.2)
                 seconds = time.perf_counter() - started
                 review = answer.json()["report"]["review"]
-                row = {"preset": preset, "players": players, "seed": number + 1, "iterations": args.iterations,
-                       "workers": args.workers, "choices": len(review["decisions"]),
+                row = {"preset": preset, "players": players, "seed": number + 1,
+                       "iterations": args.iterations, "workers": args.workers,
+                       "choices": len(review["decisions"]),
                        "playouts": args.iterations * sum(len(d["options"]) for d in review["decisions"]),
                        "wall_seconds": round(seconds, 1), "asks": asks}
                 print(json.dumps(row), flush=True)
