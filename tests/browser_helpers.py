@@ -24,14 +24,16 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 @contextmanager
 def served_site(folder: Path) -> Iterator[str]:
-    """``mattis serve`` on a fresh database in ``folder``, with quick bots and patient
-    absences; its base URL. The offline app is built first (once per machine; nothing to do
-    when current), as a person's site has it: else every page's service worker is a 404."""
+    """``mattis serve`` on a fresh database in ``folder``, with quick bots, patient absences
+    and a review budget small enough for a page test; its base URL. The offline app is built
+    first (once per machine; nothing to do when current), as a person's site has it: else
+    every page's service worker is a 404."""
     from mattis.web import pwa
 
     pwa.build(say=lambda line: None)
     port = free_port()
-    with server(port, f"sqlite:///{folder / 'site.sqlite3'}", "--bot-delay", "0.05", "--absence", "600"):
+    with server(port, f"sqlite:///{folder / 'site.sqlite3'}", "--bot-delay", "0.05", "--absence", "600",
+                "--review-iterations", "6"):
         yield f"http://127.0.0.1:{port}"
 
 

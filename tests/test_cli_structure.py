@@ -85,7 +85,8 @@ def test_no_message_key_is_defined_in_two_catalogues() -> None:
     sources = catalogues()
     assert set(sources) == {"mattis.i18n.base", "mattis.i18n.play", "mattis.i18n.cli", "mattis.i18n.envs",
                             "mattis.i18n.web", "mattis.i18n.web_start", "mattis.i18n.web_table",
-                            "mattis.i18n.web_learn", "mattis.i18n.app", "mattis.i18n.options"}
+                            "mattis.i18n.web_learn", "mattis.i18n.web_review", "mattis.i18n.app",
+                            "mattis.i18n.options"}
     assert duplicate_keys(sources) == {}
     assert len(message_keys()) == sum(len(catalogue) for catalogue in sources.values())
 

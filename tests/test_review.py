@@ -32,7 +32,10 @@ from mattis.bots.review import (
     DecisionReview,
     Knowledge,
     Review,
+    assemble_review,
     decision_points,
+    plan_review,
+    review_decision,
     review_record,
 )
 from mattis.cli.app import app
@@ -297,6 +300,23 @@ def test_bad_input_is_a_value_error_naming_it() -> None:
     lying = {**record, "result": {"losers": [9], "out_order": []}}
     with pytest.raises(ValueError, match="stored result"):
         review_record(lying, 0, iterations=1)
+
+
+def test_a_review_shared_out_choice_by_choice_is_the_same_review() -> None:
+    """A host may judge each choice in a job of its own (the web server does): each choice's
+    dice come from the seed and its action number, and its view from the public history, so
+    the parts put together are the whole review, whatever order they come back in."""
+    record = played_game("kortregler", 3, seed=17).record()
+    whole = review_record(record, 1, iterations=3, seed=5)
+    plan = plan_review(record, 1)
+    assert [action for action, _ in plan.choices] == seat_moves(record, 1)[0]
+    assert plan.forced == whole.forced and plan.playouts(3) == 3 * sum(moves for _, moves in plan.choices)
+    parts = [review_decision(record, 1, action, iterations=3, seed=5) for action, _ in reversed(plan.choices)]
+    assert assemble_review(plan, parts, iterations=3, seed=5) == whole
+    with pytest.raises(ValueError, match="not a choice of seat 1"):
+        review_decision(record, 1, whole.forced[0] if whole.forced else 0, iterations=1)
+    with pytest.raises(ValueError, match="each choice"):
+        assemble_review(plan, parts[1:], iterations=3, seed=5)
 
 
 def test_the_review_runs_in_a_worker_process_and_pickles() -> None:

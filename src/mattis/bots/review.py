@@ -96,6 +96,11 @@ MIN_TURNING_COST = 0.01
 """A decision is a turning point only if the best move was at least this much safer (one
 percentage point): a review that rounds to whole percents never says "from 31 % to 31 %"."""
 
+PLAYOUTS_PER_SECOND = 1800
+"""About how many playouts one core plays a second in pure Python (1,860 measured:
+``benchmarks/review/README.md``): what a host that queues a review's choices as separate jobs
+gives as each one's cost in seconds (:meth:`ReviewPlan.seconds`)."""
+
 ProgressCallback = Callable[[int, int], None]
 """``progress(done, total)``, in playouts (one world, one move played out)."""
 
@@ -350,6 +355,35 @@ class DecisionPoint:
     played: Action
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewPlan:
+    """What a review of one seat will judge, from one replay of the record: its choices (each
+    with how many legal moves it had), its forced moves, and the game's facts a
+    :class:`Review` carries. A host that shares a review out (a job per choice,
+    :func:`review_decision`) plans it first and puts it together with
+    :func:`assemble_review`."""
+
+    seat: int
+    choices: tuple[tuple[int, int], ...]
+    """Each choice's action number and its number of legal moves, in the order played."""
+    forced: tuple[int, ...]
+    players: int
+    actions: int
+    also_mattis: str | None
+    finished: bool
+    mattis: bool | None
+
+    def playouts(self, iterations: int) -> int:
+        """How many playouts the whole review plays at ``iterations``."""
+        return iterations * sum(moves for _, moves in self.choices)
+
+    def seconds(self, action: int, iterations: int) -> float:
+        """About how many CPU seconds the choice at ``action`` takes at ``iterations``
+        (:data:`PLAYOUTS_PER_SECOND`)."""
+        moves = dict(self.choices)[action]
+        return iterations * moves / PLAYOUTS_PER_SECOND
+
+
 def _rounded(value: float) -> float:
     return round(value, 4)
 
@@ -537,6 +571,92 @@ def turning_points(decisions: Sequence[DecisionReview], count: int = TURNING_POI
     return tuple(sorted(decision.action for decision in costly[:count]))
 
 
+def plan_review(record: Mapping[str, Any], seat: int) -> ReviewPlan:
+    """What a review of ``seat`` in ``record`` will judge (``ValueError`` as
+    :func:`review_record`)."""
+    game, points, forced = decision_points(record, seat)
+    return _plan(game, seat, points, forced)
+
+
+def _plan(game: Game, seat: int, points: Sequence[DecisionPoint], forced: Sequence[int]) -> ReviewPlan:
+    rules = game.rules
+    return ReviewPlan(
+        seat=seat,
+        choices=tuple((point.action, len(point.legal)) for point in points),
+        forced=tuple(forced),
+        players=game.players,
+        actions=game.num_actions,
+        also_mattis=(lost_on_empty_name(rules.nothing_left_counts)
+                     if rules.nothing_left is NothingLeft.LOSE else None),
+        finished=game.is_over,
+        mattis=(seat in game.losers) if game.is_over else None,
+    )
+
+
+def review_decision(record: Mapping[str, Any], seat: int, action: int, *, iterations: int = REVIEW_ITERATIONS,
+                    seed: int = REVIEW_SEED) -> DecisionReview:
+    """The one choice of ``seat`` at action number ``action``, judged exactly as
+    :func:`review_record` judges it (its dice come from the seed and ``action`` alone), so a
+    host may send each choice to a worker of its own. Replays the record up to that action
+    only. ``ValueError`` if it is not a choice of the seat."""
+    check_iterations(iterations)
+    _check_seed(seed)
+    point = decision_point(record, seat, action)
+    return judge(point, evaluate_decision(point.view, point.legal, iterations=iterations,
+                                          rng=decision_rng(seed, point.action)))
+
+
+def decision_point(record: Mapping[str, Any], seat: int, action: int) -> DecisionPoint:
+    """The choice of ``seat`` at action number ``action`` of ``record``: the seat's view then
+    (from the public history, as a bot's), its legal moves and the move played."""
+    actions = record.get("actions")
+    if not isinstance(actions, list) or not is_int(action) or not 0 <= action < len(actions):
+        raise ValueError(f"action: must be a move of the record, got {action!r}")
+    start = dict(record)
+    start["actions"] = []
+    start.pop("result", None)
+    game = Game.from_record(start)
+    if not is_int(seat) or not 0 <= seat < game.players:
+        raise ValueError(f"seat: must be from 0 to {game.players - 1} in this game, got {seat!r}")
+    for number in range(action):
+        _apply(game, actions[number], number)
+    legal = tuple(game.legal_actions()) if not game.is_over else ()
+    if game.to_move != seat or len(legal) < 2:
+        raise ValueError(f"action: {action} is not a choice of seat {seat}")
+    view = seat_view(game, seat)
+    played = _apply(game, actions[action], action)
+    return DecisionPoint(action, view, legal, played)
+
+
+def assemble_review(plan: ReviewPlan, decisions: Sequence[DecisionReview], *, iterations: int,
+                    seed: int) -> Review:
+    """The :class:`Review` of ``plan`` from its choices judged (in any order; one for each
+    of :attr:`ReviewPlan.choices`)."""
+    by_action = {decision.action: decision for decision in decisions}
+    if sorted(by_action) != [action for action, _ in plan.choices]:
+        raise ValueError("decisions: must judge each choice of the plan once")
+    ordered = tuple(by_action[action] for action, _ in plan.choices)
+    return Review(
+        seat=plan.seat,
+        decisions=ordered,
+        turning_points=turning_points(ordered),
+        forced=plan.forced,
+        players=plan.players,
+        actions=plan.actions,
+        iterations=iterations,
+        seed=seed,
+        random_moves=ROLLOUT_NOISE,
+        also_mattis=plan.also_mattis,
+        finished=plan.finished,
+        mattis=plan.mattis,
+    )
+
+
+def _check_seed(seed: object) -> None:
+    if not is_int(seed) or seed < 0:
+        raise ValueError(f"seed: must be a whole number of at least 0, got {seed!r}")
+
+
 def review_record(
     record: Mapping[str, Any],
     seat: int,
@@ -553,10 +673,10 @@ def review_record(
     the record, the seat or the budget.
     """
     check_iterations(iterations)
-    if not is_int(seed) or seed < 0:
-        raise ValueError(f"seed: must be a whole number of at least 0, got {seed!r}")
+    _check_seed(seed)
     game, points, forced = decision_points(record, seat)
-    total = iterations * sum(len(point.legal) for point in points)
+    plan = _plan(game, seat, points, forced)
+    total = plan.playouts(iterations)
     done = 0
 
     def advance(playouts: int) -> None:
@@ -571,20 +691,4 @@ def review_record(
         judge(point, evaluate_decision(point.view, point.legal, iterations=iterations,
                                        rng=decision_rng(seed, point.action), progress=advance))
         for point in points)
-    rules = game.rules
-    return Review(
-        seat=seat,
-        decisions=decisions,
-        turning_points=turning_points(decisions),
-        forced=tuple(forced),
-        players=game.players,
-        actions=game.num_actions,
-        iterations=iterations,
-        seed=seed,
-        random_moves=ROLLOUT_NOISE,
-        also_mattis=(lost_on_empty_name(rules.nothing_left_counts)
-                     if rules.nothing_left is NothingLeft.LOSE else None),
-        finished=game.is_over,
-        mattis=(seat in game.losers) if game.is_over else None,
-    )
-
+    return assemble_review(plan, decisions, iterations=iterations, seed=seed)

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import typer
 
 from ..bots import EXPERT_ITERATIONS
+from ..bots.review import MAX_ITERATIONS
 from ..extras import missing_modules, needs_extra
 from ..table.config import TableConfig, table_profile
 from .common import fail as _fail
@@ -67,6 +68,10 @@ def serve_command(
         "--expert-seconds", min=0.01,
         help="Longest thinking time of expert bots per move (they stop sooner at "
              f"{EXPERT_ITERATIONS:,} iterations).")] = SERVED.expert_seconds,
+    review_iterations: Annotated[int, typer.Option(
+        "--review-iterations", min=1, max=MAX_ITERATIONS,
+        help="Random deals per choice in a finished game's review (fewer: quicker, less sure)."
+    )] = SERVED.review_iterations,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=64, show_default=False,
         help="Worker processes for searching bots and hints. Default: one per core but one "
@@ -121,7 +126,8 @@ def serve_command(
         _fail(cannot_open(error))
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
     table = dataclasses.replace(SERVED, bot_delay=bot_delay, absence_timeout=absence,
-                                hard_seconds=hard_seconds, expert_seconds=expert_seconds)
+                                hard_seconds=hard_seconds, expert_seconds=expert_seconds,
+                                review_iterations=review_iterations)
     settings = Settings(table=table, allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]

@@ -67,6 +67,20 @@ def turning_point_sentence(decision: DecisionReview, lang: Lang) -> str:
     return f"{played} {better_move_sentence(decision, lang)}"
 
 
+def choice_words(decision: DecisionReview, lang: Lang) -> dict[str, Any]:
+    """One choice in words, for a page that steps through the review: its move number and
+    phase, every legal move as players read it (``labels``, by action text), and what the
+    safest move would have done (:func:`better_move_sentence`; ``None`` when the move played
+    was the safest)."""
+    return {
+        "action": decision.action,
+        "move": move_number(decision),
+        "phase": phase_number(decision),
+        "labels": {text: move_text(text, lang) for text, _ in decision.options},
+        "sentence": None if decision.best == decision.played else better_move_sentence(decision, lang),
+    }
+
+
 def points_text(difference: float) -> str:
     """A difference of risks in whole percentage points: ``+9``, ``0``."""
     points = round(difference * 100)

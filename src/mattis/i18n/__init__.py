@@ -8,8 +8,8 @@ Where the texts live:
 
 * the **source** is English, in this package as data, one catalogue per area (:mod:`.base`,
   :mod:`.play`, :mod:`.cli`, :mod:`.envs`, :mod:`.web`, :mod:`.web_start`, :mod:`.web_table`,
-  :mod:`.web_learn`, :mod:`.app`, and the rule options in :mod:`.options`): ``{key: text}``, or a
-  :class:`~.plural.Plural` for a text that follows a number;
+  :mod:`.web_learn`, :mod:`.web_review`, :mod:`.app`, and the rule options in :mod:`.options`):
+  ``{key: text}``, or a :class:`~.plural.Plural` for a text that follows a number;
 * the **translations** are gettext catalogues, ``mattis/locale/<lang>/LC_MESSAGES/mattis.po``
   (``en`` too, as a copy of the source), one message per key with the key as its context
   (``msgctxt``) and the English text as its ``msgid``, so a translator's tool shows both;
@@ -39,7 +39,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Literal, TypeGuard, get_args
 
-from . import app, base, cli, envs, options, play, web, web_learn, web_start, web_table
+from . import app, base, cli, envs, options, play, web, web_learn, web_review, web_start, web_table
 from .plural import Plural, Source
 
 Lang = Literal["nb", "nn", "en"]
@@ -115,6 +115,7 @@ def catalogues() -> dict[str, Catalogue]:
         web_start.__name__: web_start.START_MESSAGES,
         web_table.__name__: web_table.WEB_TABLE_MESSAGES,
         web_learn.__name__: web_learn.LEARN_MESSAGES,
+        web_review.__name__: web_review.REVIEW_MESSAGES,
         app.__name__: app.APP_MESSAGES,
         options.__name__: options.OPTION_MESSAGES,
     }

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..bots import EXPERT_SECONDS
+from ..bots.review import DEVICE_ITERATIONS, REVIEW_ITERATIONS
 from .page import TABLE_PAGE
 
 Profile = Literal["server", "device", "terminal"]
@@ -49,6 +50,9 @@ class TableConfig:
     invite (the offline app)."""
     reaction_interval: float = 3.0
     """Seconds after a reaction before the same seat may send the next one."""
+    review_iterations: int = REVIEW_ITERATIONS
+    """The budget of a finished game's review (:mod:`.review`): sampled deals per choice.
+    The device's is smaller, and its page says so."""
 
     def thinking_seconds(self, level: str) -> float:
         """The thinking time of a bot of ``level`` per move (0 for the rule-based levels,
@@ -77,7 +81,8 @@ terminal holds a completed trick longer, and Enter skips the waiting)."""
 
 TABLE_PROFILES: dict[Profile, TableConfig] = {
     "server": TableConfig(),
-    "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS, invite_prefix=None),
+    "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS, invite_prefix=None,
+                          review_iterations=DEVICE_ITERATIONS),
     "terminal": TableConfig(bot_delay=TERMINAL_PACE, absence_timeout=None, hint_cooldown=0.0,
                             invite_prefix=None),
 }

@@ -10,6 +10,8 @@ Protocol (documented in ``docs/web.md``; tests and outside clients rely on these
 * ``GET /api/tables/{ID}/record[?game=n]`` → the engine record, only once that game is over
 * ``GET /api/tables/{ID}/qr.svg`` → the invite link as a QR code (404 unknown)
 * ``GET /api/tables/{ID}/coach.svg?coach=SECRET`` → a coach link as a QR code (404 unless open)
+* ``POST /api/tables/{ID}/games/{N}/review`` ``{"token"}`` → 202 ``{"status": "running", "done",
+  "total", "device"}`` until the review of game N for the token's seat is worked out, then 200 with it
 * ``GET /api/options`` and ``GET /api/texts`` (``?lang=nb|nn|en``) → what the pages show
 * ``GET /learn`` and ``GET /api/learn/{preset}.{lang}.json`` → the tutorial and its lesson
 * ``WS /ws/tables/{ID}?token=TOKEN[&lang=nn]``: the server sends ``state`` messages, the
@@ -74,6 +76,7 @@ from ..table.coaching import coach_url
 from ..table.limits import RateLimiter
 from ..table.page import TABLE_PAGE
 from ..table.protocol import parse_json, refused_opening
+from ..table.review import review_answer
 from . import pwa
 from .community import Community
 from .groups_api import WebParts, community_routes, optional_player
@@ -359,6 +362,18 @@ def create_app(
         return JSONResponse(await lobby_of(request).replay(request.path_params["table_id"], number,
                                                            _request_lang(request)))
 
+    @api
+    async def table_review(request: Request) -> Response:
+        number = game_number(request.path_params["game"])
+        if number is None:
+            raise Refusal("bad_request", "game must be a number")
+        body = await json_body(request)
+        token = body.get("token") if isinstance(body, dict) else None
+        run = await lobby_of(request).review(request.path_params["table_id"], number, token,
+                                             _address(request))
+        answer = review_answer(run, _request_lang(request), device=False)
+        return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
+
     async def replay_page(request: Request) -> Response:
         return HTMLResponse(page_html("replay"))
 
@@ -496,6 +511,7 @@ def create_app(
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         Route("/api/tables/{table_id}/coach.svg", coach_qr),
         Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/api/tables/{table_id}/games/{game}/review", table_review, methods=["POST"]),
         Route("/replay/{table_id}/{game:int}", replay_page),
         WebSocketRoute("/ws/tables/{table_id}", socket),
         *community_routes(WebParts(lobby_of, community_of, json_body,

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy.exc import OperationalError
 
+from ..bots.review import REVIEW_SEED
 from ..i18n import Lang
 from ..table import Refusal, Row, Seat, TableMaster, TableSession, finished_record
 from ..table.limits import RateLimiter
@@ -52,6 +53,7 @@ from ..table.master import has_searching_bot
 from ..table.page import TABLE_PAGE
 from ..table.protocol import CLOSE_TRY_LATER
 from ..table.replay import replay_steps
+from ..table.review import ReviewDesk, ReviewKey, ReviewRun
 from .leases import Presence
 from .limits import client_key
 from .metrics import Metrics
@@ -143,6 +145,8 @@ class Lobby:
         self.settings = settings
         self.work = FairQueue(executor, workers)
         """Worker jobs of all tables, in fair turns (a thread when there is no executor)."""
+        self.reviews = ReviewDesk()
+        """Finished games' reviews, asked for and kept (their choices are jobs in :attr:`work`)."""
         self.tables: dict[str, LiveTable] = {}
         self.last_seen: dict[str, float] = {}
         """When a person was last connected to each table in memory (or it came into memory)."""
@@ -562,6 +566,31 @@ class Lobby:
                       type(error).__name__, first_line(error))
             raise Refusal("damaged") from None
 
+    async def review(self, table_id: str, number: int, token: object, address: str) -> ReviewRun:
+        """The review of a finished game for the seat whose token this is (``POST
+        /api/tables/{ID}/games/{N}/review``): started at the first request (which counts as
+        a post of ``address``), then as far as it has come. Each choice is a job in the fair
+        queue, in a turn of the asking client's address kept for its reviews: its own bots'
+        moves and hints (the next game, say) are not queued behind a review's thirty choices,
+        and its reviews take turns with everyone else's jobs as its hints do."""
+        if not isinstance(token, str) or not 0 < len(token) <= 200:
+            raise Refusal("bad_token")
+        table = await self.table(table_id)
+        seat = table.session.seat_of(token)
+        if seat is None:
+            raise Refusal("bad_token")
+        owner = f"{client_key(address)} (reviews)"
+        key = ReviewKey(table_id, number, seat, self.settings.table.review_iterations, REVIEW_SEED)
+
+        async def run(cost: float, function: Callable[..., Any], *args: Any) -> Any:
+            return await self.work.run(owner, cost, function, *args)
+
+        def report(error: BaseException) -> None:
+            log.error("table %s: the review of game %d failed", table_id, number, exc_info=error)
+
+        return await self.reviews.ask(key, lambda: self.record(table_id, number), run,
+                                      admit=lambda: self.check_address(address), report=report)
+
     # ---------------------------------------------------------------- restart
 
     async def restore(self) -> None:
@@ -582,6 +611,7 @@ class Lobby:
         and ending the presence ends every lease at once, so the servers alive take the
         tables over within a second."""
         self.draining = True
+        await self.reviews.close()
         for task in (self.janitor, self.sweeper):
             if task is not None:
                 task.cancel()

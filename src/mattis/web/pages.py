@@ -47,7 +47,8 @@ class Page:
 
 PAGES: dict[str, Page] = {
     "index": Page("app.js", ("learn.css",), offline=True, bar="home"),
-    "table": Page("table.js", ("table.css",), offline=True, bar=None, body_class="table-body"),
+    "table": Page("table.js", ("table.css", "table/review.css"), offline=True, bar=None,
+                  body_class="table-body"),
     "learn": Page("learn.js", ("learn.css",), offline=True, body_class="learn-body"),
     "group": Page("group.js", ("group.css",)),
     "replay": Page("replay.js", ("group.css",)),

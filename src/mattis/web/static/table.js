@@ -13,6 +13,7 @@
 //   join.js        the invite page and the waiting room
 //   log.js         the log
 //   result.js      the result
+//   review.js      the review of your game, from the result screen (a sheet over the table)
 //   rules_sheet.js the rules as a sheet over the table
 //   settings.js    the device's settings: large cards, four colours, two-tap confirm
 //   sound.js       sounds, the vibration on your turn, the mute button
@@ -34,6 +35,7 @@ import {
 import { copyInvite, drawWaiting, join, shareInvite, showJoin } from "./table/join.js";
 import { drawLog, logOpen, setLogOpen, takeLog } from "./table/log.js";
 import { drawResult } from "./table/result.js";
+import { wireReview } from "./table/review.js";
 import { rulesOpen, wireRules } from "./table/rules_sheet.js";
 import { playSounds, soundsFor, wireMute } from "./table/sound.js";
 import { askUndo, dismissAwaySummary, drawUndo, showAwaySummary, tellVisibility } from "./table/away.js";
@@ -153,6 +155,7 @@ $("log-close").addEventListener("click", () => { setLogOpen(false); $("log-toggl
 $("copy").addEventListener("click", copyInvite);
 $("share").addEventListener("click", shareInvite);
 wireRules();
+wireReview();
 wireMute();
 wireCoach();
 document.addEventListener("keydown", (event) => {

@@ -8,6 +8,9 @@
 //   joinTable(tableId, name, lang)     -> {ok, status, data}  (POST /api/tables/{ID}/join, with
 //                                         this device's player key if it has one: player.js)
 //   recordUrl(tableId, game)           -> a URL that downloads the finished game's record
+//   reviewGame(tableId, game, token, lang) -> {ok, status, data}  (POST /api/tables/{ID}/games/{N}/review:
+//                                         202 {status: "running", done, total}, then 200 the review;
+//                                         a table on this device reviews in the worker, more lightly)
 //   openSeat({tableId, token | coach | watch, lang}, {onMessage, onOpen, onRejected, onClosed, onLost})
 //                                      -> {send(message), close()}  (coach: a coach's socket, with
 //                                         its link's secret; watch: a spectator's, with the watch secret)
@@ -78,6 +81,11 @@ export async function joinTable(tableId, name, lang) {
 export function recordUrl(tableId, game) {
   // Served by the server, or for a table on this device by the service worker (from IndexedDB).
   return `/api/tables/${encodeURIComponent(tableId)}/record?game=${game}`;
+}
+
+export function reviewGame(tableId, game, token, lang) {
+  if (isLocal(tableId)) return callLocal("review", { tableId, game, token }, lang);
+  return call("POST", `/api/tables/${encodeURIComponent(tableId)}/games/${game}/review?lang=${lang}`, { token });
 }
 
 export function openSeat({ tableId, token, coach = null, watch = null, lang }, handlers) {

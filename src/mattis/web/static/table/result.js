@@ -1,13 +1,14 @@
 // The result, laid over the table when a game is over: the headline, what happened to you in
 // plain words (`result.you`, written by the table: "Du tapte – du er Mattis"), the order out, every
 // player's remaining cards (in the order the state gives, `result.sorted_hands`), who is
-// Mattis, the match score, "play again" and the record.
+// Mattis, the match score, "play again", the record and the review of your game (review.js).
 import { cardLabel, cardSvg } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
 import { playerCall } from "../player.js";
 import { recordUrl } from "../transport.js";
 import { tableId } from "./connection.js";
+import { drawReviewButton } from "./review.js";
 import { seatName } from "./seats.js";
 import { store } from "./store.js";
 
@@ -17,6 +18,7 @@ export function drawResult(view) {
   const justOver = over && $("result").hidden;
   $("result").hidden = !over;
   document.body.classList.toggle("game-over", Boolean(over));
+  drawReviewButton(Boolean(over));
   if (!over) return;
   const result = state.result;
   const table = state.table;

@@ -47,10 +47,10 @@ export async function openRules(link) {
 const FOCUSABLE = "button, a[href], summary, input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
 /** Tab past the sheet's last control comes round to its first (and Shift+Tab back), rather
- * than leaving to the browser's own bar: the table behind is not there while the rules are. */
-function keepFocusInside(event) {
+ * than leaving to the browser's own bar: the table behind is not there while the rules are.
+ * (The review's sheet keeps its focus the same way: review.js.) */
+export function keepFocusInside(event, sheet = $("rules-sheet")) {
   if (event.key !== "Tab") return;
-  const sheet = $("rules-sheet");
   const shown = [...sheet.querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length);
   if (!shown.length) return;
   const [first, last] = [shown[0], shown[shown.length - 1]];

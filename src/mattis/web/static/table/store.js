@@ -57,4 +57,7 @@ export const store = createStore({
   /** How many spectators watch, and whether the players let them ({count, allowed}: the
    * state's table.watchers and table.watching, or a later `watchers` message). */
   watchers: { count: 0, allowed: true },
+  /** The review of a finished game (review.js): which game, the last answer (progress, then
+   * the review), the choice shown, and whether the next ask is waiting for its turn. */
+  review: { game: 0, answer: null, step: 0, waiting: false },
 });
