@@ -48,6 +48,7 @@ from sqlalchemy import (
     Sequence,
     String,
     Table,
+    Text,
     UniqueConstraint,
     and_,
     create_engine,
@@ -66,7 +67,16 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import ColumnElement, Select
 
-from ..table.ledger import season_of, stored_numbers, stored_players
+from ..table.ledger import (
+    ALL_SEASONS,
+    LedgerGame,
+    LedgerSeat,
+    SeasonTally,
+    game_from_stored,
+    season_of,
+    stored_numbers,
+    stored_players,
+)
 from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 from .ratings import rate_game
 
@@ -173,6 +183,18 @@ ledger's arithmetic reads only the compact columns (``players``: a member's id o
 seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
 numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
 A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
+LEDGER_TALLIES = Table(
+    "mattis_ledger_tallies", _metadata,
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), primary_key=True),
+    Column("season", Integer, primary_key=True),
+    Column("tally", Text, nullable=False),
+)
+"""Each group's running count of a season (``season`` 0: all time), a
+:class:`~mattis.table.ledger.SeasonTally` as JSON, updated with each counted game in the
+transaction that writes its row: a ledger reads this and its newest 100 rows, never a whole
+season (``benchmarks/ledger_pg.py``)."""
+ALL_TIME = 0
+"""The ``season`` of a group's all-time tally."""
 PLAYER_GAMES = Table(
     "mattis_player_games", _metadata,
     Column("player_id", String(40), nullable=False),
@@ -311,6 +333,7 @@ class Store:
             if self.owner is not None:
                 refused = self._fence(connection, rows, now)
                 rows = [row for row in rows if row.table_id not in refused]
+            self._lock_groups(connection, rows)
             for row in rows:
                 self._write(connection, row, now, new_games)
         self._game_ids.update(new_games)  # only once the games are really there
@@ -335,6 +358,16 @@ class Store:
                 connection.execute(insert(_leases).values(
                     table_id=row.table_id, owner=self.owner, epoch=1, taken=now))
         return existing - owned
+
+    def _lock_groups(self, connection: Connection, rows: list[Row]) -> None:
+        """On a shared database, lock the groups whose ledgers this batch counts games in,
+        in one order (two servers never wait for each other in a circle): a group's tallies
+        then take one game at a time. A member joining is not held up (``FOR NO KEY
+        UPDATE``). SQLite has one writer and needs no lock."""
+        groups = sorted({row.group for row in rows if isinstance(row, LedgerRow) and row.group is not None})
+        if groups and self.shared:
+            connection.execute(select(GROUPS.c.id).where(GROUPS.c.id.in_(groups)).order_by(GROUPS.c.id)
+                               .with_for_update(key_share=True)).all()
 
     def _write(self, connection: Connection, row: Row, now: float,
                new_games: dict[tuple[str, int], int]) -> None:
@@ -375,15 +408,16 @@ class Store:
                     levels=levels, mattis=index in row.losers))
         rate_game(connection, RATINGS, row, existing)
         if row.group is not None:
-            Store._count_for_group(connection, row, now, bound)
+            Store._count_for_group(connection, row, row.group, now, bound)
 
     @staticmethod
-    def _count_for_group(connection: Connection, row: LedgerRow, now: float, bound: list[str]) -> None:
+    def _count_for_group(connection: Connection, row: LedgerRow, group: str, now: float,
+                         bound: list[str]) -> None:
         """Count a finished game in its group's ledger if at least two of its bound players
         are members now (a bound player who is not is shown as a guest, under the name the
         table knew)."""
         members = {str(player) for player in connection.execute(
-            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == row.group,
+            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group,
                                                MEMBERS.c.player_id.in_(bound))).scalars()}
         if len(members) < 2:
             return
@@ -392,10 +426,37 @@ class Store:
                  {"player": None, "kind": "guest" if seat["kind"] == "human" else "bot",
                   "name": seat.get("name") or "", "level": seat.get("level")}
                  for seat in row.seats]
+        players, losers = stored_players(seats), stored_numbers(row.losers)
+        out_order = stored_numbers(row.out_order)
         connection.execute(insert(LEDGER).values(
-            group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
-            season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),
-            out_order=stored_numbers(row.out_order), lost_on_empty=row.lost_on_empty, seats=seats))
+            group_id=group, table_id=row.table_id, game=row.game_number, finished=now,
+            season=int(season_of(now)), players=players, losers=losers, out_order=out_order,
+            lost_on_empty=row.lost_on_empty, seats=seats))
+        game = game_from_stored(row.table_id, row.game_number, now, players=players, losers=losers,
+                                out_order=out_order, lost_on_empty=row.lost_on_empty, seats=seats)
+        for season in (season_of(now), ALL_SEASONS):
+            Store._tally_game(connection, group, season, game)
+
+    @staticmethod
+    def _tally_game(connection: Connection, group: str, season: str, game: LedgerGame) -> None:
+        """Add a counted game (its row already written) to the group's tally of a season.
+        A game that ended before the last one counted (two servers' clocks, one batch's
+        tables), a missing tally (the group's first game) or a damaged one is counted again
+        from the season's rows."""
+        key = season_key(season)
+        where = and_(LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == key)
+        found = connection.execute(select(LEDGER_TALLIES.c.tally).where(where)).scalar()
+        counted: SeasonTally | None = None
+        if found is not None:
+            with contextlib.suppress(ValueError):
+                counted = SeasonTally.from_stored(str(found))
+        if counted is None or not counted.add(game):
+            counted = SeasonTally.of(counted_games(connection, group, season, shown=0))
+        if found is None:
+            connection.execute(insert(LEDGER_TALLIES).values(group_id=group, season=key,
+                                                             tally=counted.stored()))
+        else:
+            connection.execute(update(LEDGER_TALLIES).where(where).values(tally=counted.stored()))
 
     def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
                      connection: Connection | None = None) -> None:
@@ -537,6 +598,64 @@ class Store:
             .order_by(_actions.c.idx)).scalars().all()
         return StoredGame(int(row.number), _as_dict(row.start), tuple(str(a) for a in actions),
                           bool(row.over))
+
+
+def season_key(season: str) -> int:
+    """A season (``2026``, ``all``) as the tallies' ``season`` column holds it."""
+    return ALL_TIME if season == ALL_SEASONS else int(season)
+
+
+def counted_games(connection: Connection, group: str, season: str, shown: int | None) -> list[LedgerGame]:
+    """A group's counted games of a season (``all``: every one) in the order they ended.
+    The seats' names and levels of bots and guests are read for the last ``shown`` games
+    only (``None``: every game, for the export; 0: none, for counting)."""
+    query = (select(LEDGER.c.id, LEDGER.c.table_id, LEDGER.c.game, LEDGER.c.finished,
+                    LEDGER.c.players, LEDGER.c.losers, LEDGER.c.out_order, LEDGER.c.lost_on_empty)
+             .where(LEDGER.c.group_id == group))
+    if season != ALL_SEASONS:
+        query = query.where(LEDGER.c.season == int(season))
+    rows = connection.execute(query.order_by(LEDGER.c.finished, LEDGER.c.id)).all()
+    wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])
+              if "~" in row.players]
+    seats: dict[int, Any] = {}
+    for start in range(0, len(wanted), 500):
+        seats.update((int(found.id), found.seats) for found in connection.execute(
+            select(LEDGER.c.id, LEDGER.c.seats).where(LEDGER.c.id.in_(wanted[start:start + 500]))))
+    members: dict[str, LedgerSeat] = {}
+    return [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
+                             losers=str(row.losers), out_order=str(row.out_order),
+                             lost_on_empty=row.lost_on_empty, seats=seats.get(row.id), members=members)
+            for row in rows]
+
+
+def newest_games(connection: Connection, group: str, season: str, count: int) -> list[LedgerGame]:
+    """The newest ``count`` counted games of a season (more when several ended at the same
+    moment as the oldest of them, so the ledger's order can pick), with their seats: two
+    short index ranges."""
+    where: ColumnElement[bool] = LEDGER.c.group_id == group
+    if season != ALL_SEASONS:
+        where = and_(where, LEDGER.c.season == int(season))
+    oldest = connection.execute(select(LEDGER.c.finished).where(where).order_by(LEDGER.c.finished.desc())
+                                .offset(count - 1).limit(1)).scalar()
+    if oldest is not None:
+        where = and_(where, LEDGER.c.finished >= oldest)
+    members: dict[str, LedgerSeat] = {}
+    return [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
+                             losers=str(row.losers), out_order=str(row.out_order),
+                             lost_on_empty=row.lost_on_empty, seats=row.seats, members=members)
+            for row in connection.execute(select(LEDGER).where(where))]
+
+
+def stored_tally(connection: Connection, group: str, season: str) -> SeasonTally | None:
+    """A group's tally of a season as stored (``None``: none, or a damaged one)."""
+    found = connection.execute(select(LEDGER_TALLIES.c.tally).where(
+        LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == season_key(season))).scalar()
+    if found is None:
+        return None
+    try:
+        return SeasonTally.from_stored(str(found))
+    except ValueError:
+        return None
 
 
 class DatabaseBusy(RuntimeError):
