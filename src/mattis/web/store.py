@@ -630,20 +630,19 @@ def counted_games(connection: Connection, group: str, season: str, shown: int | 
 
 def newest_games(connection: Connection, group: str, season: str, count: int) -> list[LedgerGame]:
     """The newest ``count`` counted games of a season (more when several ended at the same
-    moment as the oldest of them, so the ledger's order can pick), with their seats: two
-    short index ranges."""
+    moment as the oldest of them, so the ledger's order can pick), with their seats: one
+    statement, two short index ranges."""
     where: ColumnElement[bool] = LEDGER.c.group_id == group
     if season != ALL_SEASONS:
         where = and_(where, LEDGER.c.season == int(season))
-    oldest = connection.execute(select(LEDGER.c.finished).where(where).order_by(LEDGER.c.finished.desc())
-                                .offset(count - 1).limit(1)).scalar()
-    if oldest is not None:
-        where = and_(where, LEDGER.c.finished >= oldest)
+    oldest = (select(LEDGER.c.finished).where(where).order_by(LEDGER.c.finished.desc())
+              .offset(count - 1).limit(1).scalar_subquery())
     members: dict[str, LedgerSeat] = {}
     return [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
                              losers=str(row.losers), out_order=str(row.out_order),
                              lost_on_empty=row.lost_on_empty, seats=row.seats, members=members)
-            for row in connection.execute(select(LEDGER).where(where))]
+            for row in connection.execute(select(LEDGER).where(
+                where, LEDGER.c.finished >= func.coalesce(oldest, float("-inf"))))]
 
 
 def stored_tally(connection: Connection, group: str, season: str) -> SeasonTally | None:
