@@ -182,7 +182,7 @@ def test_level_stats_count_each_level_of_a_game() -> None:
 
 
 def test_finishing_ranks_put_the_first_out_first_and_the_mattis_last() -> None:
-    from mattis.web.ratings import finishing_ranks
+    from mattis.table.rating import finishing_ranks
 
     assert finishing_ranks(3, (2, 0), (1,)) == [2, 3, 1]
     assert finishing_ranks(4, (3,), (0, 1)) == [3, 3, 2, 1]  # two Mattis share the last place

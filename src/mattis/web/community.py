@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection
 
 from ..table import Refusal
 from ..table.ledger import HISTORY_SHOWN, LedgerGame, SeasonTally, level_stats, season_ledger
+from ..table.rating import Rating, rating_summary
 from .store import (
     GROUPS,
     KEYS,
@@ -165,9 +166,8 @@ class Community:
                                        .where(PLAYER_GAMES.c.player_id == player)).all()
             rating = connection.execute(select(RATINGS).where(RATINGS.c.player_id == player)).first()
         stats = level_stats((str(row.levels).split(), bool(row.mattis)) for row in games)
-        stats["rating"] = None if rating is None else {
-            "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
-            "ordinal": round(rating.mu - 3 * rating.sigma, 3), "games": int(rating.games)}
+        stats["rating"] = (None if rating is None else
+                           rating_summary(Rating(rating.mu, rating.sigma), int(rating.games)))
         return stats
 
     def new_transfer(self, player: str) -> str:
