@@ -37,8 +37,8 @@ from .store import (
     TRANSFERS,
     Store,
     counted_games,
+    member_and_tally,
     newest_games,
-    stored_tally,
 )
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -289,11 +289,13 @@ class Community:
         """The body of ``GET /api/groups/{ID}/ledger`` (``not_found`` for a non-member): the
         group's stored tally of the season and its newest games, so the answer costs the
         same for a group's tenth game as for its ten-thousandth. A group without a stored
-        tally (rows from before tallies) is counted from its rows."""
-        with self.engine.connect() as connection:
-            if not self._is_member(connection, player, group):
+        tally (rows from before tallies) is counted from its rows. Three round trips, outside
+        a transaction (PostgreSQL's READ COMMITTED gives each statement its own snapshot in
+        one as well): under load each costs a wait for the database's turn on a core."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            member, counted = member_and_tally(connection, player, group, season)
+            if not member:
                 raise Refusal("not_found")
-            counted = stored_tally(connection, group, season)
             if counted is None:
                 games = counted_games(connection, group, season, HISTORY_SHOWN)
                 counted, newest = SeasonTally.of(games), games[-HISTORY_SHOWN:]

@@ -2,8 +2,10 @@
 
 SQLAlchemy Core over three tables: ``mattis_tables`` (rules, seats with hashed tokens, the
 match score), ``mattis_games`` (each game's starting record: rules, dealer, seed, deck) and
-``mattis_actions`` (one row per action, written when it is played). Restarting replays a
-game's starting record plus its actions with ``Game.from_record``. The default is an
+``mattis_actions`` (one row per action, written when it is played; ``mattis_stand_ins``
+marks those a bot played for a person away). Restarting replays a game's starting record
+plus its actions with ``Game.from_record``. Players, groups and their ledgers have tables of
+their own (below). The default is an
 embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
 ``postgresql+psycopg://user:password@host/mattis``.
 
@@ -112,6 +114,14 @@ _actions = Table(
     Column("action", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+_stand_ins = Table(
+    "mattis_stand_ins", _metadata,
+    Column("game_id", Integer, ForeignKey("mattis_games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+)
+"""The stored actions (``mattis_actions.idx``) a bot played for a person who was away, so
+the log of a restored table says so (a table of its own: databases from before it keep
+their schema)."""
 _leases = Table(
     "mattis_leases", _metadata,
     Column("table_id", String(40), ForeignKey("mattis_tables.id"), primary_key=True),
@@ -376,6 +386,8 @@ class Store:
             game_id = new_games.get(key) or self._game_id(connection, *key)
             connection.execute(insert(_actions).values(
                 game_id=game_id, idx=row.index, seat=row.seat, action=row.action, at=now))
+            if row.stand_in:
+                connection.execute(insert(_stand_ins).values(game_id=game_id, idx=row.index))
             if row.over:
                 connection.execute(update(_games).where(_games.c.id == game_id).values(over=True))
         elif isinstance(row, TableUpdate):
@@ -596,8 +608,10 @@ class Store:
         actions = connection.execute(
             select(_actions.c.action).where(_actions.c.game_id == row.id)
             .order_by(_actions.c.idx)).scalars().all()
+        stand_ins = connection.execute(
+            select(_stand_ins.c.idx).where(_stand_ins.c.game_id == row.id)).scalars()
         return StoredGame(int(row.number), _as_dict(row.start), tuple(str(a) for a in actions),
-                          bool(row.over))
+                          bool(row.over), frozenset(int(place) for place in stand_ins))
 
 
 def season_key(season: str) -> int:
@@ -645,16 +659,20 @@ def newest_games(connection: Connection, group: str, season: str, count: int) ->
                 where, LEDGER.c.finished >= func.coalesce(oldest, float("-inf"))))]
 
 
-def stored_tally(connection: Connection, group: str, season: str) -> SeasonTally | None:
-    """A group's tally of a season as stored (``None``: none, or a damaged one)."""
-    found = connection.execute(select(LEDGER_TALLIES.c.tally).where(
-        LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == season_key(season))).scalar()
-    if found is None:
-        return None
+def member_and_tally(connection: Connection, player: str, group: str,
+                     season: str) -> tuple[bool, SeasonTally | None]:
+    """Whether ``player`` is a member of ``group``, and the group's tally of a season as
+    stored (``None``: none, or a damaged one), in one round trip."""
+    member = exists().where(MEMBERS.c.group_id == group, MEMBERS.c.player_id == player)
+    tally = select(LEDGER_TALLIES.c.tally).where(
+        LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == season_key(season)).scalar_subquery()
+    is_member, found = connection.execute(select(member.label("member"), tally.label("tally"))).one()
+    if not is_member or found is None:
+        return bool(is_member), None
     try:
-        return SeasonTally.from_stored(str(found))
+        return True, SeasonTally.from_stored(str(found))
     except ValueError:
-        return None
+        return True, None
 
 
 class DatabaseBusy(RuntimeError):
