@@ -6,8 +6,10 @@ reads), creates Mattis's schema with its indexes, fills it with ``--groups`` gro
 current season and for all time, as ``GET /api/groups/{ID}/ledger`` makes them
 (:meth:`mattis.web.community.Community.season_ledger`: the membership check, the group's
 stored tally of the season, its newest 100 games, the names, the JSON; no HTTP), and
-reports p50 and p99 of the answer time, the CPU the answer took in this process (p50), the
-machine's load average, and the query plans (``EXPLAIN ANALYZE``) of one answer.
+reports p50 and p99 of the answer time, the CPU the answer took in this process (p50, p99)
+and in the database's processes (the mean, from ``/proc``), the machine's load average (on a
+busy machine the wall-clock times are mostly waits for a core), and the query plans
+(``EXPLAIN ANALYZE``) of one answer.
 
 The fill happens inside PostgreSQL: ``--templates`` random game histories (four members a
 group, three or four seats a game with a bot, one Mattis or two after an empty-handed
@@ -29,6 +31,7 @@ The goal is p99 <= 50 ms. Needs the ``test`` and ``web`` extras and Debian's ``p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -196,6 +199,25 @@ def member(group: int) -> tuple[str, str]:
     return f"g{group:06d}", f"p{group:06d}0"
 
 
+def database_cpu(server: Any) -> float | None:
+    """CPU seconds used so far by the private server's processes (its postmaster's children,
+    from ``/proc``); ``None`` for a server given by ``--url`` or without ``/proc``."""
+    if server is None:
+        return None
+    try:
+        postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == postmaster:  # its parent
+                    total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / ticks
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -294,14 +316,20 @@ def main(argv: list[str] | None = None) -> int:
         for chosen in (season, ALL_SEASONS):
             answer(community, *member(0), chosen)  # warm the pool
             times, cpu, sizes = [], [], []
+            database_before = database_cpu(server)
             for _ in range(args.reads):
                 group, player = member(rng.randrange(args.groups))
                 started, started_cpu = time.perf_counter(), time.process_time()
                 sizes.append(answer(community, group, player, chosen))
                 times.append(time.perf_counter() - started)
                 cpu.append(time.process_time() - started_cpu)
+            database_after = database_cpu(server)
             report[chosen] = {"reads": len(times), "games_per_ledger": round(statistics.mean(sizes)),
-                              **timings(times), "cpu_p50_ms": round(percentile(cpu, 0.5) * 1000, 2)}
+                              **timings(times), "cpu_p50_ms": round(percentile(cpu, 0.5) * 1000, 2),
+                              "cpu_p99_ms": round(percentile(cpu, 0.99) * 1000, 2),
+                              "database_cpu_per_read_ms": (
+                                  None if database_before is None or database_after is None
+                                  else round((database_after - database_before) / len(times) * 1000, 2))}
         report["load_average"] = [round(value, 2) for value in os.getloadavg()]
         written, touched = write_games(store, args.groups, args.writes, rng)
         report["writes"] = {"games": len(written), **timings(written)} if written else None
