@@ -188,10 +188,12 @@ LEDGER = Table(
     Index("mattis_ledger_group_finished", "group_id", "finished"),
 )
 """A group's counted games (:class:`~mattis.table.rows.LedgerRow`), one row each, written
-with the game's last action; unique per table and game, so no game counts twice. The
-ledger's arithmetic reads only the compact columns (``players``: a member's id or a mark per
-seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
-numbers); ``seats`` (names and levels of bots and guests) is read only for the games shown.
+with the game's last action; unique per table and game, so no game counts twice. A ledger
+reads its group's tally (:data:`LEDGER_TALLIES`) and only its newest rows; counting from the
+rows (a tally to make again, the export, the result screen) reads the compact columns
+(``players``: a member's id or a mark per seat, :func:`~mattis.table.ledger.stored_players`;
+``losers`` and ``out_order``: seat numbers), and ``seats`` (names and levels of bots and
+guests) only for the games shown.
 A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
 LEDGER_TALLIES = Table(
     "mattis_ledger_tallies", _metadata,
