@@ -30,6 +30,7 @@ from ..table.rating import Rating, rating_summary
 from .store import (
     GROUPS,
     KEYS,
+    LEDGER,
     MEMBERS,
     PLAYER_GAMES,
     PLAYERS,
@@ -311,6 +312,16 @@ class Community:
         ids = sorted(player for player in players if player is not None)
         return {str(row.id): str(row.name) for row in connection.execute(
             select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(ids)))}
+
+    def season_of_game(self, player: str, group: str, table: str, number: int) -> str | None:
+        """The season a counted game of the group is in (``None``: no such game);
+        ``not_found`` for a non-member. The result screen reads only that season's games."""
+        with self.engine.connect() as connection:
+            if not self._is_member(connection, player, group):
+                raise Refusal("not_found")
+            season = connection.execute(select(LEDGER.c.season).where(
+                LEDGER.c.group_id == group, LEDGER.c.table_id == table, LEDGER.c.game == number)).scalar()
+        return None if season is None else str(season)
 
     def ledger_games(self, player: str, group: str, season: str,
                      shown: int | None = HISTORY_SHOWN) -> tuple[list[LedgerGame], dict[str, str]]:

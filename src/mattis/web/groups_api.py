@@ -283,7 +283,11 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         if number is None or not (0 < len(table) <= 40 and table.isascii()):
             raise Refusal("bad_request", "table and game must name a game")
         lang = web.lang(request)
-        games, names = await run(community.ledger_games, player.player, group_id(request), "all", 0)
+        group = group_id(request)
+        season = await run(community.season_of_game, player.player, group, table, number)
+        if season is None:
+            raise Refusal("not_found")
+        games, names = await run(community.ledger_games, player.player, group, season, 0)
         changes = ledger_changes(games, names, table, number, former=t("web.ledger.former", lang))
         if changes is None:
             raise Refusal("not_found")
