@@ -10,15 +10,18 @@ import pytest
 from mattis.table.ledger import (
     AWARDS,
     CSV_HEADER,
+    HISTORY_SHOWN,
     INTERVAL_FROM,
     LedgerGame,
     LedgerSeat,
+    SeasonTally,
     csv_rows,
     game_from_stored,
     ledger,
     ledger_changes,
     level_stats,
     parse_season,
+    season_ledger,
     season_of,
     wilson,
 )
@@ -129,6 +132,30 @@ def test_a_long_season_draws_a_short_curve() -> None:
     games = [game(i + 1, (i % 3,)) for i in range(300)]
     for row in ledger(games, NAMES, "all")["players"]:
         assert len(row["trend"]) == 40 and row["trend"][-1] == row["rate"]
+    # Mormor is Mattis in games 1, 2, 4, 8, 16, ...: each point is her rate after that many games
+    uneven = [game(i + 1, (0,) if (i + 1) & i == 0 else (1,)) for i in range(300)]
+    trend = next(row["trend"] for row in ledger(uneven, NAMES, "all")["players"] if row["player"] == "m")
+    ends = [int((point + 1) * 300 / 40) for point in range(40)]
+    assert trend == [round(sum((g + 1) & g == 0 for g in range(end)) / end, 4) for end in ends]
+    short = ledger(uneven[:6], NAMES, "all")["players"]
+    assert next(row["trend"] for row in short if row["player"] == "m") == [1.0, 1.0, 0.6667, 0.75, 0.6, 0.5]
+
+
+def test_a_season_tally_kept_game_by_game_gives_the_same_ledger() -> None:
+    """What the web store keeps per group and season: added one game at a time, stored and
+    read back in between, it answers what counting all the games at once answers, and
+    refuses a game that ended before the last one it counted."""
+    games = [game(i + 1, ((i * 7) % 3,) if i % 5 else (0, 1), ((i + 1) % 3,), empty=i % 5 == 0)
+             for i in range(60)]
+    counted = SeasonTally()
+    for played in games:
+        counted = SeasonTally.from_stored(counted.stored())
+        assert counted.add(played)
+    assert season_ledger(counted, games[-HISTORY_SHOWN:], NAMES, "2026") == ledger(games, NAMES, "2026")
+    assert not counted.add(game(99, (0,), finished=START))
+    assert counted.games == 60
+    with pytest.raises(ValueError):
+        SeasonTally.from_stored('{"games": 1}')
 
 
 def test_what_a_game_changed_runs_and_awards() -> None:
@@ -157,7 +184,7 @@ def test_level_stats_count_each_level_of_a_game() -> None:
 
 
 def test_finishing_ranks_put_the_first_out_first_and_the_mattis_last() -> None:
-    from mattis.web.ratings import finishing_ranks
+    from mattis.table.rating import finishing_ranks
 
     assert finishing_ranks(3, (2, 0), (1,)) == [2, 3, 1]
     assert finishing_ranks(4, (3,), (0, 1)) == [3, 3, 2, 1]  # two Mattis share the last place

@@ -500,6 +500,11 @@ def test_my_statistics_on_the_start_page_count_a_game_finished_on_the_device(
     assert [levels.nth(index).get_attribute("data-my-stats-row") for index in range(levels.count())] == [
         "all", "easy", "normal"]
     assert page.locator('[data-my-stats-row="easy"] td').first.inner_text() == "1"
+    rating = page.locator("[data-my-stats-rating]")  # the OpenSkill rating, rated by the worker's Python
+    expect(rating).to_contain_text("1 spel med rating")
+    figures = page.evaluate("import('/static/transport.js').then(t => t.myStats('nn'))")["data"]["rating"]
+    assert figures["games"] == 1 and figures["sigma"] < 8.34  # one game made it surer
+    assert rating.inner_text().startswith("OpenSkill-rating: ")
     page.screenshot(path=str(tmp_path / f"my-stats-{viewport['width']}-{scheme}.png"), full_page=True)
     assert axe_violations(page) == []
     context.close()

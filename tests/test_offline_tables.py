@@ -10,16 +10,19 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
+from openskill.models import PlackettLuce
 
 from mattis import Game
 from mattis.offline import LOCAL_PREFIX, DeviceHost, device_stats
 from mattis.table import TableConfig, table_profile
 from mattis.table.ledger import level_stats
+from mattis.table.rating import Rating, finishing_ranks, rate, rating_summary
 
 from .web_helpers import create_table, play_to_my_turn, socket_url, web_client
 
@@ -177,6 +180,7 @@ def test_my_statistics_count_each_finished_game_for_the_creators_seat() -> None:
         empty = await page.call("myStats")
         assert empty["ok"] and empty["data"]["games"] == 0 and empty["data"]["levels"] == []
         lost = 0
+        ranks: list[list[float]] = []
         for seed in (5, 6):
             created = await page.call(
                 "createTable", body={"rules": "pagat", "players": 3, "seats": SEATS, "seed": seed}
@@ -188,14 +192,27 @@ def test_my_statistics_count_each_finished_game_for_the_creators_seat() -> None:
             lost += mattis
             result = Game.from_record(json.loads(device.records[f"{table}/1"])).result
             assert result is not None
-            assert json.loads(device.results_saved[f"{table}/1"]) == {
-                "levels": ["normal", "easy"], "mattis": mattis, "empty_loss": mattis and result.lost_on_empty}
+            saved = json.loads(device.results_saved[f"{table}/1"])
+            assert saved == {
+                "levels": ["normal", "easy"], "mattis": mattis, "empty_loss": mattis and result.lost_on_empty,
+                "seat": 0, "seat_levels": [None, "normal", "easy"], "out_order": list(result.out_order),
+                "losers": list(result.losers), "finished": saved["finished"]}
+            assert saved["finished"] == pytest.approx(time.time(), abs=600)
+            ranks.append([float(place) for place in finishing_ranks(3, result.out_order, result.losers)])
         answer = await page.call("myStats")
         figures = answer["data"]
         assert answer["ok"] and figures["games"] == 2 and figures["mattis"] == lost
         assert figures["rate"] == lost / 2 and figures["rate_interval"] is None  # under 10 games
         assert [(row["level"], row["games"], row["mattis"]) for row in figures["levels"]] == [
             ("easy", 2, lost), ("normal", 2, lost)]
+        # the owner's OpenSkill rating, as the openskill package rates the two games in turn
+        model = PlackettLuce()
+        own = model.rating()
+        for places in ranks:
+            own = model.rate([[own], [model.rating(mu=25.0, sigma=2.0)], [model.rating(mu=20.0, sigma=2.0)]],
+                             ranks=places)[0][0]
+        assert figures["rating"] == {"mu": round(own.mu, 3), "sigma": round(own.sigma, 3),
+                                     "ordinal": round(own.mu - 3 * own.sigma, 3), "games": 2}
         await page.tables.close()
 
     run(scenario)
@@ -209,7 +226,24 @@ def test_device_stats_reads_what_was_saved_and_skips_what_does_not_read() -> Non
     assert figures["levels"][0]["level"] == "easy" and figures["levels"][0]["games"] == 12
     low, high = figures["rate_interval"]
     assert low < 0.25 < high
-    assert figures == {**level_stats([(["easy"], index % 4 == 0) for index in range(12)]), "empty_losses": 1}
+    assert figures == {**level_stats([(["easy"], index % 4 == 0) for index in range(12)]), "empty_losses": 1,
+                       "rating": None}  # saved before ratings: no places to rate
+
+
+def test_the_device_rates_its_owner_in_the_order_the_games_ended() -> None:
+    def result(at: float | None, out_order: list[int], losers: list[int], seat: object = 1) -> str:
+        return json.dumps({"levels": ["hard"], "mattis": 1 in losers, "empty_loss": False, "seat": seat,
+                           "seat_levels": ["hard", None, None], "out_order": out_order, "losers": losers,
+                           "finished": at})
+
+    first, second = result(100.0, [1, 2], [0]), result(200.0, [0, 2], [1])
+    damaged = [result(150.0, [1, 5], [0]), result(150.0, [1, 2], [0], seat="1"), result(None, [], [0])]
+    figures = device_stats([second, *damaged, first])
+    assert figures["games"] == 5  # every result counts in the figures; three cannot be rated
+    hard, friend = Rating(28.0, 2.0), Rating(25.0, 8.333)
+    own = rate([hard, Rating(), friend], finishing_ranks(3, [1, 2], [0]))[1]
+    own = rate([hard, own, friend], finishing_ranks(3, [0, 2], [1]))[1]
+    assert figures["rating"] == rating_summary(own, 2)
 
 
 def test_closing_mid_game_and_opening_again_continues_where_it_was() -> None:

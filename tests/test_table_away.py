@@ -22,6 +22,8 @@ import pytest
 
 from mattis import Game
 from mattis.table import Connection, MessageCursor, Refusal, TableMaster, TableSession, finished_record
+from mattis.table.memory import MemoryStore
+from mattis.table.rows import StoredGame
 from mattis.table.takeback import fold_actions, undo_marker
 
 from .test_table_session import QUICK, Clock, ListHost, bots_move, commit, new_table, play_out, run
@@ -278,3 +280,35 @@ def test_a_master_of_a_restored_table_waits_for_its_person() -> None:
     assert outcome.timers == () and restored.bot_to_move and not fresh.master.bots_may_move
     fresh.open(restored, 0)
     assert fresh.master.bots_may_move
+
+
+def test_a_restored_table_still_says_which_moves_a_stand_in_played() -> None:
+    """What a robot played for a person away is stored with each move: the log of the table
+    restored from its rows (a server restart, the app opened again) says so too, and a
+    stand-in's move taken back is no longer marked."""
+    host, clock = ListHost(), Clock()
+    session, _, _ = new_table(host, TWO_PEOPLE, clock)
+    commit(host, session.join("Ola")[2])
+    host.open(session, 0)
+    clock.now += QUICK.absence_timeout or 0
+    session.set_absent(1)
+    while len(session.stand_in_moves) < 2:
+        game = session.game
+        assert game is not None and not game.is_over
+        if game.to_move == 0:
+            run(host, session, lambda: session.act(0, first_move(session)))
+        else:
+            assert asyncio.run(host.master.play_bot_turn())
+    stored = host.store_rows.stored(session.table_id)
+    assert stored is not None and stored.game is not None
+    restored, _ = TableSession.restore(stored)
+    assert restored.stand_in_moves == session.stand_in_moves
+    lines = [entry.text for entry in restored.log_of(1, "en").entries]
+    assert sum(line.startswith("A robot ") and line.endswith("for you") for line in lines) == 2
+    again = MemoryStore.from_data(json.loads(json.dumps(host.store_rows.to_data())))  # saved on a device
+    assert again.stored(session.table_id) == stored
+    # a takeback of the last stand-in move leaves it out
+    last = max(session.stand_in_moves)
+    taken = StoredGame(stored.game.number, stored.game.start, (*stored.game.actions, undo_marker(last)),
+                       False, stored.game.stand_ins)
+    assert taken.stand_in_moves() == session.stand_in_moves - {last}

@@ -9,6 +9,7 @@ import json
 import logging
 import sqlite3
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -384,3 +385,53 @@ def test_your_own_statistics_count_every_bound_game_with_a_rating(client: TestCl
             (count,) = db.execute(f"SELECT count(*) FROM {table} WHERE player_id = ?",
                                   (mormor["player"],)).fetchone()
             assert count == 0, table
+
+
+def test_the_stored_tally_answers_as_the_rows_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 7: a ledger is read from the group's tally of the season kept with each counted
+    game, and answers exactly what counting every row answers, also when a game ends before
+    the last one counted (it is counted again from the rows), when the tally is damaged
+    and when there is none (rows from before tallies)."""
+    from mattis.table.ledger import ledger
+    from mattis.table.rows import LedgerRow
+    from mattis.web.community import Community
+    from mattis.web.store import LEDGER_TALLIES, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    community = Community(store)
+    people = [community.create_player(name)[0] for name in ("Mormor", "Ola", "Kari")]
+    group, code = community.create_group(people[0], "Familien")
+    for person in people[1:]:
+        assert community.join_group(person, group, code)
+    clock = {"now": datetime(2026, 12, 30, tzinfo=UTC).timestamp()}
+    monkeypatch.setattr("mattis.web.store.time.time", lambda: clock["now"])
+
+    def finish(number: int, at: float, losers: list[int]) -> None:
+        clock["now"] = at
+        seats = [{"player": person, "kind": "human", "name": "", "level": None} for person in people]
+        seats.append({"player": None, "kind": "bot", "name": "Robin", "level": "easy"})
+        out = [seat for seat in range(4) if seat not in losers]
+        store.add_actions([LedgerRow(table_id="T", group=group, game_number=number, seats=seats,
+                                     losers=losers, out_order=out, lost_on_empty=len(losers) > 1)])
+
+    def both_ways(season: str) -> None:
+        games, names = community.ledger_games(people[0], group, season, None)
+        assert community.season_ledger(people[0], group, season) == ledger(games, names, season)
+
+    day = 86_400.0
+    start = clock["now"]
+    for number in range(1, 6):  # two seasons: 2026 and 2027
+        finish(number, start + number * day / 2, [number % 4] if number != 3 else [0, 1])
+    finish(6, start + 0.25 * day, [2])  # ended before every other game: counted again
+    for season in ("2026", "2027", "all"):
+        both_ways(season)
+    assert community.season_ledger(people[0], group, "all")["games"] == 6
+    with store.engine.begin() as connection:
+        connection.execute(LEDGER_TALLIES.update().values(tally="{damaged"))
+    both_ways("all")  # a damaged tally is not trusted
+    finish(7, start + 4 * day, [1])
+    both_ways("all")
+    with store.engine.begin() as connection:
+        connection.execute(LEDGER_TALLIES.delete())
+    both_ways("2027")
+    store.close()

@@ -202,3 +202,27 @@ def test_serve_takes_the_bots_thinking_times_from_its_options(tmp_path: Path) ->
         levels = {item["level"]: item["description"] for item in json.loads(response.read())["levels"]}
     assert "up to 0.7 s a move" in levels["hard"]
     assert "up to 1.5 s a move" in levels["expert"]
+
+
+def test_the_database_keeps_which_moves_a_stand_in_played(tmp_path: Path) -> None:
+    """The log of a table restored after a restart still says which moves a robot played for
+    a person away: the mark is stored with the move (in process: the store alone)."""
+    from mattis.table.rows import ActionRow, NewGame, NewTable, Row
+    from mattis.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    store = Store(url)
+    game = Game.new("pagat", 3, seed=4)
+    store.add_actions([NewTable(table_id="T", rules={}, players=3, seats=[], match={}),
+                       NewGame("T", 1, {**game.record(), "actions": []})])
+    rows: list[Row] = []
+    for index in range(4):
+        action = game.legal_actions()[0]
+        rows.append(ActionRow(table_id="T", game_number=1, index=index, seat=game.to_move or 0,
+                              action=str(action), over=False, stand_in=index in (1, 3)))
+        game.apply(action)
+    store.add_actions(rows)
+    store.close()
+    stored = Store(url).load_table("T")
+    assert stored is not None and stored.game is not None
+    assert stored.game.stand_ins == {1, 3} and stored.game.stand_in_moves() == {1, 3}

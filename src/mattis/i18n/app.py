@@ -37,5 +37,12 @@ APP_MESSAGES: dict[str, Source] = {
     "app.ui.my_stats_rate": "Mattis rate",
     "app.ui.my_stats_interval": "95% interval",
     "app.ui.my_stats_interval_later": "from 10 games",
+    "app.ui.my_stats_rating": (
+        "OpenSkill rating: {ordinal} (mean {mu}, uncertainty {sigma}; {games} games rated)"
+    ),
+    "app.ui.my_stats_rating_help": (
+        "It grows with whom you outlast: a hard bot counts for more than a random one. The rating is "
+        "the mean less three times the uncertainty, as the server counts it."
+    ),
     "web.err.open_elsewhere": "This table is open in another tab or window; play on there, or close it.",
 }

@@ -9,6 +9,7 @@ award live here and only here (:data:`AWARDS`).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -131,7 +132,44 @@ class _Tally:
     """For each player: how often this one was still in beside them when they lost."""
     still_in: int = 0
     still_in_reached: int = -1
-    trend: list[float] = field(default_factory=list)
+    lost: int = 0
+    """Bit ``i`` is set when the player was Mattis in their ``i``-th game of the season:
+    their loss-rate curve (``trend``), kept in one integer so a season's tally stays small."""
+
+    def stored(self) -> dict[str, Any]:
+        """The tally as plain JSON values (:meth:`SeasonTally.stored`)."""
+        return {**{name: getattr(self, name) for name in _TALLY_NUMBERS}, "after_streak": self.after_streak,
+                "last_mattis": self.last_mattis, "nemesis_of": self.nemesis_of,
+                "lost": format(self.lost, "x")}
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> _Tally:
+        tally = cls()
+        for name in _TALLY_NUMBERS:
+            setattr(tally, name, int(data[name]))
+        tally.after_streak = bool(data["after_streak"])
+        last = data["last_mattis"]
+        tally.last_mattis = None if last is None else float(last)
+        tally.nemesis_of = {str(player): int(count) for player, count in dict(data["nemesis_of"]).items()}
+        tally.lost = int(str(data["lost"]), 16)
+        return tally
+
+    def trend(self) -> list[float]:
+        """The loss rate after each of the player's games, at most :data:`TREND_POINTS` of
+        them, evenly picked, the last one always kept."""
+        games = self.games
+        if games <= TREND_POINTS:
+            ends: Sequence[int] = range(1, games + 1)
+        else:
+            step = games / TREND_POINTS
+            ends = [min(games, int((i + 1) * step)) for i in range(TREND_POINTS)]
+        return [round((self.lost & ((1 << end) - 1)).bit_count() / end, 4) for end in ends]
+
+
+_TALLY_NUMBERS = ("games", "mattis", "empty_losses", "run", "best_run", "best_reached", "losing_streak",
+                  "comeback", "comeback_reached", "mattis_reached", "empty_reached", "still_in",
+                  "still_in_reached")
+"""The whole-number fields of a tally, as a stored tally names them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,39 +194,94 @@ AWARDS: tuple[Award, ...] = (
 first; an award nobody has a value above zero for is not given."""
 
 
-def _count(games: Sequence[LedgerGame]) -> dict[str, _Tally]:
-    tallies: dict[str, _Tally] = {}
-    for index, game in enumerate(games):
-        losers = set(game.mattis)
-        beside = game.last_in_with_loser()
-        for player in game.players:
-            tally = tallies.setdefault(player, _Tally())
-            tally.games += 1
-            if player in losers:
-                tally.mattis += 1
-                tally.mattis_reached = index
-                tally.last_mattis = game.finished
-                if game.lost_on_empty:
-                    tally.empty_losses += 1
-                    tally.empty_reached = index
-                tally.run = 0
-                tally.losing_streak += 1
-                tally.after_streak = tally.losing_streak >= COMEBACK_AFTER
-            else:
-                tally.run += 1
-                tally.losing_streak = 0
-                if tally.run > tally.best_run:
-                    tally.best_run, tally.best_reached = tally.run, index
-                if tally.after_streak and tally.run > tally.comeback:
-                    tally.comeback, tally.comeback_reached = tally.run, index
-            tally.trend.append(tally.mattis / tally.games)
-        if beside is not None and losers and beside not in losers:
-            nemesis = tallies[beside]
-            nemesis.still_in += 1
-            nemesis.still_in_reached = index
-            for loser in losers:
-                nemesis.nemesis_of[loser] = nemesis.nemesis_of.get(loser, 0) + 1
-    return tallies
+def game_order(game: LedgerGame) -> tuple[float, str, int]:
+    """The order the ledger counts games in: when they ended, then table and number."""
+    return (game.finished, game.table, game.game)
+
+
+def _count_game(tallies: dict[str, _Tally], index: int, game: LedgerGame) -> None:
+    """Count the season's ``index``-th game (from 0) into the players' tallies."""
+    losers = set(game.mattis)
+    beside = game.last_in_with_loser()
+    for player in game.players:
+        tally = tallies.setdefault(player, _Tally())
+        tally.games += 1
+        if player in losers:
+            tally.lost |= 1 << (tally.games - 1)
+            tally.mattis += 1
+            tally.mattis_reached = index
+            tally.last_mattis = game.finished
+            if game.lost_on_empty:
+                tally.empty_losses += 1
+                tally.empty_reached = index
+            tally.run = 0
+            tally.losing_streak += 1
+            tally.after_streak = tally.losing_streak >= COMEBACK_AFTER
+        else:
+            tally.run += 1
+            tally.losing_streak = 0
+            if tally.run > tally.best_run:
+                tally.best_run, tally.best_reached = tally.run, index
+            if tally.after_streak and tally.run > tally.comeback:
+                tally.comeback, tally.comeback_reached = tally.run, index
+    if beside is not None and losers and beside not in losers:
+        nemesis = tallies[beside]
+        nemesis.still_in += 1
+        nemesis.still_in_reached = index
+        for loser in losers:
+            nemesis.nemesis_of[loser] = nemesis.nemesis_of.get(loser, 0) + 1
+
+
+@dataclass(slots=True)
+class SeasonTally:
+    """Everything the ledger counts over one season of a group (or all time), game by game:
+    the number of games, the last one counted (:func:`game_order`) and each player's tally.
+
+    The web store keeps one per group and season beside the counted games and adds each
+    game to it in the transaction that counts the game, so a ledger is read from a few
+    hundred bytes and the newest games, not folded over a season's thousand rows."""
+
+    games: int = 0
+    last: tuple[float, str, int] | None = None
+    tallies: dict[str, _Tally] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, games: Iterable[LedgerGame]) -> SeasonTally:
+        """The tally of these games (any order)."""
+        tally = cls()
+        for game in sorted(games, key=game_order):
+            tally.add(game)
+        return tally
+
+    def add(self, game: LedgerGame) -> bool:
+        """Count a game that ended after every game counted so far; ``False`` (nothing
+        counted) for one that belongs before the last: its season must be counted again."""
+        order = game_order(game)
+        if self.last is not None and order <= self.last:
+            return False
+        _count_game(self.tallies, self.games, game)
+        self.games += 1
+        self.last = order
+        return True
+
+    def stored(self) -> str:
+        """The tally as compact JSON (players in the order they first played, which decides
+        ties)."""
+        return json.dumps({"games": self.games, "last": self.last,
+                           "players": [[player, tally.stored()] for player, tally in self.tallies.items()]},
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_stored(cls, text: str) -> SeasonTally:
+        """A tally from :meth:`stored` (``ValueError`` if malformed)."""
+        try:
+            data = json.loads(text)
+            last = data["last"]
+            return cls(int(data["games"]),
+                       None if last is None else (float(last[0]), str(last[1]), int(last[2])),
+                       {str(player): _Tally.from_stored(tally) for player, tally in data["players"]})
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"malformed stored ledger tally: {error}") from None
 
 
 def _award_value(award: str, tally: _Tally) -> tuple[int, int] | None:
@@ -225,22 +318,19 @@ def awards(tallies: Mapping[str, _Tally]) -> list[dict[str, Any]]:
     return given
 
 
-def _trend(points: list[float]) -> list[float]:
-    """At most :data:`TREND_POINTS` of a curve, evenly picked, the last one always kept."""
-    if len(points) <= TREND_POINTS:
-        return [round(point, 4) for point in points]
-    step = len(points) / TREND_POINTS
-    picked = [points[min(len(points) - 1, int((i + 1) * step) - 1)] for i in range(TREND_POINTS)]
-    return [round(point, 4) for point in picked]
-
-
 def ledger(games: Iterable[LedgerGame], names: Mapping[str, str], season: str,
            former: str = "a former player") -> dict[str, Any]:
-    """The ledger of a season (``games`` in the order they ended): the body of
-    ``GET /api/groups/{ID}/ledger``. A player missing from ``names`` has been forgotten and
-    is shown as ``former``."""
-    played = sorted(games, key=lambda game: (game.finished, game.table, game.game))
-    tallies = _count(played)
+    """The ledger of a season's ``games``: the body of ``GET /api/groups/{ID}/ledger``. A
+    player missing from ``names`` has been forgotten and is shown as ``former``."""
+    played = sorted(games, key=game_order)
+    return season_ledger(SeasonTally.of(played), played[-HISTORY_SHOWN:], names, season, former)
+
+
+def season_ledger(counted: SeasonTally, newest: Sequence[LedgerGame], names: Mapping[str, str], season: str,
+                  former: str = "a former player") -> dict[str, Any]:
+    """The ledger from a season's tally and its newest games (at least the last
+    :data:`HISTORY_SHOWN`, in any order): what :func:`ledger` answers for all its games."""
+    tallies = counted.tallies
     players: list[dict[str, Any]] = []
     for player, tally in tallies.items():
         rate = tally.mattis / tally.games
@@ -255,10 +345,11 @@ def ledger(games: Iterable[LedgerGame], names: Mapping[str, str], season: str,
             "last_mattis": (None if tally.last_mattis is None
                             else datetime.fromtimestamp(tally.last_mattis, UTC).date().isoformat()),
             "nemesis": None if nemesis is None else nemesis[1],
-            "trend": _trend(tally.trend)})
+            "trend": tally.trend()})
     players.sort(key=lambda row: (-int(row["mattis"]), -int(row["games"]), str(row["name"])))
-    history = [history_entry(game, names, former) for game in reversed(played[-HISTORY_SHOWN:])]
-    return {"season": season, "games": len(played), "players": players,
+    shown = sorted(newest, key=game_order)[-HISTORY_SHOWN:]
+    history = [history_entry(game, names, former) for game in reversed(shown)]
+    return {"season": season, "games": counted.games, "players": players,
             "awards": awards(tallies), "history": history}
 
 
@@ -310,7 +401,7 @@ def csv_rows(games: Iterable[LedgerGame], names: Mapping[str, str],
              former: str = "a former player") -> list[list[str]]:
     """Every counted game, one row per seat (``export.csv``), after :data:`CSV_HEADER`."""
     rows: list[list[str]] = []
-    for game in sorted(games, key=lambda game: (game.finished, game.table, game.game)):
+    for game in sorted(games, key=game_order):
         position = {seat: place + 1 for place, seat in enumerate(game.out_order)}
         for index, seat in enumerate(game.seats):
             name = names.get(seat.player, former) if seat.player is not None else seat.name

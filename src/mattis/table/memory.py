@@ -21,6 +21,8 @@ class _Game:
     start: dict[str, Any]
     actions: list[str] = field(default_factory=list)
     over: bool = False
+    stand_ins: list[int] = field(default_factory=list)
+    """The places in :attr:`actions` of the moves a bot played for a person away."""
 
 
 @dataclass
@@ -53,7 +55,8 @@ class MemoryStore:
         game = None
         if played:
             latest = played[-1]
-            game = StoredGame(len(played), copy.deepcopy(latest.start), tuple(latest.actions), latest.over)
+            game = StoredGame(len(played), copy.deepcopy(latest.start), tuple(latest.actions), latest.over,
+                              frozenset(latest.stand_ins))
         return StoredTable(table_id=table_id, rules=copy.deepcopy(table["rules"]),
                            players=table["players"], seats=copy.deepcopy(table["seats"]),
                            match=copy.deepcopy(table["match"]), game=game)
@@ -64,12 +67,14 @@ class MemoryStore:
         if not 1 <= number <= len(played):
             return None
         item = played[number - 1]
-        return StoredGame(number, copy.deepcopy(item.start), tuple(item.actions), item.over)
+        return StoredGame(number, copy.deepcopy(item.start), tuple(item.actions), item.over,
+                          frozenset(item.stand_ins))
 
     def to_data(self) -> dict[str, Any]:
         """Everything as JSON-ready data (to save whole)."""
         return {"tables": copy.deepcopy(self.tables),
-                "games": {table_id: [{"start": g.start, "actions": g.actions, "over": g.over}
+                "games": {table_id: [{"start": g.start, "actions": g.actions, "over": g.over,
+                                      "stand_ins": g.stand_ins}
                                      for g in items] for table_id, items in self.games.items()}}
 
     @classmethod
@@ -84,7 +89,9 @@ class MemoryStore:
                 raise ValueError(f"saved tables: the games of {table_id!r} are not a list of objects")
             games[str(table_id)] = [_Game(dict(item.get("start") or {}),
                                           [str(a) for a in item.get("actions") or []],
-                                          bool(item.get("over"))) for item in items]
+                                          bool(item.get("over")),
+                                          [int(place) for place in item.get("stand_ins") or []])
+                                    for item in items]
         return cls(copy.deepcopy(data["tables"]), games)
 
 
@@ -108,5 +115,7 @@ def _apply(tables: dict[str, dict[str, Any]], games: dict[str, list[_Game]], row
     elif isinstance(row, ActionRow):
         if row.game_number != len(played) or row.index != len(played[-1].actions):
             raise ValueError(f"action {row.index} of game {row.game_number} is out of turn")
+        if row.stand_in:
+            played[-1].stand_ins.append(row.index)
         played[-1].actions.append(row.action)
         played[-1].over = played[-1].over or row.over

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .coaching import split_coach_marks
-from .takeback import fold_actions
+from .takeback import fold_actions, move_places
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +55,9 @@ class ActionRow:
     action: str
     over: bool
     """Whether this action ended the game."""
+    stand_in: bool = False
+    """Whether a bot played it for its person, who was away (the log says so, after a
+    restart too)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,6 +92,14 @@ class StoredGame:
     actions: tuple[str, ...]
     """Every stored action in the order it came: moves, and takebacks (``undo:N``)."""
     over: bool
+    stand_ins: frozenset[int] = frozenset()
+    """The stored actions (their places in :attr:`actions`) a bot played for a person who
+    was away."""
+
+    def stand_in_moves(self) -> set[int]:
+        """The moves of the game as it stands (their numbers) a bot played for a person who
+        was away: a stand-in's move taken back is no longer one."""
+        return {move for move, place in enumerate(move_places(self.actions)) if place in self.stand_ins}
 
     def record(self) -> dict[str, Any]:
         """The engine record (start plus actions) that ``Game.from_record`` replays: the moves

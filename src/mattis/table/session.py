@@ -224,7 +224,7 @@ class TableSession:
         """The current game's stretches of moves taken back (the record's ``taken_back``)."""
         self.stand_in_moves: set[int] = set()
         """The moves of the current game a bot made for a person who was away (the log
-        says so)."""
+        says so; stored with each move, so a restored table's log says so too)."""
         self.away_plays: dict[int, list[Action]] = {}
         """What a stand-in played for each seat since its person went away, until they are
         told (:meth:`take_away_summary`)."""
@@ -317,6 +317,7 @@ class TableSession:
             session.stored_actions = len(stored.game.actions)
             session.taken_back = record.get("taken_back", [])
             session.coached = set(record.get("coached", []))
+            session.stand_in_moves = stored.game.stand_in_moves()
             if session.game.is_over and match.played < session.game_number:
                 match.finish(session.game)  # killed between the last move and the score
                 rows.append(session._table_update())
@@ -526,7 +527,8 @@ class TableSession:
         ``stand_in``); the story of every seat is told it at once."""
         rows: list[Row] = self._coach_marks()
         rows.append(ActionRow(table_id=self.table_id, game_number=self.game_number,
-                              index=self.stored_actions, seat=seat, action=str(action), over=game.is_over))
+                              index=self.stored_actions, seat=seat, action=str(action),
+                              over=game.is_over, stand_in=stand_in))
         self.stored_actions += 1
         self.movers.append(seat)
         if stand_in:

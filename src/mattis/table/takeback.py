@@ -51,6 +51,19 @@ def fold_actions(stored: Sequence[str]) -> tuple[list[str], list[dict[str, Any]]
     return actions, taken_back
 
 
+def move_places(stored: Sequence[str]) -> list[int]:
+    """The place in ``stored`` of each move of the game as it stands (the moves taken back
+    left out), for facts stored beside an action by its place."""
+    places: list[int] = []
+    for number, text in enumerate(stored):
+        if text.startswith(UNDO_PREFIX):
+            at_text = text[len(UNDO_PREFIX):]
+            del places[int(at_text) if at_text.isdigit() else len(places):]
+        else:
+            places.append(number)
+    return places
+
+
 def replay_with_movers(record: Mapping[str, Any]) -> tuple[Game, list[int]]:
     """The game of ``record`` replayed move by move as :meth:`Game.from_record` does (every
     move checked), with the seat that made each move (a takeback goes back to before the

@@ -25,8 +25,22 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..table import Refusal
-from ..table.ledger import ALL_SEASONS, HISTORY_SHOWN, LedgerGame, LedgerSeat, game_from_stored, level_stats
-from .store import GROUPS, KEYS, LEDGER, MEMBERS, PLAYER_GAMES, PLAYERS, RATINGS, TRANSFERS, Store
+from ..table.ledger import HISTORY_SHOWN, LedgerGame, SeasonTally, level_stats, season_ledger
+from ..table.rating import Rating, rating_summary
+from .store import (
+    GROUPS,
+    KEYS,
+    LEDGER,
+    MEMBERS,
+    PLAYER_GAMES,
+    PLAYERS,
+    RATINGS,
+    TRANSFERS,
+    Store,
+    counted_games,
+    member_and_tally,
+    newest_games,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits nobody mistakes for another (no I/1, O/0) for codes people type."""
@@ -153,9 +167,8 @@ class Community:
                                        .where(PLAYER_GAMES.c.player_id == player)).all()
             rating = connection.execute(select(RATINGS).where(RATINGS.c.player_id == player)).first()
         stats = level_stats((str(row.levels).split(), bool(row.mattis)) for row in games)
-        stats["rating"] = None if rating is None else {
-            "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
-            "ordinal": round(rating.mu - 3 * rating.sigma, 3), "games": int(rating.games)}
+        stats["rating"] = (None if rating is None else
+                           rating_summary(Rating(rating.mu, rating.sigma), int(rating.games)))
         return stats
 
     def new_transfer(self, player: str) -> str:
@@ -272,6 +285,44 @@ class Community:
 
     # ---------------------------------------------------------------- the ledger
 
+    def season_ledger(self, player: str, group: str, season: str,
+                      former: str = "a former player") -> dict[str, Any]:
+        """The body of ``GET /api/groups/{ID}/ledger`` (``not_found`` for a non-member): the
+        group's stored tally of the season and its newest games, so the answer costs the
+        same for a group's tenth game as for its ten-thousandth. A group without a stored
+        tally (rows from before tallies) is counted from its rows. Three round trips, outside
+        a transaction (PostgreSQL's READ COMMITTED gives each statement its own snapshot in
+        one as well): under load each costs a wait for the database's turn on a core."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            member, counted = member_and_tally(connection, player, group, season)
+            if not member:
+                raise Refusal("not_found")
+            if counted is None:
+                games = counted_games(connection, group, season, HISTORY_SHOWN)
+                counted, newest = SeasonTally.of(games), games[-HISTORY_SHOWN:]
+            else:
+                newest = newest_games(connection, group, season, HISTORY_SHOWN)
+            names = self._names(connection, {*counted.tallies, *(seat.player for game in newest
+                                                                  for seat in game.seats), player})
+        return season_ledger(counted, newest, names, season, former)
+
+    @staticmethod
+    def _names(connection: Connection, players: set[str | None]) -> dict[str, str]:
+        """The names of these players who are not forgotten."""
+        ids = sorted(player for player in players if player is not None)
+        return {str(row.id): str(row.name) for row in connection.execute(
+            select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(ids)))}
+
+    def season_of_game(self, player: str, group: str, table: str, number: int) -> str | None:
+        """The season a counted game of the group is in (``None``: no such game);
+        ``not_found`` for a non-member. The result screen reads only that season's games."""
+        with self.engine.connect() as connection:
+            if not self._is_member(connection, player, group):
+                raise Refusal("not_found")
+            season = connection.execute(select(LEDGER.c.season).where(
+                LEDGER.c.group_id == group, LEDGER.c.table_id == table, LEDGER.c.game == number)).scalar()
+        return None if season is None else str(season)
+
     def ledger_games(self, player: str, group: str, season: str,
                      shown: int | None = HISTORY_SHOWN) -> tuple[list[LedgerGame], dict[str, str]]:
         """The counted games of a season (``all``: every one) in the order they ended, and
@@ -281,24 +332,6 @@ class Community:
         with self.engine.connect() as connection:
             if not self._is_member(connection, player, group):
                 raise Refusal("not_found")
-            query = (select(LEDGER.c.id, LEDGER.c.table_id, LEDGER.c.game, LEDGER.c.finished,
-                            LEDGER.c.players, LEDGER.c.losers, LEDGER.c.out_order, LEDGER.c.lost_on_empty)
-                     .where(LEDGER.c.group_id == group))
-            if season != ALL_SEASONS:
-                query = query.where(LEDGER.c.season == int(season))
-            rows = connection.execute(query.order_by(LEDGER.c.finished, LEDGER.c.id)).all()
-            wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])]
-            seats: dict[int, Any] = {}
-            for start in range(0, len(wanted), 500):
-                seats.update((int(found.id), found.seats) for found in connection.execute(
-                    select(LEDGER.c.id, LEDGER.c.seats).where(LEDGER.c.id.in_(wanted[start:start + 500]))))
-            members: dict[str, LedgerSeat] = {}
-            games = [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
-                                      losers=str(row.losers), out_order=str(row.out_order),
-                                      lost_on_empty=row.lost_on_empty, seats=seats.get(row.id),
-                                      members=members) for row in rows]
-            ids = sorted({seat.player for game in games for seat in game.seats if seat.player is not None}
-                         | {player})
-            names = {str(row.id): str(row.name) for row in connection.execute(
-                select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(ids)))}
+            games = counted_games(connection, group, season, shown)
+            names = self._names(connection, {*(seat.player for game in games for seat in game.seats), player})
         return games, names

@@ -37,7 +37,6 @@ from ..table.ledger import (
     CSV_HEADER,
     MIN_GAMES_ARETS_MATTIS,
     csv_rows,
-    ledger,
     ledger_changes,
     parse_season,
 )
@@ -267,8 +266,8 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
             season = parse_season(request.query_params.get("season"), time.time())
         except ValueError:
             raise Refusal("bad_request", "season must be a year such as 2026, or all") from None
-        games, names = await run(community.ledger_games, player.player, group_id(request), season)
-        body = await run(ledger, games, names, season, t("web.ledger.former", lang))
+        body = await run(community.season_ledger, player.player, group_id(request), season,
+                         t("web.ledger.former", lang))
         named = award_names(lang)
         for award in body["awards"]:
             award.update(named[award["award"]])
@@ -284,7 +283,11 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
         if number is None or not (0 < len(table) <= 40 and table.isascii()):
             raise Refusal("bad_request", "table and game must name a game")
         lang = web.lang(request)
-        games, names = await run(community.ledger_games, player.player, group_id(request), "all", 0)
+        group = group_id(request)
+        season = await run(community.season_of_game, player.player, group, table, number)
+        if season is None:
+            raise Refusal("not_found")
+        games, names = await run(community.ledger_games, player.player, group, season, 0)
         changes = ledger_changes(games, names, table, number, former=t("web.ledger.former", lang))
         if changes is None:
             raise Refusal("not_found")

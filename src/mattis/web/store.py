@@ -2,8 +2,10 @@
 
 SQLAlchemy Core over three tables: ``mattis_tables`` (rules, seats with hashed tokens, the
 match score), ``mattis_games`` (each game's starting record: rules, dealer, seed, deck) and
-``mattis_actions`` (one row per action, written when it is played). Restarting replays a
-game's starting record plus its actions with ``Game.from_record``. The default is an
+``mattis_actions`` (one row per action, written when it is played; ``mattis_stand_ins``
+marks those a bot played for a person away). Restarting replays a game's starting record
+plus its actions with ``Game.from_record``. Players, groups and their ledgers have tables of
+their own (below). The default is an
 embedded SQLite file in WAL mode; any SQLAlchemy URL works, e.g.
 ``postgresql+psycopg://user:password@host/mattis``.
 
@@ -48,6 +50,7 @@ from sqlalchemy import (
     Sequence,
     String,
     Table,
+    Text,
     UniqueConstraint,
     and_,
     create_engine,
@@ -66,7 +69,16 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.sql import ColumnElement, Select
 
-from ..table.ledger import season_of, stored_numbers, stored_players
+from ..table.ledger import (
+    ALL_SEASONS,
+    LedgerGame,
+    LedgerSeat,
+    SeasonTally,
+    game_from_stored,
+    season_of,
+    stored_numbers,
+    stored_players,
+)
 from ..table.rows import ActionRow, LedgerRow, NewGame, NewTable, Row, StoredGame, StoredTable, TableUpdate
 from .ratings import rate_game
 
@@ -102,6 +114,14 @@ _actions = Table(
     Column("action", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+_stand_ins = Table(
+    "mattis_stand_ins", _metadata,
+    Column("game_id", Integer, ForeignKey("mattis_games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+)
+"""The stored actions (``mattis_actions.idx``) a bot played for a person who was away, so
+the log of a restored table says so (a table of its own: databases from before it keep
+their schema)."""
 _leases = Table(
     "mattis_leases", _metadata,
     Column("table_id", String(40), ForeignKey("mattis_tables.id"), primary_key=True),
@@ -168,12 +188,25 @@ LEDGER = Table(
     Index("mattis_ledger_group_finished", "group_id", "finished"),
 )
 """A group's counted games (:class:`~mattis.table.rows.LedgerRow`), one row each, written
-with the game's last action; unique per table and game, so no game counts twice. The
-ledger's arithmetic reads only the compact columns (``players``: a member's id or a mark per
-seat, :func:`~mattis.table.ledger.stored_players`; ``losers`` and ``out_order``: seat
-numbers); ``seats`` (names and levels of bots and guests, ``"coached": true`` on a seat a
-coach watched) is read only for the games shown.
+with the game's last action; unique per table and game, so no game counts twice. A ledger
+reads its group's tally (:data:`LEDGER_TALLIES`) and only its newest rows; counting from the
+rows (a tally to make again, the export, the result screen) reads the compact columns
+(``players``: a member's id or a mark per seat, :func:`~mattis.table.ledger.stored_players`;
+``losers`` and ``out_order``: seat numbers), and ``seats`` (names and levels of bots and
+guests, ``"coached": true`` on a seat a coach watched) only for the games shown.
 A seat's player stays an opaque id when the player is forgotten: the name goes with them."""
+LEDGER_TALLIES = Table(
+    "mattis_ledger_tallies", _metadata,
+    Column("group_id", String(40), ForeignKey("mattis_groups.id"), primary_key=True),
+    Column("season", Integer, primary_key=True),
+    Column("tally", Text, nullable=False),
+)
+"""Each group's running count of a season (``season`` 0: all time), a
+:class:`~mattis.table.ledger.SeasonTally` as JSON, updated with each counted game in the
+transaction that writes its row: a ledger reads this and its newest 100 rows, never a whole
+season (``benchmarks/ledger_pg.py``)."""
+ALL_TIME = 0
+"""The ``season`` of a group's all-time tally."""
 PLAYER_GAMES = Table(
     "mattis_player_games", _metadata,
     Column("player_id", String(40), nullable=False),
@@ -312,6 +345,7 @@ class Store:
             if self.owner is not None:
                 refused = self._fence(connection, rows, now)
                 rows = [row for row in rows if row.table_id not in refused]
+            self._lock_groups(connection, rows)
             for row in rows:
                 self._write(connection, row, now, new_games)
         self._game_ids.update(new_games)  # only once the games are really there
@@ -337,6 +371,16 @@ class Store:
                     table_id=row.table_id, owner=self.owner, epoch=1, taken=now))
         return existing - owned
 
+    def _lock_groups(self, connection: Connection, rows: list[Row]) -> None:
+        """On a shared database, lock the groups whose ledgers this batch counts games in,
+        in one order (two servers never wait for each other in a circle): a group's tallies
+        then take one game at a time. A member joining is not held up (``FOR NO KEY
+        UPDATE``). SQLite has one writer and needs no lock."""
+        groups = sorted({row.group for row in rows if isinstance(row, LedgerRow) and row.group is not None})
+        if groups and self.shared:
+            connection.execute(select(GROUPS.c.id).where(GROUPS.c.id.in_(groups)).order_by(GROUPS.c.id)
+                               .with_for_update(key_share=True)).all()
+
     def _write(self, connection: Connection, row: Row, now: float,
                new_games: dict[tuple[str, int], int]) -> None:
         if isinstance(row, ActionRow):
@@ -344,6 +388,8 @@ class Store:
             game_id = new_games.get(key) or self._game_id(connection, *key)
             connection.execute(insert(_actions).values(
                 game_id=game_id, idx=row.index, seat=row.seat, action=row.action, at=now))
+            if row.stand_in:
+                connection.execute(insert(_stand_ins).values(game_id=game_id, idx=row.index))
             if row.over:
                 connection.execute(update(_games).where(_games.c.id == game_id).values(over=True))
         elif isinstance(row, TableUpdate):
@@ -376,15 +422,16 @@ class Store:
                     levels=levels, mattis=index in row.losers))
         rate_game(connection, RATINGS, row, existing)
         if row.group is not None:
-            Store._count_for_group(connection, row, now, bound)
+            Store._count_for_group(connection, row, row.group, now, bound)
 
     @staticmethod
-    def _count_for_group(connection: Connection, row: LedgerRow, now: float, bound: list[str]) -> None:
+    def _count_for_group(connection: Connection, row: LedgerRow, group: str, now: float,
+                         bound: list[str]) -> None:
         """Count a finished game in its group's ledger if at least two of its bound players
         are members now (a bound player who is not is shown as a guest, under the name the
         table knew)."""
         members = {str(player) for player in connection.execute(
-            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == row.group,
+            select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group,
                                                MEMBERS.c.player_id.in_(bound))).scalars()}
         if len(members) < 2:
             return
@@ -395,10 +442,37 @@ class Store:
                  for seat in row.seats]
         for index in row.coached:  # a coach watched this seat, with its person's consent
             seats[index]["coached"] = True
+        players, losers = stored_players(seats), stored_numbers(row.losers)
+        out_order = stored_numbers(row.out_order)
         connection.execute(insert(LEDGER).values(
-            group_id=row.group, table_id=row.table_id, game=row.game_number, finished=now,
-            season=int(season_of(now)), players=stored_players(seats), losers=stored_numbers(row.losers),
-            out_order=stored_numbers(row.out_order), lost_on_empty=row.lost_on_empty, seats=seats))
+            group_id=group, table_id=row.table_id, game=row.game_number, finished=now,
+            season=int(season_of(now)), players=players, losers=losers, out_order=out_order,
+            lost_on_empty=row.lost_on_empty, seats=seats))
+        game = game_from_stored(row.table_id, row.game_number, now, players=players, losers=losers,
+                                out_order=out_order, lost_on_empty=row.lost_on_empty, seats=seats)
+        for season in (season_of(now), ALL_SEASONS):
+            Store._tally_game(connection, group, season, game)
+
+    @staticmethod
+    def _tally_game(connection: Connection, group: str, season: str, game: LedgerGame) -> None:
+        """Add a counted game (its row already written) to the group's tally of a season.
+        A game that ended before the last one counted (two servers' clocks, one batch's
+        tables), a missing tally (the group's first game) or a damaged one is counted again
+        from the season's rows."""
+        key = season_key(season)
+        where = and_(LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == key)
+        found = connection.execute(select(LEDGER_TALLIES.c.tally).where(where)).scalar()
+        counted: SeasonTally | None = None
+        if found is not None:
+            with contextlib.suppress(ValueError):
+                counted = SeasonTally.from_stored(str(found))
+        if counted is None or not counted.add(game):
+            counted = SeasonTally.of(counted_games(connection, group, season, shown=0))
+        if found is None:
+            connection.execute(insert(LEDGER_TALLIES).values(group_id=group, season=key,
+                                                             tally=counted.stored()))
+        else:
+            connection.execute(update(LEDGER_TALLIES).where(where).values(tally=counted.stored()))
 
     def update_table(self, table_id: str, seats: list[dict[str, Any]], match: dict[str, Any],
                      connection: Connection | None = None) -> None:
@@ -538,8 +612,70 @@ class Store:
         actions = connection.execute(
             select(_actions.c.action).where(_actions.c.game_id == row.id)
             .order_by(_actions.c.idx)).scalars().all()
+        stand_ins = connection.execute(
+            select(_stand_ins.c.idx).where(_stand_ins.c.game_id == row.id)).scalars()
         return StoredGame(int(row.number), _as_dict(row.start), tuple(str(a) for a in actions),
-                          bool(row.over))
+                          bool(row.over), frozenset(int(place) for place in stand_ins))
+
+
+def season_key(season: str) -> int:
+    """A season (``2026``, ``all``) as the tallies' ``season`` column holds it."""
+    return ALL_TIME if season == ALL_SEASONS else int(season)
+
+
+def counted_games(connection: Connection, group: str, season: str, shown: int | None) -> list[LedgerGame]:
+    """A group's counted games of a season (``all``: every one) in the order they ended.
+    The seats (names and levels of bots and guests, coached seats) are read for the last
+    ``shown`` games only (``None``: every game, for the export; 0: none, for counting)."""
+    query = (select(LEDGER.c.id, LEDGER.c.table_id, LEDGER.c.game, LEDGER.c.finished,
+                    LEDGER.c.players, LEDGER.c.losers, LEDGER.c.out_order, LEDGER.c.lost_on_empty)
+             .where(LEDGER.c.group_id == group))
+    if season != ALL_SEASONS:
+        query = query.where(LEDGER.c.season == int(season))
+    rows = connection.execute(query.order_by(LEDGER.c.finished, LEDGER.c.id)).all()
+    wanted = [row.id for row in (rows if shown is None else rows[-shown:] if shown else [])]
+    seats: dict[int, Any] = {}
+    for start in range(0, len(wanted), 500):
+        seats.update((int(found.id), found.seats) for found in connection.execute(
+            select(LEDGER.c.id, LEDGER.c.seats).where(LEDGER.c.id.in_(wanted[start:start + 500]))))
+    members: dict[str, LedgerSeat] = {}
+    return [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
+                             losers=str(row.losers), out_order=str(row.out_order),
+                             lost_on_empty=row.lost_on_empty, seats=seats.get(row.id), members=members)
+            for row in rows]
+
+
+def newest_games(connection: Connection, group: str, season: str, count: int) -> list[LedgerGame]:
+    """The newest ``count`` counted games of a season (more when several ended at the same
+    moment as the oldest of them, so the ledger's order can pick), with their seats: one
+    statement, two short index ranges."""
+    where: ColumnElement[bool] = LEDGER.c.group_id == group
+    if season != ALL_SEASONS:
+        where = and_(where, LEDGER.c.season == int(season))
+    oldest = (select(LEDGER.c.finished).where(where).order_by(LEDGER.c.finished.desc())
+              .offset(count - 1).limit(1).scalar_subquery())
+    members: dict[str, LedgerSeat] = {}
+    return [game_from_stored(str(row.table_id), row.game, row.finished, players=str(row.players),
+                             losers=str(row.losers), out_order=str(row.out_order),
+                             lost_on_empty=row.lost_on_empty, seats=row.seats, members=members)
+            for row in connection.execute(select(LEDGER).where(
+                where, LEDGER.c.finished >= func.coalesce(oldest, float("-inf"))))]
+
+
+def member_and_tally(connection: Connection, player: str, group: str,
+                     season: str) -> tuple[bool, SeasonTally | None]:
+    """Whether ``player`` is a member of ``group``, and the group's tally of a season as
+    stored (``None``: none, or a damaged one), in one round trip."""
+    member = exists().where(MEMBERS.c.group_id == group, MEMBERS.c.player_id == player)
+    tally = select(LEDGER_TALLIES.c.tally).where(
+        LEDGER_TALLIES.c.group_id == group, LEDGER_TALLIES.c.season == season_key(season)).scalar_subquery()
+    is_member, found = connection.execute(select(member.label("member"), tally.label("tally"))).one()
+    if not is_member or found is None:
+        return bool(is_member), None
+    try:
+        return True, SeasonTally.from_stored(str(found))
+    except ValueError:
+        return True, None
 
 
 class DatabaseBusy(RuntimeError):

@@ -342,7 +342,8 @@ async function createFromForm(event) {
 // ------------------------------------------------------------------ my statistics
 
 // "Min statistikk": the games played on this device, counted by the worker's Python
-// (mattis.offline.host.device_stats, the ledger's level_stats), shown when opened.
+// (mattis.offline.host.device_stats, the ledger's level_stats, and the owner's rating),
+// shown when opened.
 
 function percent(rate) {
   return new Intl.NumberFormat(lang === "en" ? "en" : "nb", { style: "percent", maximumFractionDigits: 1 })
@@ -395,7 +396,23 @@ async function showMyStats() {
   rows.append(statsRow("all", texts.my_stats_all, figures),
     ...figures.levels.map((row) => statsRow(row.level, texts[`level.${row.level}`] ?? levelLabel(row.level), row)));
   table.append(header, rows);
-  body.replaceChildren(table);
+  body.replaceChildren(table, ...ratingLines(figures.rating));
+}
+
+// The owner's OpenSkill rating over the games on this device (mattis.table.rating, as the
+// server's GET /api/players/me); none for games saved before the device kept their places.
+function ratingLines(rating) {
+  if (!rating) return [];
+  const number = new Intl.NumberFormat(lang === "en" ? "en" : "nb", { maximumFractionDigits: 1 });
+  const line = document.createElement("p");
+  line.dataset.myStatsRating = "";
+  line.textContent = fmt(texts.my_stats_rating, {
+    ordinal: number.format(rating.ordinal), mu: number.format(rating.mu), sigma: number.format(rating.sigma),
+    games: String(rating.games),
+  });
+  const help = document.createElement("p");
+  help.textContent = texts.my_stats_rating_help;
+  return [line, help];
 }
 
 // ------------------------------------------------------------------ start
