@@ -143,6 +143,13 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
     def reads(request: Request) -> None:
         web.lobby(request).check_address(web.address(request), reads=True)
 
+    async def caller(request: Request, *, reads: bool = False) -> tuple[Community, Player]:
+        """The community and the calling player, once the caller's address may ask (a read
+        or a change: their limits differ); ``bad_key`` without a valid key."""
+        web.lobby(request).check_address(web.address(request), reads=reads)
+        community = web.community(request)
+        return community, await the_player(request, community)
+
     async def run(function: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(function, *args)
 
@@ -177,9 +184,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def new_device(request: Request) -> Response:
-        changes(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request)
         code = await run(community.new_transfer, player.player)
         url = f"{web.base(request)}/device#code={code}"
         return JSONResponse({"code": code, "url": url, "expires_in": int(TRANSFER_SECONDS),
@@ -202,9 +207,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def create_group(request: Request) -> Response:
-        changes(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request)
         name = player_name(await web.json_body(request))
         group, code = await run(community.create_group, player.player, name)
         invite = invite_url(web.base(request), group, code)
@@ -226,9 +229,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def join_group(request: Request) -> Response:
-        changes(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request)
         group = group_id(request)
         body = await web.json_body(request)
         code = normal_code(body.get("code") if isinstance(body, dict) else None)
@@ -238,17 +239,13 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def leave_group(request: Request) -> Response:
-        changes(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request)
         await run(community.leave_group, player.player, group_id(request))
         return Response(status_code=204)
 
     @api
     async def renew_code(request: Request) -> Response:
-        changes(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request)
         group = group_id(request)
         code = await run(community.renew_code, player.player, group)
         invite = invite_url(web.base(request), group, code)
@@ -258,9 +255,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def group_ledger(request: Request) -> Response:
-        reads(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request, reads=True)
         lang = web.lang(request)
         try:
             season = parse_season(request.query_params.get("season"), time.time())
@@ -275,9 +270,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def game_changes(request: Request) -> Response:
-        reads(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request, reads=True)
         table = request.query_params.get("table") or ""
         number = game_number(request.query_params.get("game"))
         if number is None or not (0 < len(table) <= 40 and table.isascii()):
@@ -301,9 +294,7 @@ def community_routes(web: WebParts, api: Callable[[Handler], Handler]) -> list[R
 
     @api
     async def export_csv(request: Request) -> Response:
-        reads(request)
-        community = web.community(request)
-        player = await the_player(request, community)
+        community, player = await caller(request, reads=True)
         group = group_id(request)
         games, names = await run(community.ledger_games, player.player, group, "all", None)
         text = io.StringIO()
