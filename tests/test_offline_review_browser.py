@@ -16,7 +16,7 @@ from mattis.bots.review import DEVICE_ITERATIONS
 from .axe_helpers import axe_violations
 from .browser_helpers import watch_console
 from .test_offline_app_browser import base_url, browser, built, context, create, installed, launched, play
-from .test_web_review_browser import set_theme
+from .test_web_axe import set_theme
 from .test_web_table_page import shoot
 
 pytestmark = pytest.mark.browser

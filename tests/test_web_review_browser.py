@@ -20,6 +20,7 @@ from mattis.bots.review import plan_review
 
 from .axe_helpers import axe_violations
 from .browser_helpers import OVERFLOW, PHONE, get, post, watch_console
+from .test_web_axe import set_theme
 from .test_web_table_page import shoot
 
 pytestmark = pytest.mark.browser
@@ -62,14 +63,6 @@ def open_review(page: Page, shot: Path | None = None) -> None:
     button.click()
     expect(page.locator("[data-review]")).to_be_visible()
     expect(page.locator("[data-review-chart] polyline")).to_be_visible(timeout=90_000)
-
-
-def set_theme(page: Page, theme: str) -> None:
-    page.evaluate("""(theme) => {
-      localStorage.setItem('mattis.theme', theme);
-      document.documentElement.dataset.theme = theme;
-      document.documentElement.style.colorScheme = theme;
-    }""", theme)
 
 
 @pytest.mark.parametrize(("viewport", "name"), [(PHONE, "phone"), (DESKTOP, "desktop")])
