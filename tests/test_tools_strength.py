@@ -25,7 +25,7 @@ from mattis.tools.strength import (
 )
 
 TINY = Settings(budgets=(2, 6), series=("normal,normal", "hard:3,random"), chunk_deals=1, target=0.35,
-                max_games=6)
+                max_games=12)
 LOCAL = LocalBackend(1)
 
 
