@@ -30,6 +30,7 @@ from typer.core import TyperArgument, TyperCommand, TyperOption
 
 from ..bots import LEARNED, available_levels
 from ..bots import parse_level as bots_parse_level
+from ..bots.entrants import EntrantError
 from ..core import Rules
 from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
@@ -314,6 +315,15 @@ def rules_or_exit(preset: str, sets: Sequence[str] | None) -> Rules:
 def check_players(rules: Rules, players: int) -> None:
     """:meth:`Rules.check_players`: ``"players: pagat allows 3-6 players, got 7"``."""
     rules.check_players(players)
+
+
+def entrant_failure(option: str, error: Exception, lang: Lang) -> str:
+    """An entrant's error (:class:`~mattis.bots.entrants.EntrantError`) told as the option,
+    in the person's language: ``"--bots: no checkpoint file 'mine.npz'"``; another error
+    as :func:`for_option` tells it."""
+    if isinstance(error, EntrantError):
+        return f"{option}: {t(error.key, lang, **error.values)}"
+    return for_option(option, error)
 
 
 def parse_level(text: str) -> str:

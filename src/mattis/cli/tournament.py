@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
+from ..bots.entrants import check_entrant
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
@@ -32,6 +33,7 @@ from ..tools.tournament import (
     DEFAULT_OPENSPIEL_SIMULATIONS,
     ENTRANTS,
     LEARNED_MISSING,
+    NAMED,
     OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
@@ -50,6 +52,7 @@ from .common import (
     UsageFailure,
     check_players,
     console,
+    entrant_failure,
     fail,
     for_option,
     language,
@@ -68,7 +71,9 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
-             "ISMCTS, needs pip install \"mattis\\[rl]\"). A level may repeat (normal#1, normal#2). "
+             "ISMCTS, needs pip install \"mattis\\[rl]\"), learned:FILE.npz (a checkpoint of its own) or "
+             "module:callable (your agent: an object with choose(), a policy(view, legal) -> action, or a "
+             "factory without arguments making either). An entrant may repeat (normal#1, normal#2). "
              "A searching entrant may have a budget of its own, overriding --hard-iterations, "
              "--hard-seconds and --openspiel-simulations: hard:4000 (iterations), hard:0.5s "
              "(seconds a move), openspiel-ismcts:400 (simulations).")
@@ -110,19 +115,24 @@ def open_backend(choice: BackendChoice, workers: int, address: str | None) -> It
         close_backend(backend)
 
 
-def parse_entrants(text: str) -> list[str]:
-    """``"hard, OpenSpiel-ISMCTS"`` as entrant names; an unknown name or a missing OpenSpiel
-    raises :class:`UsageFailure` naming ``--bots``."""
+def parse_entrants(text: str, lang: Lang = "en") -> list[str]:
+    """``"hard, OpenSpiel-ISMCTS, learned:mine.npz"`` as entrant names, each checked once
+    (a checkpoint read, a module imported); a bad one raises :class:`UsageFailure` naming
+    ``--bots``, in ``lang``."""
     try:
         names = [parse_entrant(item) for item in text.split(",")]
     except ValueError as error:
-        raise UsageFailure(for_option("--bots", error)) from None
+        raise UsageFailure(entrant_failure("--bots", error, lang)) from None
     if uses_openspiel(names) and not openspiel_available():
         raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
     if LEARNED in names and LEARNED not in available_levels():
         raise UsageFailure(f"--bots: {LEARNED_MISSING}")
+    for name in dict.fromkeys(names):
+        try:
+            check_entrant(name, NAMED)
+        except ValueError as error:
+            raise UsageFailure(entrant_failure("--bots", error, lang)) from None
     return names
-
 
 
 def tournament_command(
@@ -165,8 +175,9 @@ def tournament_command(
     ] = DEFAULT_OPENSPIEL_SIMULATIONS,
     learned_checkpoint: Annotated[Path | None, typer.Option(
         "--learned-checkpoint", metavar="FILE",
-        help="The checkpoint the learned entrants play (made by 'mattis train'). Default: the one "
-             "shipped with mattis.", show_default=False)] = None,
+        help="The checkpoint plain learned entrants play (made by 'mattis train'). Default: the one "
+             "shipped with mattis. learned:FILE.npz in --bots gives one entrant a checkpoint of its own.",
+        show_default=False)] = None,
     backend: BackendOption = BackendChoice.LOCAL,
     address: AddressOption = None,
     action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
@@ -176,7 +187,7 @@ def tournament_command(
     chosen = language(lang)
     resolved = rules_or_exit(rules, sets)
     try:
-        levels = parse_entrants(bots)
+        levels = parse_entrants(bots, chosen)
     except UsageFailure as error:
         fail(str(error))
     seats = players if players is not None else len(levels)

@@ -21,6 +21,24 @@ CLI_MESSAGES: dict[str, Source] = {
     "cli.stats.col.rate": "Mattis rate",
     "cli.stats.col.interval": "95% interval",
     "cli.stats.unreadable": "{count} file(s) could not be read and are left out.",
+    # entrants: a bot named on the command line (mattis.bots.entrants)
+    "cli.entrant.unknown": (
+        "unknown bot {name}; choose one of {levels}, learned:FILE.npz or module:callable"
+    ),
+    "cli.entrant.no_file": "no checkpoint file {path}",
+    "cli.entrant.checkpoint": "{path} is not a playable checkpoint: {reason}",
+    "cli.entrant.import": "cannot import the module {module} for {name}: {reason}",
+    "cli.entrant.attribute": "the module {module} has no {attribute}",
+    "cli.entrant.shape": (
+        "{name} is neither an agent (an object with choose()), a policy(view, legal) nor a factory "
+        "without arguments that makes one"
+    ),
+    "cli.entrant.no_budget": "{name} takes no budget (only {searching} search), got {budget}",
+    "cli.entrant.budget": (
+        "the budget after '{name}:' must be a whole number of iterations or seconds ending in s "
+        "(e.g. {name}:4000 or {name}:0.5s), got {budget}"
+    ),
+    "cli.entrant.extra": "{name} needs the rl extra: pip install \"mattis[rl]\"",
     # rules table
     "rules.title": "Rules: {preset}",
     "rules.title_house": "Rules: {preset} with house rules",

@@ -38,13 +38,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -57,10 +56,17 @@ from ..bots import (
     Agent,
     Limit,
     PlayedGame,
-    available_levels,
-    make_agent,
     play_game,
 )
+from ..bots.entrants import (
+    EntrantError,
+    EntrantSpec,
+    check_entrant,
+    checkpoint_policy,
+    make_entrant_agent,
+)
+from ..bots.entrants import entrant_spec as bots_entrant_spec
+from ..bots.entrants import parse_entrant as bots_parse_entrant
 from ..core import Game, Rules
 from ..extras import install_command, missing_modules, needs_extra
 from .backends import Backend, LocalBackend, batches, run_in_order
@@ -531,77 +537,27 @@ LEARNED_MISSING = needs_extra("the learned bot", "rl")
 """Without numpy the ``learned`` level cannot play: the one line that says so."""
 
 
-_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,5}(?:\.[0-9]{1,6})?)s)", re.ASCII)
-"""A budget after the colon: an iteration (simulation) count, or seconds ending in ``s``."""
-MAX_BUDGET_SECONDS = 3600.0
-"""No move needs more thought than an hour; a larger figure is a typo."""
-
-
-@dataclass(frozen=True, slots=True)
-class EntrantSpec:
-    """What an entrant name asks for: a kind (a bot level or ``openspiel-ismcts``) and,
-    for a searching kind, its own budget (``hard:4000``, ``hard:0.5s``,
-    ``openspiel-ismcts:400``), which overrides the tournament-wide one."""
-
-    kind: str
-    iterations: int | None = None
-    seconds: float | None = None
-
-    @property
-    def limit(self) -> Limit | None:
-        """The entrant's own ``hard`` budget, if it has one."""
-        if self.iterations is None and self.seconds is None:
-            return None
-        return Limit(seconds=self.seconds, iterations=self.iterations)
+NAMED: tuple[str, ...] = (OPENSPIEL_ISMCTS,)
+"""The entrants a tournament adds to :func:`mattis.bots.entrants.parse_entrant`'s."""
 
 
 def entrant_spec(name: str) -> EntrantSpec:
-    """The kind and own budget of a name that :func:`parse_entrant` accepted."""
-    kind, _, budget = name.partition(":")
-    if not budget:
-        return EntrantSpec(kind)
-    if budget.endswith("s"):
-        return EntrantSpec(kind, seconds=float(budget[:-1]))
-    return EntrantSpec(kind, iterations=int(budget))
+    """The kind and own budget (or checkpoint, or module) of a name :func:`parse_entrant` gave."""
+    return bots_entrant_spec(name, NAMED)
 
 
 def parse_entrant(text: str) -> str:
-    """An entrant name from text (any case): a bot level or ``openspiel-ismcts``, with an
-    optional budget of its own after a colon: ``hard:4000`` (iterations), ``hard:0.5s``
-    (seconds a move) or ``openspiel-ismcts:400`` (simulations). Otherwise ``ValueError``
-    ``"bots: unknown level 'x'; choose one of …"`` or one saying what a budget looks like."""
-    name = text.strip().lower()
-    kind, colon, budget = name.partition(":")
-    kind = kind.strip()
-    budget = budget.strip()
-    if kind not in ENTRANTS:
-        printable = "".join(char for char in kind if char.isprintable())[:40]
-        shown = repr(printable) if printable else "(empty)"
-        raise ValueError(f"bots: unknown level {shown}; choose one of {', '.join(ENTRANTS)}")
-    if not colon:
-        return kind
-    shown_budget = repr("".join(char for char in budget if char.isprintable())[:40])
-    if kind not in SEARCHING:
-        raise ValueError(f"bots: {kind} takes no budget (only {' and '.join(SEARCHING)} search), "
-                         f"got {shown_budget}")
-    match = _BUDGET.fullmatch(budget)
-    if match is None:
-        example = f"{kind}:4000 or {kind}:0.5s" if kind != OPENSPIEL_ISMCTS else f"{kind}:400"
-        raise ValueError(f"bots: the budget after '{kind}:' must be a whole number of iterations or "
-                         f"seconds ending in s (e.g. {example}), got {shown_budget}")
-    if match["iterations"] is not None:
-        iterations = int(match["iterations"])
-        if iterations < 1:
-            raise ValueError(f"bots: {kind} needs at least 1 iteration, got {iterations}")
-        return f"{kind}:{iterations}"
-    if kind == OPENSPIEL_ISMCTS:
-        raise ValueError(f"bots: {kind} counts simulations, not seconds (e.g. {kind}:400), "
-                         f"got {shown_budget}")
-    seconds = float(match["seconds"])
-    if not 0 < seconds <= MAX_BUDGET_SECONDS:
-        raise ValueError(f"bots: {kind} needs more than 0 and at most {MAX_BUDGET_SECONDS:g} seconds "
-                         f"a move, got {shown_budget}")
-    return f"{kind}:{seconds:g}s"
+    """An entrant name from text: any name :func:`mattis.bots.entrants.parse_entrant`
+    takes (a level with an optional budget, ``learned:PATH.npz``, ``module:callable``) or
+    ``openspiel-ismcts`` with an optional number of simulations (``openspiel-ismcts:400``).
+    Otherwise :class:`~mattis.bots.entrants.EntrantError` saying what is wrong."""
+    name = bots_parse_entrant(text, named=NAMED, searching=NAMED)
+    budget = name.partition(":")[2]
+    if name.startswith(f"{OPENSPIEL_ISMCTS}:") and budget.endswith("s"):
+        raise EntrantError(f"{OPENSPIEL_ISMCTS} counts simulations, not seconds "
+                           f"(e.g. {OPENSPIEL_ISMCTS}:400), got {budget!r}", "cli.entrant.budget",
+                           name=OPENSPIEL_ISMCTS, budget=repr(budget))
+    return name
 
 
 def openspiel_available() -> bool:
@@ -613,47 +569,28 @@ def openspiel_available() -> bool:
 def make_entrant(name: str, hard_limit: Limit | None = None,
                  openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
                  learned_checkpoint: str | None = None) -> Agent:
-    """A fresh agent for entrant ``name``: one of our levels, or OpenSpiel's ISMCTS at
-    ``openspiel_simulations`` per decision (imported only when seated). A budget in the
-    name (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``;
-    ``learned_checkpoint`` is the file the ``learned`` level plays (``None``: the shipped one)."""
+    """A fresh agent for entrant ``name``: OpenSpiel's ISMCTS at ``openspiel_simulations``
+    per decision (imported only when seated), or anything
+    :func:`mattis.bots.entrants.make_entrant_agent` makes. A budget in the name
+    (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``;
+    ``learned_checkpoint`` is the file plain ``learned`` plays (``None``: the shipped one;
+    ``learned:PATH`` plays its own)."""
     spec = entrant_spec(name)
-    if spec.kind == LEARNED:
-        if LEARNED not in available_levels():
-            raise ValueError(f"bots: {LEARNED_MISSING}")
-        if learned_checkpoint is not None:
-            from ..bots.learned import LearnedAgent
-
-            return LearnedAgent(_checkpoint(learned_checkpoint))
     if spec.kind == OPENSPIEL_ISMCTS:
         if not openspiel_available():
             raise ValueError(f"bots: {OPENSPIEL_MISSING}")
         from ..envs.openspiel import OpenSpielIsmctsAgent
 
         return OpenSpielIsmctsAgent(simulations=spec.iterations or openspiel_simulations)
-    if spec.kind == "expert":  # the tournament-wide budget is hard's; expert keeps its own
-        return make_agent(spec.kind, spec.limit)
-    return make_agent(spec.kind, spec.limit or hard_limit)
-
-
-@lru_cache(maxsize=4)
-def _checkpoint(path: str) -> Any:
-    """The policy of a checkpoint file, read once per process (every game seats a fresh agent)."""
-    from ..bots.learned import load_checkpoint
-
-    return load_checkpoint(path)
+    return make_entrant_agent(name, hard_limit, learned_checkpoint=learned_checkpoint)
 
 
 def check_checkpoint(path: str) -> None:
     """``ValueError`` ``"learned checkpoint: …"`` if the file at ``path`` cannot be played."""
-    if LEARNED not in available_levels():
-        raise ValueError(f"bots: {LEARNED_MISSING}")
-    from ..bots.learned import CheckpointError
-
     try:
-        _checkpoint(path)
-    except CheckpointError as error:
-        raise ValueError(f"learned checkpoint: {error}") from None
+        checkpoint_policy(path)
+    except EntrantError as error:
+        raise ValueError(f"learned checkpoint: {str(error).removeprefix('bots: ')}") from None
 
 
 def uses_openspiel(levels: Sequence[str]) -> bool:
@@ -668,8 +605,8 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, *, worke
     levels = tuple(parse_entrant(level) for level in bots)
     if uses_openspiel(levels) and not openspiel_available():
         raise ValueError(f"bots: {OPENSPIEL_MISSING}")
-    if LEARNED in levels and LEARNED not in available_levels():
-        raise ValueError(f"bots: {LEARNED_MISSING}")
+    for level in dict.fromkeys(levels):
+        check_entrant(level, NAMED)
     if len(levels) != players:
         raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
     if games < 1:
