@@ -7,6 +7,7 @@ checkpoints are two entrants; a bad name is one translated error line with exit 
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -21,17 +22,23 @@ from mattis.bots.entrants import (
     EntrantError,
     PolicyAgent,
     check_entrant,
+    checkpoint_levels,
+    checkpoint_policy,
     entrant_spec,
     make_entrant_agent,
     parse_entrant,
 )
-from mattis.bots.learned import LearnedAgent, save_checkpoint
+from mattis.bots.learned import LearnedAgent, load_checkpoint, save_checkpoint
 from mattis.cli.app import app
 from mattis.core.actions import NUM_ACTIONS
+from mattis.table import TableConfig
+from mattis.tools.lab import Variant, play_lab_game, run_lab
+from mattis.tools.strength import Settings
 from mattis.tools.tournament import run_tournament
 from tests import entrant_agents
 
 from .cli_checks import assert_one_error_line
+from .web_helpers import create_table, play_to_my_turn, socket_url, web_client, with_tables
 
 PAGAT = Rules.preset("pagat")
 
@@ -194,3 +201,120 @@ def test_the_command_seats_two_checkpoints_and_a_module(checkpoints: tuple[str, 
 ])
 def test_bad_entrants_are_one_translated_error_line(bots: str, lang: str, fragment: str) -> None:
     assert_one_error_line(tournament("--bots", bots, "--lang", lang), fragment)
+
+
+# ---------------------------------------------------------------------------- at a table: play and serve
+
+
+def test_mattis_play_seats_a_checkpoint_that_plays_its_own_moves(checkpoints: tuple[str, str],
+                                                                 tmp_path: Path) -> None:
+    alpha, _ = checkpoints
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "--bots", f"learned:{alpha},easy", "--seat", "2", "--seed", "5",
+                                      "--pace", "0", "--save", str(save), "--lang", "en"],
+                                env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output  # stdin is empty: the game stops at the person's turn
+    assert "Kari (learned: alpha)" in result.stdout
+    record = json.loads(save.read_text())
+    assert record["play"]["participants"][0]["level"] == "learned:alpha"
+    assert record["actions"], "the bots moved before the person's turn"
+    start = Game.from_record({**record, "actions": []})
+    assert start.to_move == 0 and len(start.legal_actions()) > 1
+    agent = LearnedAgent(load_checkpoint(alpha))
+    start.apply(agent.choose(seat_view(start, 0), start.legal_actions(), random.Random(0)).action)
+    assert start.position() == Game.from_record({**record, "actions": record["actions"][:1]}).position(), \
+        "the checkpoint's network chose the first move"
+
+
+@pytest.mark.parametrize(("bots", "fragment"), [
+    ("learned:/no/such.npz,easy", "--bots: no checkpoint file '/no/such.npz'"),
+    ("hard:4000,easy", "--bots: a table seats a level or learned:FILE.npz, not 'hard:4000'"),
+    ("tests.entrant_agents:lowest,easy", "a table seats a level or learned:FILE.npz"),
+])
+def test_mattis_play_refuses_what_a_table_cannot_seat(bots: str, fragment: str) -> None:
+    result = CliRunner().invoke(app, ["play", "--bots", bots, "--lang", "en"])
+    assert_one_error_line(result, fragment)
+
+
+def test_two_checkpoints_of_one_name_cannot_share_a_table(checkpoints: tuple[str, str],
+                                                          tmp_path: Path) -> None:
+    alpha, _ = checkpoints
+    other = tmp_path / "alpha.npz"
+    other.write_bytes(Path(alpha).read_bytes())
+    result = CliRunner().invoke(app, ["play", "--bots", f"learned:{alpha},learned:{other}", "--lang", "en"])
+    assert_one_error_line(result, "two checkpoints named 'alpha'")
+
+
+def test_a_table_config_seats_only_the_checkpoints_it_was_given(checkpoints: tuple[str, str]) -> None:
+    alpha, _ = checkpoints
+    config = TableConfig(checkpoints=checkpoint_levels([alpha]))
+    assert config.checkpoints == (("learned:alpha", alpha),)
+    assert config.levels()[-1] == "learned:alpha" and "learned:beta" not in config.levels()
+    agent = config.make_agent("learned:alpha")
+    assert isinstance(agent, LearnedAgent) and agent.policy is checkpoint_policy(alpha)
+    assert config.make_agent("learned:beta").name == "normal", "a checkpoint no longer allowed plays normal"
+
+
+def test_serve_offers_and_seats_only_the_allowed_checkpoint(checkpoints: tuple[str, str],
+                                                            tmp_path: Path) -> None:
+    alpha, _ = checkpoints
+    allowed = with_tables(checkpoints=checkpoint_levels([alpha]))
+    with web_client(tmp_path / "allowed.sqlite3", allowed) as client:
+        offered = {item["level"]: item for item in client.get("/api/options?lang=nb").json()["levels"]}
+        assert offered["learned:alpha"]["label"] == "maskinlært: alpha"
+        assert "learned:beta" not in offered
+        table = create_table(client, seed=3, seats=[
+            {"kind": "human"}, {"kind": "bot", "level": "learned:alpha"}, {"kind": "bot", "level": "easy"}])
+        info = client.get(f"/api/tables/{table['table']}").json()
+        assert [seat.get("level") for seat in info["seats"]][1] == "learned:alpha"
+        with client.websocket_connect(socket_url(table)) as socket:
+            state = play_to_my_turn(socket)
+            assert state["view"]["phase"] in ("collect", "shed", "over")
+        for refused in ("learned:beta", f"learned:{alpha}", f"learned:{Path(alpha).parent}/alpha"):
+            answer = client.post("/api/tables", json={"rules": "pagat", "players": 3, "seats": [
+                {"kind": "human"}, {"kind": "bot", "level": refused}, {"kind": "bot", "level": "easy"}]})
+            assert answer.status_code == 400 and "level" in answer.text, refused
+    with web_client(tmp_path / "plain.sqlite3") as client:
+        levels = client.get("/api/options").json()["levels"]
+        assert all(not item["level"].startswith("learned:") for item in levels)
+        answer = client.post("/api/tables", json={"rules": "pagat", "players": 3, "seats": [
+            {"kind": "human"}, {"kind": "bot", "level": "learned:alpha"}, {"kind": "bot", "level": "easy"}]})
+        assert answer.status_code == 400, "without --allow-checkpoint no checkpoint is seated"
+
+
+def test_serve_refuses_a_checkpoint_that_cannot_play_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["serve", "--allow-checkpoint", str(tmp_path / "none.npz"),
+                                      "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"],
+                                env={"LANG": "en_GB.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""})
+    assert_one_error_line(result, "--allow-checkpoint: no checkpoint file")
+
+
+# ---------------------------------------------------------------------------- the lab and the strength tool
+
+
+def test_the_labs_skill_run_seats_any_entrant(checkpoints: tuple[str, str]) -> None:
+    alpha, _ = checkpoints
+    pagat = Variant("pagat", PAGAT, "pagat")
+    for skill_bot in (f"learned:{alpha}", "tests.entrant_agents:lowest"):
+        result = run_lab([pagat], games=2, seed=1, players=[3], skill_bot=skill_bot)
+        assert result.skill_bot == skill_bot and result.to_dict()["skill_bot"] == skill_bot
+        skill = next(run for run in result.configurations[0].runs if run.run == "skill")
+        assert skill.games == 2
+    played = play_lab_game(pagat, 3, "skill", seed=1, index=0, skill_bot="tests.entrant_agents:lowest")
+    assert played.hard_seat == 0
+    with pytest.raises(EntrantError, match="no checkpoint file"):
+        run_lab([pagat], games=1, seed=1, players=[3], skill_bot="learned:/no/such.npz")
+
+
+def test_the_lab_command_names_a_bad_skill_bot_in_one_line() -> None:
+    result = CliRunner().invoke(app, ["lab", "--skill-bot", "tests.entrant_broken:agent", "--lang", "nn"])
+    assert_one_error_line(result, "--skill-bot: kan ikkje importere modulen tests.entrant_broken")
+
+
+def test_the_strength_tool_takes_any_entrant_as_an_opponent(checkpoints: tuple[str, str]) -> None:
+    alpha, _ = checkpoints
+    settings = Settings(budgets=(2,), series=(f"learned:{alpha},tests.entrant_agents:lowest",), chunk_deals=1)
+    table = settings.bots(settings.series[0], 2)
+    assert table == ["hard:2", f"learned:{alpha}", "tests.entrant_agents:lowest"]
+    with pytest.raises(ValueError, match="unknown level 'clever'"):
+        Settings(series=("clever,easy",))

@@ -168,6 +168,47 @@ def parse_entrant(text: str, *, named: Collection[str] = (), searching: Collecti
     return f"{kind}:{seconds:g}s"
 
 
+# ---------------------------------------------------------------------------- checkpoints at a table
+
+_CHECKPOINT_LEVEL = re.compile(r"learned:[^\s:/\\]{1,40}")
+"""A checkpoint's level at a table: ``learned:`` and a short name, never a path."""
+
+
+def checkpoint_level(path: str) -> str:
+    """The level under which a table seats the checkpoint at ``path``: ``learned:`` and the
+    file's name without ``.npz`` (``learned:mine`` for ``runs/mine.npz``), readable for people
+    and naming no folder of the machine it runs on."""
+    name = "".join(char for char in Path(path).stem if char.isprintable() and not char.isspace())[:40]
+    return f"{LEARNED_PREFIX}{name.replace(':', '-') or 'checkpoint'}"
+
+
+def is_checkpoint_level(level: object) -> bool:
+    """Whether ``level`` is a checkpoint's table level (:func:`checkpoint_level`)."""
+    return isinstance(level, str) and _CHECKPOINT_LEVEL.fullmatch(level) is not None
+
+
+def is_seat_level(level: object) -> bool:
+    """Whether a saved seat's ``level`` is one a table can have seated: a bot level or a
+    checkpoint's (:func:`checkpoint_level`)."""
+    from . import LEVELS
+
+    return isinstance(level, str) and (level in LEVELS or is_checkpoint_level(level))
+
+
+def checkpoint_levels(paths: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``(level, path)`` for each checkpoint a host may seat; :class:`EntrantError` if one
+    cannot be played, ``ValueError`` if two would share a name."""
+    levels: dict[str, str] = {}
+    for path in paths:
+        check_entrant(f"{LEARNED_PREFIX}{path}")
+        level = checkpoint_level(path)
+        if levels.get(level, path) != path:
+            raise ValueError(f"two checkpoints named {level.removeprefix(LEARNED_PREFIX)!r}: "
+                             f"{levels[level]!r} and {path!r}; rename one")
+        levels[level] = path
+    return tuple(levels.items())
+
+
 # ---------------------------------------------------------------------------- loading
 
 
@@ -303,4 +344,5 @@ class PolicyAgent:
 
 
 __all__ = ["LEARNED_PREFIX", "EntrantError", "EntrantSpec", "PolicyAgent", "check_entrant",
-           "checkpoint_policy", "entrant_spec", "load_target", "make_entrant_agent", "parse_entrant"]
+           "checkpoint_level", "checkpoint_levels", "checkpoint_policy", "entrant_spec",
+           "is_checkpoint_level", "is_seat_level", "load_target", "make_entrant_agent", "parse_entrant"]

@@ -25,6 +25,7 @@ CLI_MESSAGES: dict[str, Source] = {
     "cli.entrant.unknown": (
         "unknown bot {name}; choose one of {levels}, learned:FILE.npz or module:callable"
     ),
+    "cli.entrant.unknown_table": "unknown bot {name}; choose one of {levels} or learned:FILE.npz",
     "cli.entrant.no_file": "no checkpoint file {path}",
     "cli.entrant.checkpoint": "{path} is not a playable checkpoint: {reason}",
     "cli.entrant.import": "cannot import the module {module} for {name}: {reason}",
@@ -38,6 +39,7 @@ CLI_MESSAGES: dict[str, Source] = {
         "the budget after '{name}:' must be a whole number of iterations or seconds ending in s "
         "(e.g. {name}:4000 or {name}:0.5s), got {budget}"
     ),
+    "cli.entrant.table_only": "a table seats a level or learned:FILE.npz, not {name}",
     "cli.entrant.extra": "{name} needs the rl extra: pip install \"mattis[rl]\"",
     # rules table
     "rules.title": "Rules: {preset}",
