@@ -157,7 +157,7 @@ def test_rule_based_results_are_identical_for_one_or_two_workers() -> None:
 
 def test_iteration_limited_hard_is_identical_for_one_or_two_workers() -> None:
     bots = ["hard", "normal", "easy"]
-    limit = Limit(iterations=20)
+    limit = Limit(iterations=8)
     one = run_tournament(PAGAT, 3, bots, games=3, seed=5, workers=1, hard_limit=limit)
     two = run_tournament(PAGAT, 3, bots, games=3, seed=5, workers=2, hard_limit=limit)
     assert game_facts(one.outcomes) == game_facts(two.outcomes)
@@ -172,8 +172,9 @@ def test_time_limited_hard_is_flagged_as_not_reproducible() -> None:
     timed = Limit(seconds=0.001)
     assert run_tournament(PAGAT, 3, ["random"] * 3, games=3, seed=1, hard_limit=timed).reproducible, \
         "no hard bot plays, so its time limit does not matter"
-    assert not run_tournament(PAGAT, 3, ["hard", "random", "random"], games=3, seed=1,
-                              hard_limit=timed).reproducible
+    played = run_tournament(PAGAT, 3, ["hard", "random", "random"], games=3, seed=1,
+                            hard_limit=Limit(iterations=2))
+    assert played.reproducible and not dataclasses.replace(played, hard_limit=timed).reproducible
 
 
 def test_a_game_replays_from_its_index() -> None:
@@ -282,7 +283,7 @@ def test_cli_json_counts_add_up() -> None:
 
 
 def test_cli_json_is_the_same_for_any_worker_count() -> None:
-    args = ("--bots", "hard,normal,easy", "--games", "3", "--hard-iterations", "20")
+    args = ("--bots", "hard,normal,easy", "--games", "3", "--hard-iterations", "8")
     one = tournament_json(*args, "--workers", "1")
     two = tournament_json(*args, "--workers", "2")
     for data in (one, two):
@@ -360,7 +361,7 @@ def test_library_rejects_bad_arguments() -> None:
 
 def test_openspiel_ismcts_takes_a_seat_at_its_stated_budget() -> None:
     bots = ["hard", "openspiel-ismcts", "normal"]
-    result = run_tournament(PAGAT, 3, bots, games=3, seed=1, hard_limit=Limit(iterations=10),
+    result = run_tournament(PAGAT, 3, bots, games=3, seed=1, hard_limit=Limit(iterations=4),
                             openspiel_simulations=5)
     assert result.entrants == ("hard", "openspiel-ismcts", "normal")
     assert result.openspiel_simulations == 5 and result.to_dict()["openspiel_simulations"] == 5
@@ -368,7 +369,7 @@ def test_openspiel_ismcts_takes_a_seat_at_its_stated_budget() -> None:
     yardstick = result.standings[1]
     assert yardstick.seat_games == (2, 2, 2)
     assert yardstick.decisions.iterations == 5 * yardstick.decisions.decisions > 0
-    replayed = play_tournament_game(PAGAT, 3, bots, seed=1, index=2, hard_limit=Limit(iterations=10),
+    replayed = play_tournament_game(PAGAT, 3, bots, seed=1, index=2, hard_limit=Limit(iterations=4),
                                     openspiel_simulations=5)
     assert replayed.game.num_actions == result.outcomes[2].actions, "the games replay exactly"
     without = run_tournament(PAGAT, 3, ["normal", "easy", "random"], games=3, seed=1)
@@ -377,12 +378,12 @@ def test_openspiel_ismcts_takes_a_seat_at_its_stated_budget() -> None:
 
 def test_cli_states_the_openspiel_budget_in_the_heading() -> None:
     args = ("--bots", "hard,OpenSpiel-ISMCTS,normal", "--games", "3", "--workers", "1",
-            "--hard-iterations", "10", "--openspiel-simulations", "5")
+            "--hard-iterations", "3", "--openspiel-simulations", "2")
     text = run(*args, "--lang", "en")
     assert text.exit_code == 0, text.stderr
-    assert "openspiel-ismcts (OpenSpiel's Python ISMCTS) thinks 5 simulations per move." in text.stdout
+    assert "openspiel-ismcts (OpenSpiel's Python ISMCTS) thinks 2 simulations per move." in text.stdout
     nb = run(*args, "--lang", "nb").stdout
-    assert "openspiel-ismcts (OpenSpiels ISMCTS i Python) tenker 5 simuleringer" in nb
+    assert "openspiel-ismcts (OpenSpiels ISMCTS i Python) tenker 2 simuleringer" in nb
 
 
 def test_without_openspiel_the_entrant_is_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -434,14 +435,14 @@ def test_bad_entrant_budgets_say_what_a_budget_looks_like(text: str, fragment: s
 
 
 def test_each_entrant_thinks_at_its_own_budget() -> None:
-    bots = ["hard:30", "hard:5", "openspiel-ismcts:4"]
+    bots = ["hard:12", "hard:3", "openspiel-ismcts:2"]
     result = run_tournament(PAGAT, 3, bots, games=3, seed=3, workers=1)
-    assert result.entrants == ("hard:30", "hard:5", "openspiel-ismcts:4")
-    assert [row.level for row in result.levels] == ["hard:30", "hard:5", "openspiel-ismcts:4"]
+    assert result.entrants == ("hard:12", "hard:3", "openspiel-ismcts:2")
+    assert [row.level for row in result.levels] == ["hard:12", "hard:3", "openspiel-ismcts:2"]
     strong, weak, yardstick = (row.decisions for row in result.standings)
-    assert weak.iterations <= 5 * weak.decisions, "hard:5 never searches more than 5 iterations"
-    assert strong.iterations > 5 * strong.decisions, "hard:30 searches further than hard:5"
-    assert yardstick.iterations == 4 * yardstick.decisions > 0
+    assert weak.iterations <= 3 * weak.decisions, "hard:3 never searches more than 3 iterations"
+    assert strong.iterations > 3 * strong.decisions, "hard:12 searches further than hard:3"
+    assert yardstick.iterations == 2 * yardstick.decisions > 0
     assert result.reproducible
     assert result.openspiel_simulations is None, "the tournament-wide budget was not used"
     # The entrant's own budget overrides the tournament-wide one, and replays exactly.
@@ -451,25 +452,25 @@ def test_each_entrant_thinks_at_its_own_budget() -> None:
 
 
 def test_an_entrant_with_seconds_makes_the_run_unreproducible() -> None:
-    iterations = Limit(iterations=5)
-    assert run_tournament(PAGAT, 3, ["hard", "hard:5", "random"], games=3, seed=1,
-                          hard_limit=iterations).reproducible
-    assert not run_tournament(PAGAT, 3, ["hard:0.01s", "normal", "random"], games=3, seed=1,
-                              hard_limit=iterations).reproducible
+    iterations = Limit(iterations=2)
+    counted = run_tournament(PAGAT, 3, ["hard", "hard:2", "random"], games=3, seed=1, hard_limit=iterations)
+    assert counted.reproducible
+    assert not dataclasses.replace(counted, bots=("hard:0.01s", "hard:2", "random")).reproducible
+    assert not dataclasses.replace(counted, hard_limit=Limit(seconds=0.5)).reproducible
 
 
 def test_expert_thinks_at_its_own_budget_not_the_tournament_one() -> None:
     """``expert:N`` searches at most N iterations a move; the tournament-wide budget is
     ``hard``'s and leaves the expert's alone; an expert without an iteration-only budget
     (its default stops at 2.5 s too) makes the run depend on the machine."""
-    bots = ["expert:12", "hard", "normal"]
+    bots = ["expert:6", "hard", "normal"]
     result = run_tournament(PAGAT, 3, bots, games=3, seed=4, workers=1, hard_limit=Limit(iterations=2))
     expert, hard, _ = (row.decisions for row in result.standings)
-    assert 0 < expert.iterations <= 12 * expert.decisions
+    assert 0 < expert.iterations <= 6 * expert.decisions
     assert expert.iterations > 2 * expert.decisions, "not the tournament-wide budget"
     assert 0 < hard.iterations <= 2 * hard.decisions, "hard takes the tournament-wide budget"
     assert result.reproducible
-    assert not run_tournament(PAGAT, 3, ["expert:0.01s", "normal", "random"], games=3, seed=1).reproducible
+    assert not dataclasses.replace(result, bots=("expert:0.01s", "hard", "normal")).reproducible
     assert not dataclasses.replace(result, bots=("expert", "hard", "normal")).reproducible
 
 
