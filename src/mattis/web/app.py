@@ -58,6 +58,7 @@ from ..i18n import (
     language_name,
     match_lang,
     message_keys,
+    message_template,
     option_description,
     option_name,
     option_value,
@@ -253,6 +254,7 @@ def texts_payload(lang: Lang) -> dict[str, Any]:
         else:
             continue
         texts[short] = plural_forms(key, lang) if is_plural(key) else t(key, lang)
+    texts["level_checkpoint"] = message_template("play.level_checkpoint", lang)  # learned:NAME's {name}
     texts["_lang"] = lang
     texts["_plural"] = plural_rule(lang)
     texts["_languages"] = [[code, language_name(code)] for code in LANGS]
