@@ -33,6 +33,7 @@ from mattis.cli.app import app
 from mattis.core.actions import NUM_ACTIONS
 from mattis.table import TableConfig
 from mattis.tools.lab import Variant, play_lab_game, run_lab
+from mattis.tools.lab_report import render_html
 from mattis.tools.strength import Settings
 from mattis.tools.tournament import run_tournament
 from tests import entrant_agents
@@ -299,6 +300,7 @@ def test_the_labs_skill_run_seats_any_entrant(checkpoints: tuple[str, str]) -> N
     assert result.skill_bot == f"learned:{alpha}" and result.to_dict()["skill_bot"] == f"learned:{alpha}"
     skill = next(run for run in result.configurations[0].runs if run.run == "skill")
     assert skill.games == 1
+    assert f"seats <code>learned:{alpha}</code>" in render_html(result), "the report names the skill bot"
     played = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="tests.entrant_agents:lowest")
     again = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="tests.entrant_agents:lowest")
     other = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="hard")
