@@ -7,6 +7,7 @@ difference between the copies with its 95 % interval (deal by deal, a t interval
 deals), and whether the difference lies inside it, with the CPU time each run took.
 
     .venv/bin/python benchmarks/seating.py --games 1800
+    .venv/bin/python benchmarks/seating.py --games 360 --levels easy --third hard:50   # the issue's table
 
 The unit tests run the same check at 180 games with ``easy``
 (``tests/test_tools_tournament.py``); this is the size the issue asks for, which the fast
@@ -35,11 +36,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1800)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="easy,normal")
+    parser.add_argument("--third", default=None,
+                        help="the third seat (default: normal beside easy, easy beside normal)")
     parser.add_argument("--json", action="store_true", help="one JSON object per level")
     arguments = parser.parse_args()
     passed = True
     for level in arguments.levels.split(","):
-        bots = [level, level, THIRD.get(level, "easy")]
+        bots = [level, level, arguments.third or THIRD.get(level, "easy")]
         started = time.process_time()
         result = run_tournament(Rules.preset("pagat"), 3, bots, arguments.games, seed=arguments.seed)
         cpu = time.process_time() - started
