@@ -32,6 +32,7 @@ from mattis.bots.learned import LearnedAgent, load_checkpoint, save_checkpoint
 from mattis.cli.app import app
 from mattis.core.actions import NUM_ACTIONS
 from mattis.table import TableConfig
+from mattis.tools.backends import LocalBackend
 from mattis.tools.lab import Variant, play_lab_game, run_lab
 from mattis.tools.lab_report import render_html
 from mattis.tools.strength import Settings
@@ -296,17 +297,19 @@ def test_serve_refuses_a_checkpoint_that_cannot_play_in_one_line(tmp_path: Path)
 def test_the_labs_skill_run_seats_any_entrant(checkpoints: tuple[str, str]) -> None:
     alpha, _ = checkpoints
     pagat = Variant("pagat", PAGAT, "pagat")
-    result = run_lab([pagat], games=1, seed=1, players=[3], hard_iterations=1, skill_bot=f"learned:{alpha}")
+    result = run_lab([pagat], games=1, seed=1, players=[3], hard_iterations=1, skill_bot=f"learned:{alpha}",
+                     backend=LocalBackend(1))
     assert result.skill_bot == f"learned:{alpha}" and result.to_dict()["skill_bot"] == f"learned:{alpha}"
     skill = next(run for run in result.configurations[0].runs if run.run == "skill")
     assert skill.games == 1
     assert f"seats <code>learned:{alpha}</code>" in render_html(result), "the report names the skill bot"
     played = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="tests.entrant_agents:lowest")
     again = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="tests.entrant_agents:lowest")
-    other = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="hard")
+    other = play_lab_game(pagat, 3, "skill", seed=1, index=1, skill_bot="hard", hard_iterations=1)
     assert played.hard_seat == 1 and played == again and played.actions != other.actions
     with pytest.raises(EntrantError, match="no checkpoint file"):
-        run_lab([pagat], games=1, seed=1, players=[3], skill_bot="learned:/no/such.npz")
+        run_lab([pagat], games=1, seed=1, players=[3], skill_bot="learned:/no/such.npz",
+                backend=LocalBackend(1))
 
 
 def test_the_lab_command_names_a_bad_skill_bot_in_one_line() -> None:
