@@ -17,8 +17,9 @@ to whom (the left neighbour is the phase-1 opponent in some variants) cancels ou
 Asked-for game counts are rounded *up* to whole deals (:attr:`TournamentResult.games_requested`
 keeps the number asked for). Because every entrant plays every game of a deal, results pair
 by deal: the difference between two entrants' Mattis rates is measured deal by deal, and its
-interval is a t interval on those per-deal differences (:func:`paired_difference`), far
-narrower than two independent intervals side by side, and honest about the deal's luck.
+interval is a t interval on those per-deal differences (:func:`paired_difference`). The games
+of a deal are not independent (one deck; and one player's loss is the others' escape), so
+the deals, not the games, are the units the interval counts.
 
 Game ``index`` is fully determined by ``(rules, players, bots, seed, index, limits)``: its
 deck seed comes from ``(seed, deal)`` and its agents' generators from ``(seed, index)``, so a
@@ -336,8 +337,9 @@ def t_quantile(p: float, df: int) -> float:
 class PairedDifference:
     """How much more often entrant ``first`` was Mattis than entrant ``second``, paired by
     deal: the mean of the per-deal differences of their Mattis rates, with a 95 % t interval
-    on that mean. Both played every game of every deal, so a deal's luck hits both alike and
-    cancels in the difference; the interval counts deals, the independent units."""
+    on that mean. Both played every game of every deal, so the deals are the independent
+    units: the interval takes in what the games of a deal share (the deck) and how their
+    results hang together (when one entrant is Mattis, the other is not)."""
 
     first: str
     second: str
