@@ -129,10 +129,10 @@ def test_player_counts_are_refused_in_the_same_words_by_every_command() -> None:
 
 
 def test_unknown_levels_are_refused_in_the_same_words_by_every_command() -> None:
-    expected = ("error: --bots: unknown level 'genius'; choose one of random, easy, normal, hard, expert, "
-                "learned")
-    assert run("play", "--bots", "normal,genius") == expected
-    tournaments_also_seat = ", openspiel-ismcts"  # OpenSpiel's ISMCTS, a yardstick for tournaments only
+    levels = "random, easy, normal, hard, expert, learned"
+    expected = f"error: --bots: unknown bot 'genius'; choose one of {levels}"
+    assert run("play", "--bots", "normal,genius") == expected + " or learned:FILE.npz"
+    tournaments_also_seat = ", openspiel-ismcts, learned:FILE.npz or module:callable"  # tournaments only
     assert run("tournament", "--bots", "normal,genius,easy") == expected + tournaments_also_seat
     assert parse_level(" Hard ") == "hard"
     with pytest.raises(ValueError, match=r"^bot: unknown level 'x'; choose one of random, easy"):

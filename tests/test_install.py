@@ -67,7 +67,8 @@ IMPORTED_WHERE_USED = {
     "mattis.cli.offline": {"mattis.web"},
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
-    "mattis.tools.tournament": {"mattis.envs.openspiel", "mattis.bots.learned"},
+    "mattis.bots.entrants": {"mattis.bots.learned"},
+    "mattis.tools.tournament": {"mattis.envs.openspiel"},
 }
 """Base modules that import an extra inside the function that needs it, after checking it is
 there (the Ray backend imports ``ray`` by name, with :func:`importlib.import_module`)."""

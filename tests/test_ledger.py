@@ -151,7 +151,8 @@ def test_a_season_tally_kept_game_by_game_gives_the_same_ledger() -> None:
     for played in games:
         counted = SeasonTally.from_stored(counted.stored())
         assert counted.add(played)
-    assert season_ledger(counted, games[-HISTORY_SHOWN:], NAMES, "2026") == ledger(games, NAMES, "2026")
+    shown = games[-HISTORY_SHOWN:]
+    assert season_ledger(counted, shown, NAMES, season="2026") == ledger(games, NAMES, "2026")
     assert not counted.add(game(99, (0,), finished=START))
     assert counted.games == 60
     with pytest.raises(ValueError):

@@ -99,7 +99,7 @@ def test_a_checkpoint_of_other_settings_or_damaged_is_refused_and_kept(tmp_path:
         run(tmp_path, other, LOCAL)
     assert (tmp_path / CHECKPOINT).read_bytes() == before
     for damage in (b"{", b"[]", b'{"format": "mattis-strength/1"}', b"[" * 100_000,
-                   before.replace(b'"chunk": 1', b'"chunk": 7')):
+                   before.replace(b'"chunk": 0', b'"chunk": 7')):
         (tmp_path / CHECKPOINT).write_bytes(damage)
         with pytest.raises(StrengthError, match="cannot continue from this checkpoint"):
             run(tmp_path, TINY, LOCAL)

@@ -20,7 +20,7 @@ for budget in (2000, 4000, 8000):
         bots = [f"hard:{budget}", "normal", "normal"]
         played = play_tournament_game(RULES, 3, bots, seed=SEED, index=index)
         cpu = time.process_time() - started
-        hard_seat = seating(3, index, SEED).index(0)
+        hard_seat = seating(3, index).index(0)
         mine = [decision for decision in played.decisions if decision.seat == hard_seat]
         iterations = sum(decision.iterations for decision in mine)
         print(json.dumps({"budget": budget, "index": index, "decisions": len(mine), "iterations": iterations,

@@ -28,8 +28,9 @@ from rich.progress import (
 )
 from typer.core import TyperArgument, TyperCommand, TyperOption
 
-from ..bots import LEARNED, available_levels
+from ..bots import LEARNED, LEVELS, available_levels
 from ..bots import parse_level as bots_parse_level
+from ..bots.entrants import EntrantError, checkpoint_level, checkpoint_levels, entrant_spec, parse_entrant
 from ..core import Rules
 from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
@@ -316,9 +317,51 @@ def check_players(rules: Rules, players: int) -> None:
     rules.check_players(players)
 
 
+def entrant_failure(option: str, error: Exception, lang: Lang) -> str:
+    """An entrant's error (:class:`~mattis.bots.entrants.EntrantError`) told as the option,
+    in the person's language: ``"--bots: no checkpoint file 'mine.npz'"``; another error
+    as :func:`for_option` tells it."""
+    if isinstance(error, EntrantError):
+        return f"{option}: {t(error.key, lang, **error.values)}"
+    return for_option(option, error)
+
+
 def parse_level(text: str) -> str:
     """:func:`mattis.bots.parse_level`: a level, or ``"bot: unknown level 'x'; …"``."""
     return bots_parse_level(text)
+
+
+def parse_table_bots(text: str, lang: Lang = "en") -> tuple[list[str], tuple[tuple[str, str], ...]]:
+    """``"normal, learned:runs/mine.npz"`` as the levels of a table's bots (a checkpoint under
+    its table level, ``learned:mine``) and the checkpoints the table may seat, as ``(level,
+    path)``, each file read once. A name a table cannot seat (a budget, a module) or a
+    checkpoint that cannot play raises :class:`UsageFailure` naming ``--bots``, in ``lang``."""
+    levels: list[str] = []
+    paths: list[str] = []
+    try:
+        for item in text.split(","):
+            try:
+                name = parse_entrant(item)
+            except EntrantError as error:
+                if error.key != "cli.entrant.unknown":
+                    raise
+                error.key = "cli.entrant.unknown_table"  # a table seats no module:callable
+                raise
+            path = entrant_spec(name).path
+            if path is not None:
+                paths.append(path)
+                levels.append(checkpoint_level(path))
+            elif name in LEVELS:
+                levels.append(name)
+            else:
+                raise EntrantError(f"a table seats a level or learned:FILE.npz, not {quote(name)}",
+                                   "cli.entrant.table_only", name=quote(name))
+        checkpoints = checkpoint_levels(paths)
+    except ValueError as error:
+        raise UsageFailure(entrant_failure("--bots", error, lang)) from None
+    if LEARNED in levels and LEARNED not in available_levels():
+        raise UsageFailure(f"--bots: {needs_extra('the learned bot', 'rl')}")
+    return levels, checkpoints
 
 
 def parse_levels(text: str) -> list[str]:

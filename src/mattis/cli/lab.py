@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP
+from ..bots.entrants import check_entrant, parse_entrant
 from ..core import PRESET_NAMES, Rules
 from ..i18n import Lang, format_number, format_percent, t
 from ..tools.backends import Backend
@@ -45,6 +46,7 @@ from .common import (
     LangOption,
     UsageFailure,
     console,
+    entrant_failure,
     fail,
     for_option,
     language,
@@ -139,6 +141,11 @@ def lab_command(
     action_cap: Annotated[int, typer.Option(
         "--action-cap", min=1, help="Stop a game after this many actions; it counts as a loop.")
     ] = DEFAULT_ACTION_CAP,
+    skill_bot: Annotated[str, typer.Option(
+        "--skill-bot", metavar="ENTRANT",
+        help="The bot of the skill run, among random players: a level (hard:200), learned:FILE.npz or "
+             "module:callable, as in 'mattis tournament --bots'. Default: hard at --hard-iterations.")
+    ] = "hard",
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
@@ -152,6 +159,11 @@ def lab_command(
         fail(str(error))
     except ValueError as error:
         fail(for_option("--players", error))
+    try:
+        skill_entrant = parse_entrant(skill_bot)
+        check_entrant(skill_entrant)
+    except ValueError as error:
+        fail(entrant_failure("--skill-bot", error, chosen))
     if not matplotlib_available():
         fail(f"--out: {MATPLOTLIB_MISSING}")
     try:
@@ -167,7 +179,8 @@ def lab_command(
                                               iterations=format_number(hard_iterations, chosen)),
                                             style="dim"))
         result = _run(variants, games, seed=seed, counts=counts, hard_iterations=hard_iterations,
-                      action_cap=action_cap, backend=runner, total=total, lang=chosen)
+                      action_cap=action_cap, backend=runner, total=total, lang=chosen,
+                      skill_bot=skill_entrant)
     try:
         json_path, html_path = write_report(result, out)
     except ReportError as error:
@@ -185,11 +198,11 @@ def lab_command(
 
 
 def _run(variants: list[Variant], games: int, *, seed: int, counts: list[int] | None, hard_iterations: int,
-         action_cap: int, backend: Backend, total: int, lang: Lang) -> LabResult:
+         action_cap: int, backend: Backend, total: int, lang: Lang, skill_bot: str = "hard") -> LabResult:
     """Run the lab, with progress on stderr (its total known from the start)."""
     with progress_bar(t("lab.progress", lang), total=total) as update:
         return run_lab(variants, games, seed=seed, players=counts, hard_iterations=hard_iterations,
-                       action_cap=action_cap, backend=backend, progress=update)
+                       action_cap=action_cap, backend=backend, progress=update, skill_bot=skill_bot)
 
 
 VARIANT_WIDTH = 16

@@ -10,6 +10,7 @@ never clobbered: an existing file is replaced only when it holds a saved game an
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import sys
 from pathlib import Path
@@ -44,8 +45,8 @@ from .common import (
     fail,
     for_option,
     language,
-    parse_levels,
     parse_seed,
+    parse_table_bots,
     resolve_rules,
 )
 
@@ -72,7 +73,8 @@ def play_command(
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="LEVEL,LEVEL",
         help=f"Bot levels for the other seats, clockwise from yours ({', '.join(LEVELS)}; "
-        f"{LEARNED} needs numpy). Default: normal for every other seat.", show_default=False)] = None,
+        f"{LEARNED} needs numpy), or learned:FILE.npz for a checkpoint of your own (made by 'mattis "
+        "train'). Default: normal for every other seat.", show_default=False)] = None,
     seat: Annotated[int, typer.Option(
         "--seat", help="Your seat (0 leads the first game; the last seat deals).")] = 0,
     seed: Annotated[int | None, typer.Option(
@@ -104,7 +106,7 @@ def play_command(
     chosen = language(lang)
     try:
         resolved = resolve_rules(rules, sets)
-        levels = parse_levels(bots) if bots is not None else None
+        levels, checkpoints = parse_table_bots(bots, chosen) if bots is not None else (None, ())
     except (ValueError, UsageFailure) as error:
         fail(str(error))
     preset = rules.strip().lower()
@@ -150,7 +152,8 @@ def play_command(
     first_seed = seed if seed is not None else secrets.randbits(DEFAULT_SEED_BITS)
     match = Match(resolved, players, ConsecutiveSeeds(first_seed), games)
     people = make_participants(players, seat, levels)
-    config = terminal_config(pace=pace, hint_seconds=hint_seconds)
+    config = dataclasses.replace(terminal_config(pace=pace, hint_seconds=hint_seconds),
+                                 checkpoints=checkpoints)  # the checkpoints named in --bots
     terminal = TerminalPlay(match, people, preset, chosen, console(), save_path, config,
                             overwrite=overwrite, auto_forced=auto_forced, explain=explain)
     code = terminal.run()

@@ -27,9 +27,11 @@ from urllib.parse import urlsplit
 import typer
 
 from ..bots import EXPERT_ITERATIONS
+from ..bots.entrants import checkpoint_levels
 from ..bots.review import MAX_ITERATIONS
 from ..extras import missing_modules, needs_extra
 from ..table.config import TableConfig, table_profile
+from .common import entrant_failure, language
 from .common import fail as _fail
 
 DEFAULT_HOST = "127.0.0.1"
@@ -84,6 +86,11 @@ def serve_command(
         "--forwarded-allow-ips", metavar="IPS", show_default=False,
         help="Proxies whose X-Forwarded-For names the client (comma-separated addresses or "
              "networks, * for any). Default: none, each peer is its own client.")] = None,
+    allow_checkpoint: Annotated[list[str] | None, typer.Option(
+        "--allow-checkpoint", metavar="FILE", show_default=False,
+        help="A checkpoint (made by 'mattis train') that tables here may seat as a bot, offered on the "
+             "start page as 'learned: NAME' after its file name (repeatable). Only files given here "
+             "are ever seated; a browser chooses among them by name.")] = None,
 ) -> None:
     """Serve Mattis in the browser: create tables, invite friends, play with bots."""
     if missing_modules("web"):
@@ -97,6 +104,10 @@ def serve_command(
         from ..web.store import DatabaseBusy, ServerLock, Store, default_url
     except ImportError as error:  # installed, yet broken: still one line, naming what is missing
         _fail(f"{needs_extra('mattis serve', 'web')} ({error.name} is missing)")
+    try:  # before the database: a checkpoint that cannot play ends the command at once
+        checkpoints = checkpoint_levels(allow_checkpoint or ())
+    except ValueError as error:
+        _fail(entrant_failure("--allow-checkpoint", error, language(None)))
     origins = frozenset(normal_origin(origin) for origin in allow_origin or ())
     for origin in origins:
         parts = urlsplit(origin)
@@ -127,7 +138,8 @@ def serve_command(
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
     table = dataclasses.replace(SERVED, bot_delay=bot_delay, absence_timeout=absence,
                                 hard_seconds=hard_seconds, expert_seconds=expert_seconds,
-                                review_iterations=review_iterations)
+                                review_iterations=review_iterations,
+                                checkpoints=checkpoints)
     settings = Settings(table=table, allowed_origins=origins)
     listener = _listen(host, port)
     port = listener.getsockname()[1]

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..frontend.record import recent_games, saves_folder
+from ..frontend.seats import level_label
 from ..frontend.text import printable
 from ..i18n import Lang, format_decimal, t
 from ..table.ledger import level_stats
@@ -72,7 +73,7 @@ def _print(figures: dict[str, Any], lang: Lang) -> None:
     for key in ("against", "games", "mattis", "rate", "interval"):
         table.add_column(t(f"cli.stats.col.{key}", lang), justify="left" if key == "against" else "right")
     rows = [(t("cli.stats.all", lang), figures),
-            *((t(f"play.level.{row['level']}", lang), row) for row in figures["levels"])]
+            *((level_label(row["level"], lang), row) for row in figures["levels"])]
     for name, row in rows:
         table.add_row(name, str(row["games"]), str(row["mattis"]), _percent(row["rate"], lang),
                       _interval(row, lang))

@@ -1,4 +1,4 @@
-"""``mattis tournament``: bots against bots with rotated seats, in one table.
+"""``mattis tournament``: bots against bots, every deal in every seating, in one table.
 
 Presentation only: :mod:`mattis.tools.tournament` plays and counts; this module parses
 the options, shows a progress bar on stderr and prints the standings in the chosen language
@@ -23,14 +23,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
+from ..bots.entrants import check_entrant
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.tournament import (
+    ALL_PERMUTATIONS,
     DEFAULT_HARD_LIMIT,
     DEFAULT_OPENSPIEL_SIMULATIONS,
     ENTRANTS,
     LEARNED_MISSING,
+    NAMED,
     OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
@@ -49,6 +52,7 @@ from .common import (
     UsageFailure,
     check_players,
     console,
+    entrant_failure,
     fail,
     for_option,
     language,
@@ -67,7 +71,9 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
-             "ISMCTS, needs pip install \"mattis\\[rl]\"). A level may repeat (normal#1, normal#2). "
+             "ISMCTS, needs pip install \"mattis\\[rl]\"), learned:FILE.npz (a checkpoint of its own) or "
+             "module:callable (your agent: an object with choose(), a policy(view, legal) -> action, or a "
+             "factory without arguments making either). An entrant may repeat (normal#1, normal#2). "
              "A searching entrant may have a budget of its own, overriding --hard-iterations, "
              "--hard-seconds and --openspiel-simulations: hard:4000 (iterations), hard:0.5s "
              "(seconds a move), openspiel-ismcts:400 (simulations).")
@@ -109,19 +115,24 @@ def open_backend(choice: BackendChoice, workers: int, address: str | None) -> It
         close_backend(backend)
 
 
-def parse_entrants(text: str) -> list[str]:
-    """``"hard, OpenSpiel-ISMCTS"`` as entrant names; an unknown name or a missing OpenSpiel
-    raises :class:`UsageFailure` naming ``--bots``."""
+def parse_entrants(text: str, lang: Lang = "en") -> list[str]:
+    """``"hard, OpenSpiel-ISMCTS, learned:mine.npz"`` as entrant names, each checked once
+    (a checkpoint read, a module imported); a bad one raises :class:`UsageFailure` naming
+    ``--bots``, in ``lang``."""
     try:
         names = [parse_entrant(item) for item in text.split(",")]
     except ValueError as error:
-        raise UsageFailure(for_option("--bots", error)) from None
+        raise UsageFailure(entrant_failure("--bots", error, lang)) from None
     if uses_openspiel(names) and not openspiel_available():
         raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
     if LEARNED in names and LEARNED not in available_levels():
         raise UsageFailure(f"--bots: {LEARNED_MISSING}")
+    for name in dict.fromkeys(names):
+        try:
+            check_entrant(name, NAMED)
+        except ValueError as error:
+            raise UsageFailure(entrant_failure("--bots", error, lang)) from None
     return names
-
 
 
 def tournament_command(
@@ -136,8 +147,10 @@ def tournament_command(
         help=BOTS_HELP)] = DEFAULT_BOTS,
     games: Annotated[int, typer.Option(
         "--games", "-n", min=1,
-        help="Games to play, rounded up to a multiple of the player count: each deal is played "
-             "once from every seat.")] = 300,
+        help="Games to play, rounded up to whole deals: each deal is played in every order of the "
+             "bots round the table (2, 6 or 24 games for 2-4 players), or with 5 or 6 players in a "
+             "balanced design (20 or 60 games) where every bot holds every seat and sits next to "
+             "every other equally often.")] = 300,
     seed: Annotated[int, typer.Option(
         "--seed", parser=parse_seed, metavar="<int>",
         help="Seed; the same seed gives the same games.")] = 1,
@@ -162,18 +175,19 @@ def tournament_command(
     ] = DEFAULT_OPENSPIEL_SIMULATIONS,
     learned_checkpoint: Annotated[Path | None, typer.Option(
         "--learned-checkpoint", metavar="FILE",
-        help="The checkpoint the learned entrants play (made by 'mattis train'). Default: the one "
-             "shipped with mattis.", show_default=False)] = None,
+        help="The checkpoint plain learned entrants play (made by 'mattis train'). Default: the one "
+             "shipped with mattis. learned:FILE.npz in --bots gives one entrant a checkpoint of its own.",
+        show_default=False)] = None,
     backend: BackendOption = BackendChoice.LOCAL,
     address: AddressOption = None,
     action_cap: ActionCapOption = DEFAULT_ACTION_CAP,
     lang: LangOption = None,
 ) -> None:
-    """Play bots against each other with rotated seats and compare how often each is Mattis."""
+    """Play bots against each other, every deal in every seating, and compare how often each is Mattis."""
     chosen = language(lang)
     resolved = rules_or_exit(rules, sets)
     try:
-        levels = parse_entrants(bots)
+        levels = parse_entrants(bots, chosen)
     except UsageFailure as error:
         fail(str(error))
     seats = players if players is not None else len(levels)
@@ -275,15 +289,36 @@ def _standings_table(title: str, first_column: str, rows: tuple[Standing, ...], 
     return table
 
 
+def _points(value: float, lang: Lang) -> str:
+    """A difference of rates in percentage points, signed: ``+2.1``, ``−0.4``."""
+    text = format_number(abs(value) * 100, lang, 1)
+    return ("−" if value < 0 and text.strip("0,.") else "+") + text
+
+
+def _differences_table(result: TournamentResult, lang: Lang) -> Table:
+    """One row per pair of entrants: their Mattis rates' difference, paired by deal."""
+    table = Table(title=t("tournament.pairs_table", lang), title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False, collapse_padding=True)
+    table.add_column(t("tournament.pair", lang), style="cyan")
+    table.add_column(t("tournament.difference", lang), style="bold", justify="right")
+    table.add_column(t("tournament.ci", lang), style="dim", justify="right")
+    for pair in result.differences:
+        interval = f"{_points(pair.low, lang)} … {_points(pair.high, lang)}"
+        table.add_row(f"{pair.first} − {pair.second}", _points(pair.difference, lang), interval)
+    return table
+
+
 def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | Text]:
     """The heading, the standings and their legend, as rich renderables."""
     preset = base.preset_name or "?"
     heading = Text(t("tournament.title", lang, preset=preset, players=result.players,
                      games=format_number(result.games, lang), seed=result.seed), style="bold")
-    heading.append("\n" + t("tournament.setup", lang, deals=format_number(result.deals, lang),
-                            players=result.players, workers=result.workers), style="dim")
+    setup = "tournament.setup" if result.design.design == ALL_PERMUTATIONS else "tournament.setup_balanced"
+    per_deal = format_number(result.design.games_per_deal, lang)
+    heading.append("\n" + t(setup, lang, deals=format_number(result.deals, lang), per_deal=per_deal,
+                            workers=result.workers), style="dim")
     if result.games != result.games_requested:
-        heading.append("\n" + t("tournament.rounded", lang, players=result.players,
+        heading.append("\n" + t("tournament.rounded", lang, per_deal=per_deal,
                                 requested=format_number(result.games_requested, lang),
                                 games=format_number(result.games, lang)), style="yellow")
     changes = result.rules.differences(base)
@@ -322,4 +357,8 @@ def _summary(result: TournamentResult, base: Rules, lang: Lang) -> list[Table | 
                                       result.levels, lang))
         parts.append(Text(t("tournament.levels_note", lang), style="dim"))
     parts.append(Text(t("tournament.legend", lang), style="dim"))
+    if result.differences:
+        parts.append(Text())
+        parts.append(_differences_table(result, lang))
+        parts.append(Text(t("tournament.pairs_note", lang), style="dim"))
     return parts

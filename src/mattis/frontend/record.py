@@ -23,7 +23,7 @@ from string import ascii_lowercase
 from typing import Any
 
 from .. import __version__
-from ..bots import LEVELS
+from ..bots.entrants import is_seat_level
 from ..core.game import Game
 from ..core.record import RECORD_FORMAT
 from ..core.rules import Rules
@@ -410,7 +410,7 @@ def participants_problem(items: object, players: int) -> tuple[str, dict[str, ob
     if isinstance(items, list) and len(items) == players:
         for seat, item in enumerate(items):
             level = item.get("level") if isinstance(item, dict) else None
-            if level is not None and (not isinstance(level, str) or level not in LEVELS):
+            if level is not None and not is_seat_level(level):
                 return "play.replay_bad_level", {"seat": seat, "level": _json_value(level)}
     return "play.replay_no_names", {}
 

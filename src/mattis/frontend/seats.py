@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import LEVELS, parse_level
+from ..bots import parse_level
+from ..bots.entrants import LEARNED_PREFIX, is_checkpoint_level, is_seat_level
 from ..i18n import Lang, t
 from .text import printable
 
@@ -29,7 +30,8 @@ class Participant:
     """A bot's first name; empty for the human (called "Du"/"You") and for unknown seats
     in an old record (called "Plass 2"/"Seat 2")."""
     level: str | None = None
-    """The bot level (``random``, ``easy``, ``normal``, ``hard``, ``expert``); ``None`` for a person."""
+    """The bot level (``random``, ``easy``, ``normal``, ``hard``, ``expert``, ``learned``, or a
+    checkpoint's ``learned:NAME``); ``None`` for a person."""
     human: bool = False
     """Whether this is the person at the keyboard."""
 
@@ -44,7 +46,8 @@ def make_participants(players: int, human_seat: int, levels: Sequence[str]) -> l
     if len(levels) != players - 1:
         raise ValueError(f"bots: need {players - 1} levels for {players} players, got {len(levels)}")
     for level in levels:
-        parse_level(level)
+        if not is_checkpoint_level(level):  # a checkpoint the host allowed (learned:mine)
+            parse_level(level)
     seats: list[Participant] = []
     bot_levels = iter(levels)
     bot_names = iter(BOT_NAMES)
@@ -68,7 +71,7 @@ def participants_from_dicts(items: object, players: int) -> list[Participant] | 
         if not isinstance(item, dict):
             return None
         level, name, human = item.get("level"), item.get("name") or "", item.get("human") is True
-        if level is not None and (not isinstance(level, str) or level not in LEVELS):
+        if level is not None and not is_seat_level(level):
             return None
         if not isinstance(name, str):
             return None
@@ -82,7 +85,10 @@ def seat_numbers(players: int) -> list[Participant]:
 
 
 def level_label(level: str, lang: Lang) -> str:
-    """A bot level in words: ``"middels"`` / ``"normal"``."""
+    """A bot level in words: ``"middels"`` / ``"normal"``, and a checkpoint by its name:
+    ``"maskinlært: mine"``."""
+    if is_checkpoint_level(level):
+        return t("play.level_checkpoint", lang, name=level.removeprefix(LEARNED_PREFIX))
     return t(f"play.level.{level}", lang)
 
 

@@ -21,6 +21,26 @@ CLI_MESSAGES: dict[str, Source] = {
     "cli.stats.col.rate": "Mattis rate",
     "cli.stats.col.interval": "95% interval",
     "cli.stats.unreadable": "{count} file(s) could not be read and are left out.",
+    # entrants: a bot named on the command line (mattis.bots.entrants)
+    "cli.entrant.unknown": (
+        "unknown bot {name}; choose one of {levels}, learned:FILE.npz or module:callable"
+    ),
+    "cli.entrant.unknown_table": "unknown bot {name}; choose one of {levels} or learned:FILE.npz",
+    "cli.entrant.no_file": "no checkpoint file {path}",
+    "cli.entrant.checkpoint": "{path} is not a playable checkpoint: {reason}",
+    "cli.entrant.import": "cannot import the module {module} for {name}: {reason}",
+    "cli.entrant.attribute": "the module {module} has no {attribute}",
+    "cli.entrant.shape": (
+        "{name} is neither an agent (an object with choose()), a policy(view, legal) nor a factory "
+        "without arguments that makes one"
+    ),
+    "cli.entrant.no_budget": "{name} takes no budget (only {searching} search), got {budget}",
+    "cli.entrant.budget": (
+        "the budget after '{name}:' must be a whole number of iterations or seconds ending in s "
+        "(e.g. {name}:4000 or {name}:0.5s), got {budget}"
+    ),
+    "cli.entrant.table_only": "a table seats a level or learned:FILE.npz, not {name}",
+    "cli.entrant.extra": "{name} needs the rl extra: pip install \"mattis[rl]\"",
     # rules table
     "rules.title": "Rules: {preset}",
     "rules.title_house": "Rules: {preset} with house rules",
@@ -92,10 +112,14 @@ CLI_MESSAGES: dict[str, Source] = {
     "tournament.progress": "Playing",
     "tournament.title": "Tournament: {preset}, {players} players, {games} games, seed {seed}",
     "tournament.setup": (
-        "Deals: {deals}, each played {players} times with the seats rotated so every bot gets every "
-        "hand. Worker processes: {workers}."
+        "Deals: {deals}, each played {per_deal} times, once in every order of the bots round the "
+        "table, so every bot gets every hand from every seat. Worker processes: {workers}."
     ),
-    "tournament.rounded": "Rounded up from {requested} to {games} games: whole deals of {players} games.",
+    "tournament.setup_balanced": (
+        "Deals: {deals}, each played {per_deal} times in a balanced design: every bot gets every hand "
+        "from every seat and sits next to every other bot equally often. Worker processes: {workers}."
+    ),
+    "tournament.rounded": "Rounded up from {requested} to {games} games: whole deals of {per_deal} games.",
     "tournament.changed": "House rules: {changes}",
     "tournament.hard_iterations": "hard thinks {iterations} iterations per move.",
     "tournament.hard_seconds": "hard thinks {seconds} s per move, so the results depend on machine speed.",
@@ -129,6 +153,14 @@ CLI_MESSAGES: dict[str, Source] = {
         "Rate: finished games as Mattis, with a 95% Wilson interval. Place 1 went out first; several "
         "losers share the last places. Rating: OpenSkill μ − 3σ (μ and σ in --json). Think p95: 95th "
         "percentile per decision that was not forced."
+    ),
+    "tournament.pairs_table": "Paired by deal",
+    "tournament.pair": "First − second",
+    "tournament.difference": "Difference",
+    "tournament.pairs_note": (
+        "Difference: how many points more often the first bot was Mattis than the second, the mean "
+        "over deals of their difference in each deal, with a 95% t interval over the deals. An "
+        "interval that includes 0 shows no difference."
     ),
     "tournament.levels_note": (
         "A level with several entrants counts each entrant's games; its rating is their mean."

@@ -22,6 +22,8 @@ PLAY_MESSAGES: dict[str, Source] = {
     "play.level.hard": "hard",
     "play.level.expert": "expert",
     "play.level.learned": "learned",
+    # Translators: a trained checkpoint seated by name (mattis play --bots learned:mine.npz)
+    "play.level_checkpoint": "learned: {name}",
     # a move in a list of moves, besides the cards
     "play.action.chance": "chance",
     "play.action.pickup": "pick up",

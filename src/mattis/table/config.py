@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..bots import EXPERT_SECONDS
+from ..bots import EXPERT_SECONDS, LEARNED, Agent, available_levels, make_agent
+from ..bots.entrants import LEARNED_PREFIX, is_checkpoint_level, make_entrant_agent
 from ..bots.review import DEVICE_ITERATIONS, REVIEW_ITERATIONS
 from .page import TABLE_PAGE
 
@@ -53,6 +54,30 @@ class TableConfig:
     review_iterations: int = REVIEW_ITERATIONS
     """The budget of a finished game's review (:mod:`.review`): sampled deals per choice.
     The device's is smaller, and its page says so."""
+    checkpoints: tuple[tuple[str, str], ...] = ()
+    """Trained checkpoints this host may seat, as ``(level, path)``:
+    ``("learned:mine", "/runs/mine.npz")`` (:func:`mattis.bots.entrants.checkpoint_levels`).
+    Only the host's own command line fills it (``mattis play --bots learned:PATH``, ``mattis
+    serve --allow-checkpoint PATH``): a request names the level, never a file."""
+
+    def levels(self) -> tuple[str, ...]:
+        """The bot levels a table here may seat: those that can play in this process, and
+        the allowed checkpoints where the ``learned`` level can play."""
+        levels = available_levels()
+        if LEARNED not in levels:
+            return levels
+        return (*levels, *(level for level, _ in self.checkpoints))
+
+    def make_agent(self, level: str) -> Agent:
+        """A bot of ``level``: a level's agent, or an allowed checkpoint's network. A
+        checkpoint level that is no longer allowed (a server restarted without it) plays as
+        ``normal``, so a stored table goes on."""
+        path = dict(self.checkpoints).get(level)
+        if path is not None:
+            return make_entrant_agent(f"{LEARNED_PREFIX}{path}")
+        if is_checkpoint_level(level):
+            return make_agent("normal")
+        return make_agent(level)
 
     def thinking_seconds(self, level: str) -> float:
         """The thinking time of a bot of ``level`` per move (0 for the rule-based levels,

@@ -323,11 +323,11 @@ def ledger(games: Iterable[LedgerGame], names: Mapping[str, str], season: str,
     """The ledger of a season's ``games``: the body of ``GET /api/groups/{ID}/ledger``. A
     player missing from ``names`` has been forgotten and is shown as ``former``."""
     played = sorted(games, key=game_order)
-    return season_ledger(SeasonTally.of(played), played[-HISTORY_SHOWN:], names, season, former)
+    return season_ledger(SeasonTally.of(played), played[-HISTORY_SHOWN:], names, season=season, former=former)
 
 
-def season_ledger(counted: SeasonTally, newest: Sequence[LedgerGame], names: Mapping[str, str], season: str,
-                  former: str = "a former player") -> dict[str, Any]:
+def season_ledger(counted: SeasonTally, newest: Sequence[LedgerGame], names: Mapping[str, str], *,
+                  season: str, former: str = "a former player") -> dict[str, Any]:
     """The ledger from a season's tally and its newest games (at least the last
     :data:`HISTORY_SHOWN`, in any order): what :func:`ledger` answers for all its games."""
     tallies = counted.tallies

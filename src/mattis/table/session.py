@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
-from ..bots import SEARCHING_LEVELS, CardTracker, Decision, available_levels, make_agent, seat_view
+from ..bots import SEARCHING_LEVELS, CardTracker, Decision, available_levels, seat_view
 from ..core.actions import Action
 from ..core.errors import IllegalAction
 from ..core.game import Game
@@ -255,7 +255,8 @@ class TableSession:
         players = request.get("players", 3)
         if not isinstance(players, int) or isinstance(players, bool) or not rules.allows_players(players):
             raise Refusal("bad_request", f"players must be from {rules.min_players} to {rules.max_players}")
-        seats, creator, token = _requested_seats(request.get("seats"), players)
+        levels = (config or TableConfig()).levels()
+        seats, creator, token = _requested_seats(request.get("seats"), players, levels)
         seats[creator].player = player
         seed = request.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
@@ -442,7 +443,7 @@ class TableSession:
         table is full."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.players:
             raise Refusal("bad_message", "bot needs a seat number")
-        levels = available_levels()  # learned only where numpy is (never in the offline app)
+        levels = self.config.levels()  # learned only where numpy is (never in the offline app)
         if not isinstance(level, str) or level not in levels:
             raise Refusal("bad_message", f"level must be one of {', '.join(levels)}")
         seat = self.seats[index]
@@ -676,7 +677,7 @@ class TableSession:
     def _rule_based(self, level: str, seat: int) -> Decision:
         assert self.game is not None
         view = seat_view(self.game, seat, self._tracker(seat))
-        agent = make_agent(level)
+        agent = self.config.make_agent(level)
         rng = generator(self._rng_seed("bot", seat))
         return agent.choose(view, self.game.legal_actions(), rng)
 
@@ -1062,8 +1063,11 @@ def _house_rules(preset: Rules, changes: object) -> Rules:
         raise Refusal("bad_request", "set: these options do not go together") from None
 
 
-def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]:
-    """The seats of a new table: exactly one person (the creator), bots and open seats."""
+def _requested_seats(items: object, players: int,
+                     levels: tuple[str, ...] | None = None) -> tuple[list[Seat], int, str]:
+    """The seats of a new table: exactly one person (the creator), bots of ``levels`` (default:
+    those that can play here) and open seats."""
+    allowed = available_levels() if levels is None else levels  # learned only where numpy is
     if items is None:
         items = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * (players - 1)
     if not isinstance(items, list) or len(items) != players:
@@ -1082,9 +1086,8 @@ def _requested_seats(items: object, players: int) -> tuple[list[Seat], int, str]
             seats.append(Seat("human", clean_name(item.get("name")), token_hash=hash_token(token)))
         elif kind == "bot":
             level = item.get("level", "normal")
-            levels = available_levels()  # learned only where numpy is (never in the offline app)
-            if not isinstance(level, str) or level not in levels:
-                raise Refusal("bad_request", f"level must be one of {', '.join(levels)}")
+            if not isinstance(level, str) or level not in allowed:
+                raise Refusal("bad_request", f"level must be one of {', '.join(allowed)}")
             name = clean_name(item.get("name")) or spare_bot_name(seats, index, taken)
             seats.append(Seat("bot", name, level=level))
         elif kind == "open":

@@ -6,7 +6,9 @@ lab plays four *runs* of the same deals:
 * ``random``, ``normal``, ``hard``: every seat plays at that level. Symmetric play, so any
   difference between the seats' Mattis rates is the seat's doing (who leads, who deals):
   a seat advantage shows as a rate outside the others' intervals.
-* ``skill``: one ``hard`` bot among ``random`` players, in seat ``index % players``. Set
+* ``skill``: one ``hard`` bot (or any entrant given as ``skill_bot``: a level,
+  ``learned:PATH.npz``, ``module:callable``) among ``random`` players, in seat
+  ``index % players``. Set
   against the ``random`` run's same seat on the same deals, it shows how much skill
   matters in the variant: how often search avoids Mattis where chance would not. The
   comparison is paired deal by deal, so its interval comes from the per-deal differences
@@ -32,7 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import DEFAULT_ACTION_CAP, Decision, Limit, make_agent, play_game
+from ..bots import DEFAULT_ACTION_CAP, Decision, Limit, play_game
+from ..bots.entrants import check_entrant, make_entrant_agent, parse_entrant
 from ..core import Game, NothingLeft, NothingLeftCounts, Phase, Rules
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .tournament import WILSON_Z, percentile, wilson_interval
@@ -300,6 +303,8 @@ class LabResult:
     workers: int
     seconds: float
     configurations: tuple[ConfigurationStats, ...]
+    skill_bot: str = "hard"
+    """The entrant of the skill run (``hard`` unless told otherwise)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures: what ``lab.json`` holds."""
@@ -309,6 +314,7 @@ class LabResult:
             "games_per_run": self.games,
             "runs": list(RUNS),
             "hard_iterations": self.hard_iterations,
+            "skill_bot": self.skill_bot,
             "action_cap": self.action_cap,
             "backend": self.backend,
             "workers": self.workers,
@@ -347,6 +353,7 @@ class _LabBatch:
     indices: range
     hard_iterations: int
     action_cap: int
+    skill_bot: str = "hard"
 
 
 def lab_deck_seed(seed: int, variant: Variant, players: int, index: int) -> int:
@@ -357,13 +364,14 @@ def lab_deck_seed(seed: int, variant: Variant, players: int, index: int) -> int:
 
 def play_lab_game(variant: Variant, players: int, run: str, *, seed: int, index: int,
                   hard_iterations: int = DEFAULT_HARD_ITERATIONS,
-                  action_cap: int = DEFAULT_ACTION_CAP) -> LabGame:
-    """Play (or replay) game ``index`` of ``run`` exactly, watching for repeated positions."""
+                  action_cap: int = DEFAULT_ACTION_CAP, skill_bot: str = "hard") -> LabGame:
+    """Play (or replay) game ``index`` of ``run`` exactly, watching for repeated positions;
+    the skill run seats ``skill_bot`` (an entrant name) among the ``random`` players."""
     if run not in RUNS:
         raise ValueError(f"run: expected one of {', '.join(RUNS)}, got {run!r}")
     limit = Limit(iterations=hard_iterations)
     hard_seat = index % players if run == SKILL_RUN else -1
-    levels = [("hard" if seat == hard_seat else "random") if run == SKILL_RUN else run
+    levels = [(skill_bot if seat == hard_seat else "random") if run == SKILL_RUN else run
               for seat in range(players)]
     deck = lab_deck_seed(seed, variant, players, index)
     game = Game.new(variant.rules, players, seed=deck)
@@ -377,7 +385,7 @@ def play_lab_game(variant: Variant, players: int, run: str, *, seed: int, index:
             repeated = position in seen
             seen.add(position)
 
-    played = play_game(game, [make_agent(level, limit) for level in levels],
+    played = play_game(game, [make_entrant_agent(level, limit) for level in levels],
                        seed=f"{seed}:{variant.label}:{players}:{run}:{index}", action_cap=action_cap,
                        on_decision=watch)
     result = game.result
@@ -411,7 +419,8 @@ def _phase1_actions(game: Game, deck_seed: int) -> int:
 def _play_batch(batch: _LabBatch) -> tuple[int, str, tuple[LabGame, ...]]:
     """Play a batch (runs wherever the backend puts it)."""
     games = tuple(play_lab_game(batch.variant, batch.players, batch.run, seed=batch.seed, index=index,
-                                hard_iterations=batch.hard_iterations, action_cap=batch.action_cap)
+                                hard_iterations=batch.hard_iterations, action_cap=batch.action_cap,
+                                skill_bot=batch.skill_bot)
                   for index in batch.indices)
     return batch.configuration, batch.run, games
 
@@ -544,8 +553,11 @@ def run_lab(
     action_cap: int = DEFAULT_ACTION_CAP,
     backend: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
+    skill_bot: str = "hard",
 ) -> LabResult:
     """Measure every variant at every allowed player count (or those in ``players``).
+    ``skill_bot`` is the entrant of the skill run (:mod:`mattis.bots.entrants`: a level,
+    ``learned:PATH.npz`` or ``module:callable``), checked once before any game.
 
     ``progress(done, total)`` is called before the first game (``done`` 0) and as batches
     finish; results are counted as they come, in a fixed order, on any ``backend``.
@@ -558,10 +570,12 @@ def run_lab(
         raise ValueError(f"action_cap: must be at least 1, got {action_cap}")
     if not variants:
         raise ValueError("rules: give at least one preset")
+    skill_bot = parse_entrant(skill_bot)
+    check_entrant(skill_bot)
     configurations = lab_configurations(variants, players)
     runner: Backend = backend if backend is not None else LocalBackend()
     tasks = [
-        _LabBatch(number, variant, count, run, seed, indices, hard_iterations, action_cap)
+        _LabBatch(number, variant, count, run, seed, indices, hard_iterations, action_cap, skill_bot)
         for number, (variant, count) in enumerate(configurations)
         for run in RUNS
         for indices in batches(games, runner.workers, LAB_BATCH)
@@ -600,4 +614,5 @@ def run_lab(
         workers=runner.workers,
         seconds=seconds,
         configurations=tuple(results),
+        skill_bot=skill_bot,
     )

@@ -316,6 +316,9 @@ def render_html(result: LabResult) -> str:
         f"{result.hard_iterations} iterations per move · games stopped after {result.action_cap} actions "
         f"· backend {html.escape(result.backend)} ({result.workers} workers) · {result.seconds:.0f} s. "
         f"The same numbers are in <code>lab.json</code>.</p>",
+        *([] if result.skill_bot == "hard" else [
+            f"<p class='note'>The skill run seats <code>{html.escape(result.skill_bot)}</code> where the "
+            "text and the figures say hard among random.</p>"]),
         "<p class='note'>How to read it. Each configuration (a rule variant at one player count) is "
         "played four times on the same deals: random, normal and hard bots in every seat, and one "
         "hard bot among random players (its seat rotates). Rates are over finished games with 95% "

@@ -3,7 +3,7 @@ fixed pair of opponents, played until every rate is known to a chosen precision.
 
 The experiment is a set of *series* (the opponents, e.g. two ``normal`` bots or two
 ``hard:1000``) times *budgets* (``hard:125`` … ``hard:8000``). Each cell is played in
-*chunks*: chunk ``k`` is a small tournament (whole deals, seats rotated) whose seed depends
+*chunks*: chunk ``k`` is a small tournament (whole deals, each in every seating) whose seed depends
 only on the experiment's seed and ``k``, so every budget meets the same deals in the same
 seatings (common random numbers: the differences between budgets are not blurred by
 luck of the deal), and chunk ``k`` is the same games on any machine or backend.
@@ -34,9 +34,11 @@ from typing import Any
 
 from ..core import Rules
 from .backends import Backend
-from .tournament import parse_entrant, run_tournament, wilson_interval
+from .tournament import games_per_deal, parse_entrant, run_tournament, wilson_interval
 
-STRENGTH_FORMAT = "mattis-strength/1"
+STRENGTH_FORMAT = "mattis-strength/2"
+"""Version 2: chunks of tournaments that play every deal in every seating (version 1 rotated
+the seats only, so its chunks are other games and cannot be continued)."""
 CHECKPOINT = "checkpoint.json"
 TABLE_MD = "strength.md"
 TABLE_JSON = "strength.json"
@@ -106,7 +108,7 @@ class Settings:
 
     @property
     def chunk_games(self) -> int:
-        return self.chunk_deals * self.players
+        return self.chunk_deals * games_per_deal(self.players)
 
     def cells(self) -> list[tuple[str, int]]:
         """Every ``(series, budget)`` pair, in table order."""
@@ -237,6 +239,9 @@ class Experiment:
 
     @staticmethod
     def from_dict(data: Any) -> Experiment:
+        if isinstance(data, dict) and data.get("format") == "mattis-strength/1":
+            raise ValueError("made when tournaments only rotated the seats (mattis-strength/1), so its "
+                             "chunks are other games; start again in another --out folder")
         if not isinstance(data, dict) or data.get("format") != STRENGTH_FORMAT:
             raise ValueError(f"not a {STRENGTH_FORMAT} checkpoint")
         experiment = Experiment(Settings.from_dict(data.get("settings")))

@@ -1,23 +1,32 @@
-"""Bot tournaments: which level loses least, measured so that luck and seating cancel out.
+"""Bot tournaments: which entrant loses least, measured so that luck and seating cancel out.
 
-A tournament seats one entrant per seat (``bots`` lists a level per entrant; a level may
-appear more than once, each copy its own entrant, ``normal#1``, ``normal#2``). Games are
-played in *deals*: each deal is one shuffled deck, played once per rotation of the
-entrants round the table, so every entrant holds every seat's hand of every deal
-(duplicate style: a lucky deal favours a seat, not a bot). Who sits next to whom matters
-too (the left neighbour is the phase-1 opponent in some variants), so each pair of deals
-takes a seeded order round the table and reads it one way on the even deal and the other
-way on the odd one: every entrant has each of its neighbours on its left as often as on
-its right, with three players every seating order comes up equally, and with more players
-the neighbours vary from pair to pair. Asked-for game counts are rounded *up* to whole
-deals (:attr:`TournamentResult.games_requested` keeps the number asked for).
+A tournament seats one entrant per seat (``bots`` names each entrant: a level, a checkpoint
+``learned:PATH.npz``, a researcher's ``module:callable``, or ``openspiel-ismcts``; a name may
+appear more than once, each copy its own entrant, ``normal#1``, ``normal#2``). Games are played
+in *deals*: each deal is one shuffled deck, played once with every seating of a fixed design
+(:func:`seating_design`), so a lucky deal favours a seat, never an entrant, and who sits next
+to whom (the left neighbour is the phase-1 opponent in some variants) cancels out too:
+
+- up to 4 players, every ordering of the entrants round the table (2, 6 or 24 games a deal);
+- with 5 or 6, a balanced design: a few orders round the table (Hamiltonian cycles of the
+  entrants) that together put every pair of entrants side by side equally often, each read
+  both ways round and in every rotation, so every entrant sits in every seat equally often
+  and has every other entrant on its left as often as on its right (20 games a deal at 5
+  players, 60 at 6).
+
+Asked-for game counts are rounded *up* to whole deals (:attr:`TournamentResult.games_requested`
+keeps the number asked for). Because every entrant plays every game of a deal, results pair
+by deal: the difference between two entrants' Mattis rates is measured deal by deal, and its
+interval is a t interval on those per-deal differences (:func:`paired_difference`). The games
+of a deal are not independent (one deck; and one player's loss is the others' escape), so
+the deals, not the games, are the units the interval counts.
 
 Game ``index`` is fully determined by ``(rules, players, bots, seed, index, limits)``: its
-deck seed comes from ``(seed, index // players)`` and its agents' generators from
-``(seed, index)``, so a run gives the same games whatever the number of worker processes
-— for rule-based bots and iteration-limited ``hard`` bots. A time-limited ``hard`` bot
-searches as far as the machine gets in its time, so its games depend on machine speed
-and load. :func:`play_tournament_game` replays any one game for study.
+deck seed comes from ``(seed, deal)`` and its agents' generators from ``(seed, index)``, so a
+run gives the same games whatever the number of worker processes — for rule-based bots,
+checkpoints and iteration-limited ``hard`` bots. A time-limited ``hard`` bot searches as far
+as the machine gets in its time, so its games depend on machine speed and load.
+:func:`play_tournament_game` replays any one game for study.
 
 Finishing places: seats that went out get 1, 2, … in the order they went out; the loser
 (Mattis) comes last. Several losers (a Blåmattis/Blodmattis deal) share the last places,
@@ -27,15 +36,15 @@ average place compares fairly across games (the convention of :mod:`.simulate`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -48,16 +57,24 @@ from ..bots import (
     Agent,
     Limit,
     PlayedGame,
-    available_levels,
-    make_agent,
     play_game,
 )
+from ..bots.entrants import (
+    EntrantError,
+    EntrantSpec,
+    check_entrant,
+    checkpoint_policy,
+    make_entrant_agent,
+)
+from ..bots.entrants import entrant_spec as bots_entrant_spec
+from ..bots.entrants import parse_entrant as bots_parse_entrant
 from ..core import Game, Rules
 from ..extras import install_command, missing_modules, needs_extra
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .simulate import finishing_places  # one place convention
 
-TOURNAMENT_FORMAT = "mattis-tournament/1"
+TOURNAMENT_FORMAT = "mattis-tournament/2"
+"""Version 2: every deal in every seating of a design (``"seating"``), paired ``"differences"``."""
 DEFAULT_HARD_LIMIT = Limit(iterations=1000)
 """The ``hard`` budget the command line uses unless told otherwise: an iteration count,
 so results are the same on every machine (about 0.2 s a move on a laptop core, where the
@@ -133,7 +150,7 @@ class Standing:
     mattis_high: float
     mean_place: float
     seat_games: tuple[int, ...]
-    """Games played from each seat (equal for every seat: the rotation's promise)."""
+    """Games played from each seat (equal for every seat: the seating design's promise)."""
     rating: Rating
     decisions: DecisionFigures
 
@@ -206,6 +223,10 @@ class TournamentResult:
     """One per entrant, in :attr:`entrants` order."""
     levels: tuple[Standing, ...]
     """One per distinct level, in order of first appearance."""
+    design: SeatingDesign
+    """The seatings every deal was played in."""
+    differences: tuple[PairedDifference, ...]
+    """Every pair of entrants' Mattis rates compared deal by deal, in entrant order."""
     outcomes: tuple[GameOutcome, ...]
     """Every game, in index order."""
 
@@ -238,6 +259,7 @@ class TournamentResult:
             "games_requested": self.games_requested,
             "games": self.games,
             "deals": self.deals,
+            "seating": self.design.to_dict(self.deals),
             "workers": self.workers,
             "backend": self.backend,
             "hard_limit": None if limit is None else {"seconds": limit.seconds,
@@ -252,6 +274,7 @@ class TournamentResult:
             "games_per_second": self.games_per_second,
             "standings": [standing.to_dict() for standing in self.standings],
             "levels": [standing.to_dict() for standing in self.levels],
+            "differences": [difference.to_dict() for difference in self.differences],
         }
 
 
@@ -287,6 +310,97 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
+def t_quantile(p: float, df: int) -> float:
+    """The ``p``-quantile of Student's t with ``df`` degrees of freedom: exact for 1 and 2,
+    else the Cornish–Fisher expansion round the normal quantile (Abramowitz & Stegun
+    26.7.5), within 0.004 of the table at 3 degrees of freedom and 0.001 from 4 up."""
+    if df < 1:
+        raise ValueError(f"df: must be at least 1, got {df}")
+    if not 0 < p < 1:
+        raise ValueError(f"p: must be between 0 and 1, got {p}")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) * math.sqrt(2 / (4 * p * (1 - p)))
+    z = statistics.NormalDist().inv_cdf(p)
+    z2 = z * z
+    terms = (
+        (z2 + 1) * z / 4,
+        ((5 * z2 + 16) * z2 + 3) * z / 96,
+        (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384,
+        ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160,
+    )
+    return z + math.fsum(term / df ** (power + 1) for power, term in enumerate(terms))
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """How much more often entrant ``first`` was Mattis than entrant ``second``, paired by
+    deal: the mean of the per-deal differences of their Mattis rates, with a 95 % t interval
+    on that mean. Both played every game of every deal, so the deals are the independent
+    units: the interval takes in what the games of a deal share (the deck) and how their
+    results hang together (when one entrant is Mattis, the other is not)."""
+
+    first: str
+    second: str
+    difference: float
+    low: float
+    high: float
+    deals: int
+    """Deals with at least one finished game (the ones the mean is over)."""
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval leaves out 0: the two differ at the 5 % level."""
+        return self.low > 0 or self.high < 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {"first": self.first, "second": self.second, "mattis_rate_difference": self.difference,
+                "ci95": [self.low, self.high], "deals": self.deals}
+
+
+def paired_difference(first: Sequence[float], second: Sequence[float], *, names: tuple[str, str] = ("", ""),
+                      confidence: float = 0.95) -> PairedDifference:
+    """The mean of ``first[d] - second[d]`` over deals ``d``, with a t interval (``n - 1``
+    degrees of freedom) on it: mean ± t · sd / √n. One deal gives no spread to measure, so
+    its interval is the whole range of a rate difference, [-1, 1]."""
+    if len(first) != len(second):
+        raise ValueError(f"paired_difference: {len(first)} deals against {len(second)}")
+    differences = [a - b for a, b in zip(first, second, strict=True)]
+    deals = len(differences)
+    if deals == 0:
+        return PairedDifference(*names, 0.0, -1.0, 1.0, 0)
+    mean = math.fsum(differences) / deals
+    if deals == 1:
+        return PairedDifference(*names, mean, -1.0, 1.0, 1)
+    half = t_quantile(0.5 + confidence / 2, deals - 1) * statistics.stdev(differences) / math.sqrt(deals)
+    return PairedDifference(*names, mean, max(-1.0, mean - half), min(1.0, mean + half), deals)
+
+
+def per_deal_mattis_rates(outcomes: Sequence[GameOutcome], entrants: int) -> list[list[float]]:
+    """Each entrant's Mattis rate in each deal with a finished game (rows: entrants, columns:
+    those deals in order). Every entrant plays every game of a deal, so the columns pair up."""
+    mattis: dict[int, list[int]] = {}
+    finished: Counter[int] = Counter()
+    for outcome in outcomes:
+        if outcome.capped:
+            continue
+        counts = mattis.setdefault(outcome.deal, [0] * entrants)
+        finished[outcome.deal] += 1
+        for seat in outcome.losers:
+            counts[outcome.seating[seat]] += 1
+    deals = sorted(mattis)
+    return [[mattis[deal][entrant] / finished[deal] for deal in deals] for entrant in range(entrants)]
+
+
+def paired_differences(outcomes: Sequence[GameOutcome], names: Sequence[str]) -> tuple[PairedDifference, ...]:
+    """:func:`paired_difference` for every pair of entrants, in entrant order."""
+    rates = per_deal_mattis_rates(outcomes, len(names))
+    return tuple(paired_difference(rates[a], rates[b], names=(names[a], names[b]))
+                 for a, b in itertools.combinations(range(len(names)), 2))
+
+
 # ---------------------------------------------------------------------------- playing
 
 
@@ -302,19 +416,110 @@ def entrant_names(bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def seating(players: int, index: int, seed: int) -> tuple[int, ...]:
-    """The entrant at each seat in game ``index``: rotation ``index % players`` of deal
-    ``index // players``. Each pair of deals shares a seeded order round the table, read one
-    way on the even deal and the other way on the odd one."""
-    deal, turn = divmod(index, players)
-    order = list(range(players))
-    random.Random(f"{seed}:order{deal // 2}").shuffle(order)
-    step = 1 if deal % 2 == 0 else -1
-    return tuple(order[(turn + step * seat) % players] for seat in range(players))
+ALL_PERMUTATIONS = "all_permutations"
+"""The design of up to :data:`MAX_PERMUTED_PLAYERS` players: every ordering round the table."""
+BALANCED_CYCLES = "balanced_cycles"
+"""The design beyond: orders round the table that put every pair side by side equally often."""
+MAX_PERMUTED_PLAYERS = 4
+"""Most players for which a deal is played in every ordering (4! = 24 games; 5! would be 120)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingDesign:
+    """The seatings every deal is played in: ``orderings[k]`` is the entrant at each seat in
+    the ``k``-th game of a deal. Every entrant sits in every seat equally often, and has each
+    other entrant on its left equally often (:func:`seating_design` says how)."""
+
+    design: str
+    """:data:`ALL_PERMUTATIONS` or :data:`BALANCED_CYCLES`."""
+    orderings: tuple[tuple[int, ...], ...]
+
+    @property
+    def games_per_deal(self) -> int:
+        return len(self.orderings)
+
+    def to_dict(self, deals: int) -> dict[str, Any]:
+        """The JSON form (``"seating"`` in a tournament's JSON)."""
+        return {"design": self.design, "orderings": [list(order) for order in self.orderings],
+                "games_per_deal": self.games_per_deal, "deals": deals}
+
+
+def _hamiltonian_cycles(players: int) -> Iterator[tuple[int, ...]]:
+    """Every order of ``players`` entrants round a table, once each: starting with entrant 0,
+    and read one way only (the second entrant lower than the last)."""
+    for rest in itertools.permutations(range(1, players)):
+        if rest[0] < rest[-1]:
+            yield (0, *rest)
+
+
+def _side_by_side(cycle: tuple[int, ...]) -> list[frozenset[int]]:
+    return [frozenset((cycle[seat], cycle[(seat + 1) % len(cycle)])) for seat in range(len(cycle))]
+
+
+def balanced_cycles(players: int) -> tuple[tuple[int, ...], ...]:
+    """The first set (in lexicographic order) of orders round the table that puts every pair
+    of entrants side by side exactly once (odd ``players``: (n-1)/2 orders, Walecki's
+    decomposition of the complete graph) or exactly twice (even ``players``, where once is
+    impossible: n-1 orders). A small deterministic search, the same on every machine."""
+    times = 1 if players % 2 else 2
+    needed = times * (players - 1) // 2
+    cycles = list(_hamiltonian_cycles(players))
+    pairs = [_side_by_side(cycle) for cycle in cycles]
+    count: Counter[frozenset[int]] = Counter()
+    chosen: list[int] = []
+
+    def search(start: int) -> bool:
+        if len(chosen) == needed:
+            return True
+        for candidate in range(start, len(cycles)):
+            if all(count[pair] < times for pair in pairs[candidate]):
+                count.update(pairs[candidate])
+                chosen.append(candidate)
+                if search(candidate + 1):
+                    return True
+                chosen.pop()
+                count.subtract(pairs[candidate])
+        return False
+
+    if not search(0):  # pragma: no cover - the decomposition exists for every size
+        raise ValueError(f"no balanced seating for {players} players")
+    return tuple(cycles[index] for index in chosen)
+
+
+@cache
+def seating_design(players: int) -> SeatingDesign:
+    """The seatings of a deal at ``players`` seats: every permutation up to
+    :data:`MAX_PERMUTED_PLAYERS` players; beyond, each of :func:`balanced_cycles` read both
+    ways round, in every rotation (seat ``s`` of rotation ``r`` holds the order's entrant
+    ``(s + r) mod n``)."""
+    if players <= MAX_PERMUTED_PLAYERS:
+        return SeatingDesign(ALL_PERMUTATIONS, tuple(itertools.permutations(range(players))))
+    orderings: list[tuple[int, ...]] = []
+    for cycle in balanced_cycles(players):
+        for order in (cycle, (cycle[0], *reversed(cycle[1:]))):
+            orderings.extend(tuple(order[(seat + turn) % players] for seat in range(players))
+                             for turn in range(players))
+    return SeatingDesign(BALANCED_CYCLES, tuple(orderings))
+
+
+def games_per_deal(players: int) -> int:
+    """How many games one deal is played in: 2, 6, 24, 20 or 60 for 2–6 players."""
+    return seating_design(players).games_per_deal
+
+
+def seating(players: int, index: int) -> tuple[int, ...]:
+    """The entrant at each seat in game ``index``: its place in the deal's design."""
+    design = seating_design(players)
+    return design.orderings[index % design.games_per_deal]
+
+
+def deal_of(players: int, index: int) -> int:
+    """The deal game ``index`` belongs to."""
+    return index // games_per_deal(players)
 
 
 def deck_seed(seed: int, deal: int) -> int:
-    """The deck seed of ``deal``; every rotation of the deal shuffles the same deck."""
+    """The deck seed of ``deal``; every seating of the deal shuffles the same deck."""
     return random.Random(f"{seed}:deal{deal}").getrandbits(32)
 
 
@@ -334,77 +539,27 @@ LEARNED_MISSING = needs_extra("the learned bot", "rl")
 """Without numpy the ``learned`` level cannot play: the one line that says so."""
 
 
-_BUDGET = re.compile(r"(?:(?P<iterations>[0-9]{1,9})|(?P<seconds>[0-9]{1,5}(?:\.[0-9]{1,6})?)s)", re.ASCII)
-"""A budget after the colon: an iteration (simulation) count, or seconds ending in ``s``."""
-MAX_BUDGET_SECONDS = 3600.0
-"""No move needs more thought than an hour; a larger figure is a typo."""
-
-
-@dataclass(frozen=True, slots=True)
-class EntrantSpec:
-    """What an entrant name asks for: a kind (a bot level or ``openspiel-ismcts``) and,
-    for a searching kind, its own budget (``hard:4000``, ``hard:0.5s``,
-    ``openspiel-ismcts:400``), which overrides the tournament-wide one."""
-
-    kind: str
-    iterations: int | None = None
-    seconds: float | None = None
-
-    @property
-    def limit(self) -> Limit | None:
-        """The entrant's own ``hard`` budget, if it has one."""
-        if self.iterations is None and self.seconds is None:
-            return None
-        return Limit(seconds=self.seconds, iterations=self.iterations)
+NAMED: tuple[str, ...] = (OPENSPIEL_ISMCTS,)
+"""The entrants a tournament adds to :func:`mattis.bots.entrants.parse_entrant`'s."""
 
 
 def entrant_spec(name: str) -> EntrantSpec:
-    """The kind and own budget of a name that :func:`parse_entrant` accepted."""
-    kind, _, budget = name.partition(":")
-    if not budget:
-        return EntrantSpec(kind)
-    if budget.endswith("s"):
-        return EntrantSpec(kind, seconds=float(budget[:-1]))
-    return EntrantSpec(kind, iterations=int(budget))
+    """The kind and own budget (or checkpoint, or module) of a name :func:`parse_entrant` gave."""
+    return bots_entrant_spec(name, NAMED)
 
 
 def parse_entrant(text: str) -> str:
-    """An entrant name from text (any case): a bot level or ``openspiel-ismcts``, with an
-    optional budget of its own after a colon: ``hard:4000`` (iterations), ``hard:0.5s``
-    (seconds a move) or ``openspiel-ismcts:400`` (simulations). Otherwise ``ValueError``
-    ``"bots: unknown level 'x'; choose one of …"`` or one saying what a budget looks like."""
-    name = text.strip().lower()
-    kind, colon, budget = name.partition(":")
-    kind = kind.strip()
-    budget = budget.strip()
-    if kind not in ENTRANTS:
-        printable = "".join(char for char in kind if char.isprintable())[:40]
-        shown = repr(printable) if printable else "(empty)"
-        raise ValueError(f"bots: unknown level {shown}; choose one of {', '.join(ENTRANTS)}")
-    if not colon:
-        return kind
-    shown_budget = repr("".join(char for char in budget if char.isprintable())[:40])
-    if kind not in SEARCHING:
-        raise ValueError(f"bots: {kind} takes no budget (only {' and '.join(SEARCHING)} search), "
-                         f"got {shown_budget}")
-    match = _BUDGET.fullmatch(budget)
-    if match is None:
-        example = f"{kind}:4000 or {kind}:0.5s" if kind != OPENSPIEL_ISMCTS else f"{kind}:400"
-        raise ValueError(f"bots: the budget after '{kind}:' must be a whole number of iterations or "
-                         f"seconds ending in s (e.g. {example}), got {shown_budget}")
-    if match["iterations"] is not None:
-        iterations = int(match["iterations"])
-        if iterations < 1:
-            raise ValueError(f"bots: {kind} needs at least 1 iteration, got {iterations}")
-        return f"{kind}:{iterations}"
-    if kind == OPENSPIEL_ISMCTS:
-        raise ValueError(f"bots: {kind} counts simulations, not seconds (e.g. {kind}:400), "
-                         f"got {shown_budget}")
-    seconds = float(match["seconds"])
-    if not 0 < seconds <= MAX_BUDGET_SECONDS:
-        raise ValueError(f"bots: {kind} needs more than 0 and at most {MAX_BUDGET_SECONDS:g} seconds "
-                         f"a move, got {shown_budget}")
-    return f"{kind}:{seconds:g}s"
+    """An entrant name from text: any name :func:`mattis.bots.entrants.parse_entrant`
+    takes (a level with an optional budget, ``learned:PATH.npz``, ``module:callable``) or
+    ``openspiel-ismcts`` with an optional number of simulations (``openspiel-ismcts:400``).
+    Otherwise :class:`~mattis.bots.entrants.EntrantError` saying what is wrong."""
+    name = bots_parse_entrant(text, named=NAMED, searching=NAMED)
+    budget = name.partition(":")[2]
+    if name.startswith(f"{OPENSPIEL_ISMCTS}:") and budget.endswith("s"):
+        raise EntrantError(f"{OPENSPIEL_ISMCTS} counts simulations, not seconds "
+                           f"(e.g. {OPENSPIEL_ISMCTS}:400), got {budget!r}", "cli.entrant.budget",
+                           name=OPENSPIEL_ISMCTS, budget=repr(budget))
+    return name
 
 
 def openspiel_available() -> bool:
@@ -416,47 +571,28 @@ def openspiel_available() -> bool:
 def make_entrant(name: str, hard_limit: Limit | None = None,
                  openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
                  learned_checkpoint: str | None = None) -> Agent:
-    """A fresh agent for entrant ``name``: one of our levels, or OpenSpiel's ISMCTS at
-    ``openspiel_simulations`` per decision (imported only when seated). A budget in the
-    name (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``;
-    ``learned_checkpoint`` is the file the ``learned`` level plays (``None``: the shipped one)."""
+    """A fresh agent for entrant ``name``: OpenSpiel's ISMCTS at ``openspiel_simulations``
+    per decision (imported only when seated), or anything
+    :func:`mattis.bots.entrants.make_entrant_agent` makes. A budget in the name
+    (``hard:4000``) overrides ``hard_limit`` or ``openspiel_simulations``;
+    ``learned_checkpoint`` is the file plain ``learned`` plays (``None``: the shipped one;
+    ``learned:PATH`` plays its own)."""
     spec = entrant_spec(name)
-    if spec.kind == LEARNED:
-        if LEARNED not in available_levels():
-            raise ValueError(f"bots: {LEARNED_MISSING}")
-        if learned_checkpoint is not None:
-            from ..bots.learned import LearnedAgent
-
-            return LearnedAgent(_checkpoint(learned_checkpoint))
     if spec.kind == OPENSPIEL_ISMCTS:
         if not openspiel_available():
             raise ValueError(f"bots: {OPENSPIEL_MISSING}")
         from ..envs.openspiel import OpenSpielIsmctsAgent
 
         return OpenSpielIsmctsAgent(simulations=spec.iterations or openspiel_simulations)
-    if spec.kind == "expert":  # the tournament-wide budget is hard's; expert keeps its own
-        return make_agent(spec.kind, spec.limit)
-    return make_agent(spec.kind, spec.limit or hard_limit)
-
-
-@lru_cache(maxsize=4)
-def _checkpoint(path: str) -> Any:
-    """The policy of a checkpoint file, read once per process (every game seats a fresh agent)."""
-    from ..bots.learned import load_checkpoint
-
-    return load_checkpoint(path)
+    return make_entrant_agent(name, hard_limit, learned_checkpoint=learned_checkpoint)
 
 
 def check_checkpoint(path: str) -> None:
     """``ValueError`` ``"learned checkpoint: …"`` if the file at ``path`` cannot be played."""
-    if LEARNED not in available_levels():
-        raise ValueError(f"bots: {LEARNED_MISSING}")
-    from ..bots.learned import CheckpointError
-
     try:
-        _checkpoint(path)
-    except CheckpointError as error:
-        raise ValueError(f"learned checkpoint: {error}") from None
+        checkpoint_policy(path)
+    except EntrantError as error:
+        raise ValueError(f"learned checkpoint: {str(error).removeprefix('bots: ')}") from None
 
 
 def uses_openspiel(levels: Sequence[str]) -> bool:
@@ -471,8 +607,8 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, *, worke
     levels = tuple(parse_entrant(level) for level in bots)
     if uses_openspiel(levels) and not openspiel_available():
         raise ValueError(f"bots: {OPENSPIEL_MISSING}")
-    if LEARNED in levels and LEARNED not in available_levels():
-        raise ValueError(f"bots: {LEARNED_MISSING}")
+    for level in dict.fromkeys(levels):
+        check_entrant(level, NAMED)
     if len(levels) != players:
         raise ValueError(f"bots: need one per seat ({players}), got {len(levels)}")
     if games < 1:
@@ -489,7 +625,8 @@ def _check(rules: Rules, players: int, bots: Sequence[str], games: int, *, worke
 def planned_games(games: int, players: int) -> int:
     """The games a tournament of ``games`` plays: rounded up to whole deals. Known before
     the first game, so a progress bar can show its total from the start."""
-    return -(-games // players) * players
+    per_deal = games_per_deal(players)
+    return -(-games // per_deal) * per_deal
 
 
 def play_tournament_game(
@@ -508,8 +645,8 @@ def play_tournament_game(
     deck and the game's own generators, so nothing else in the run can influence it."""
     levels = _check(rules, players, bots, 1, workers=1, action_cap=action_cap,
                     openspiel_simulations=openspiel_simulations)
-    seats = seating(players, index, seed)
-    game = Game.new(rules, players, seed=deck_seed(seed, index // players))
+    seats = seating(players, index)
+    game = Game.new(rules, players, seed=deck_seed(seed, deal_of(players, index)))
     agents = [make_entrant(levels[entrant], hard_limit, openspiel_simulations, learned_checkpoint)
               for entrant in seats]
     return play_game(game, agents, seed=f"{seed}:{index}", action_cap=action_cap)
@@ -544,12 +681,12 @@ def _play_one(batch: _Batch, index: int) -> GameOutcome:
     if not capped and result is not None:
         losers = result.losers
         places = tuple(finishing_places(batch.players, result.losers, result.out_order))
-    deal = index // batch.players
+    deal = deal_of(batch.players, index)
     return GameOutcome(
         index=index,
         deal=deal,
         deck_seed=deck_seed(batch.seed, deal),
-        seating=seating(batch.players, index, batch.seed),
+        seating=seating(batch.players, index),
         capped=capped,
         losers=losers,
         places=places,
@@ -586,8 +723,8 @@ def run_tournament(
     openspiel_simulations: int = DEFAULT_OPENSPIEL_SIMULATIONS,
     learned_checkpoint: str | None = None,
 ) -> TournamentResult:
-    """Play ``games`` (rounded up to a multiple of ``players``) with rotated seats and
-    gather the standings.
+    """Play ``games`` (rounded up to whole deals, :func:`games_per_deal`), each deal in every
+    seating of :func:`seating_design`, and gather the standings and the paired differences.
 
     ``hard_limit`` is the ``hard`` bot's budget (``None``: its interactive default, 1 s);
     ``openspiel_simulations`` that of ``openspiel-ismcts``; ``learned_checkpoint`` the file
@@ -602,7 +739,7 @@ def run_tournament(
     levels = _check(rules, players, bots, games, workers=workers, action_cap=action_cap,
                     openspiel_simulations=openspiel_simulations)
     total = planned_games(games, players)
-    deals = total // players
+    deals = total // games_per_deal(players)
     runner: Backend = backend if backend is not None else LocalBackend(min(workers, total))
     searching = any(entrant_spec(level).kind in SEARCHING for level in levels)
     if learned_checkpoint is not None and LEARNED in levels:
@@ -653,6 +790,8 @@ def run_tournament(
         games_per_second=total / max(seconds, 1e-9),
         standings=standings,
         levels=level_rows,
+        design=seating_design(players),
+        differences=paired_differences(tally.outcomes, names),
         outcomes=tuple(tally.outcomes),
     )
 

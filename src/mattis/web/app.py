@@ -49,9 +49,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BASE_LEVELS, available_levels
+from ..bots import BASE_LEVELS, LEARNED
+from ..bots.entrants import is_checkpoint_level
 from ..core.rules import PRESET_NAMES, RULE_OPTIONS, Rules
 from ..frontend.empty_loss import empty_loss_risk
+from ..frontend.seats import level_label
 from ..frontend.tutorial import lesson
 from ..i18n import (
     DEFAULT_LANG,
@@ -62,6 +64,7 @@ from ..i18n import (
     language_name,
     match_lang,
     message_keys,
+    message_template,
     option_description,
     option_name,
     option_value,
@@ -204,7 +207,8 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
     level says what it does, ``hard`` and ``expert`` with the thinking time their tables
     give them (``config``: the ``server`` profile by default). Only the levels that can play
     there are offered: ``learned`` needs numpy, which this process may lack and the offline
-    app (``on_device``, Pyodide without numpy) always does."""
+    app (``on_device``, Pyodide without numpy) always does; the checkpoints the server was
+    allowed (``mattis serve --allow-checkpoint``) come last, by name (``learned: mine``)."""
     config = config or table_profile("server")
     presets = [{"name": name, "summary": preset_summary(name, lang),
                 "rules": Rules.preset(name).to_dict(), "empty_loss": empty_loss_warnings(name, lang)}
@@ -218,10 +222,10 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
                         "rule": option.rule,
                         "values": [{"value": value, "label": option_value(option.text, value, lang)}
                                    for value in option.json_values]})
-    levels = [{"level": level, "label": t(f"play.level.{level}", lang),
-               "description": t(f"app.level_help.{level}", lang,
+    levels = [{"level": level, "label": level_label(level, lang),
+               "description": t(f"app.level_help.{LEARNED if is_checkpoint_level(level) else level}", lang,
                                 seconds=format_seconds(config.thinking_seconds(level), lang))}
-              for level in (BASE_LEVELS if on_device else available_levels())]
+              for level in (BASE_LEVELS if on_device else config.levels())]
     return {"presets": presets, "options": options, "levels": levels}
 
 
@@ -259,6 +263,7 @@ def texts_payload(lang: Lang) -> dict[str, Any]:
         else:
             continue
         texts[short] = plural_forms(key, lang) if is_plural(key) else t(key, lang)
+    texts["level_checkpoint"] = message_template("play.level_checkpoint", lang)  # learned:NAME's {name}
     texts["_lang"] = lang
     texts["_plural"] = plural_rule(lang)
     texts["_languages"] = [[code, language_name(code)] for code in LANGS]

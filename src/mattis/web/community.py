@@ -304,7 +304,7 @@ class Community:
                 newest = newest_games(connection, group, season, HISTORY_SHOWN)
             names = self._names(connection, {*counted.tallies, *(seat.player for game in newest
                                                                   for seat in game.seats), player})
-        return season_ledger(counted, newest, names, season, former)
+        return season_ledger(counted, newest, names, season=season, former=former)
 
     @staticmethod
     def _names(connection: Connection, players: set[str | None]) -> dict[str, str]:

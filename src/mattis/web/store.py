@@ -422,10 +422,10 @@ class Store:
                     levels=levels, mattis=index in row.losers))
         rate_game(connection, RATINGS, row, existing)
         if row.group is not None:
-            Store._count_for_group(connection, row, row.group, now, bound)
+            Store._count_for_group(connection, row, row.group, now=now, bound=bound)
 
     @staticmethod
-    def _count_for_group(connection: Connection, row: LedgerRow, group: str, now: float,
+    def _count_for_group(connection: Connection, row: LedgerRow, group: str, *, now: float,
                          bound: list[str]) -> None:
         """Count a finished game in its group's ledger if at least two of its bound players
         are members now (a bound player who is not is shown as a guest, under the name the

@@ -49,7 +49,11 @@ export function turnText(seat) {
 }
 
 export function levelText(level) {
-  return store.get().texts["level." + level] ?? level ?? "";
+  const texts = store.get().texts;
+  if (level?.startsWith("learned:") && texts.level_checkpoint) {  // a checkpoint the server was allowed
+    return fmt(texts.level_checkpoint, { name: level.slice("learned:".length) });
+  }
+  return texts["level." + level] ?? level ?? "";
 }
 
 // ------------------------------------------------------------------ around the felt
