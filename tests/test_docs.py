@@ -1,4 +1,4 @@
-"""The documentation in ``docs/`` tells the truth: the Python API's examples run as written,
+"""The documentation in ``docs/`` tells the truth: every Python example runs on its own, as written,
 the command reference names every command and option ``mattis --help`` offers, and every link
 between the README and the docs leads to a file (and a heading) that exists."""
 
@@ -13,27 +13,12 @@ import pytest
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from mattis import Game
-from mattis.bots import Decision
 from mattis.cli.app import app
+from tests.doc_examples import Example, examples, run_alone
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-API = DOCS / "api.md"
 CLI = DOCS / "cli.md"
-
-
-def test_the_api_examples_run_as_written() -> None:
-    """The blocks of ``docs/api.md`` in order, as one program."""
-    blocks = re.findall(r"```python\n(.*?)```", API.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
-    namespace: dict[str, object] = {}
-    exec(compile("\n".join(blocks), str(API), "exec"), namespace)
-    game = namespace["game"]
-    hint = namespace["hint"]
-    assert isinstance(game, Game) and isinstance(hint, Decision)
-    assert str(hint.action) == "4d"  # the guide shows this hint's move
-    assert game.is_over  # play_game played it to the end
 
 
 def commands(group: TyperGroup, path: str = "mattis") -> Iterator[tuple[str, Any]]:
@@ -97,6 +82,34 @@ def slug(heading: str) -> str:
 
 def anchors(path: Path) -> set[str]:
     return {slug(heading) for heading in re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)}
+
+
+RESEARCH = DOCS / "research.md"
+"""Its examples run in ``tests/test_envs_docs.py`` (on their own too), which also checks that
+the bokmål guide shows the same ones."""
+EXAMPLES = [example for example in examples([RESEARCH, *MARKDOWN]) if example.page != RESEARCH]
+
+
+def test_the_examples_outside_the_research_guide_are_found() -> None:
+    assert {example.name for example in EXAMPLES} >= {"docs/api.md:1", "docs/api.md:2", "docs/review.md:1"}
+
+
+SHOWN = {"docs/api.md:2": ("hint.action, game.is_over", "4d True")}
+"""What an example shows in its comments, checked: an expression printed after the block,
+and the line it prints (the hint the guide shows, and the game played to its end)."""
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda example: example.name)
+def test_every_example_runs_on_its_own(example: Example) -> None:
+    """Each block by itself, in a fresh interpreter in an empty folder: a reader copies one
+    block, not the page (``tests/doc_examples.py`` says how a block marks itself as needing
+    an extra or as not runnable on its own)."""
+    if reason := example.why_not_run():
+        pytest.skip(reason)
+    shows = SHOWN.get(example.name)
+    output = run_alone(example.code + (f"\nprint({shows[0]})\n" if shows else ""), example.name)
+    if shows:
+        assert output.splitlines()[-1] == shows[1]
 
 
 @pytest.mark.parametrize("page", MARKDOWN, ids=lambda page: str(page.relative_to(ROOT)))

@@ -1,19 +1,13 @@
-"""``docs/research.md`` tells the truth: its Python examples run as written, each from a file
-in a fresh interpreter, and its action table matches ``mattis.ALL_ACTIONS``. The bokmål guide
-(``docs/research.nb.md``) shows the very same examples.
-
-The examples run with one BLAS thread: the numpy learner multiplies small matrices, which
-many threads only slow down on a busy machine."""
+"""``docs/research.md`` tells the truth: its Python examples run as written, each on its own
+from a file in a fresh interpreter (``tests/doc_examples.py``; ``tests/test_docs.py`` runs
+the other pages' examples), and its action table matches ``mattis.ALL_ACTIONS``. The bokmål guide
+(``docs/research.nb.md``) shows the very same examples."""
 
 from __future__ import annotations
 
 import ast
-import os
 import re
 import shlex
-import subprocess
-import sys
-import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -21,6 +15,7 @@ import pytest
 
 from mattis import ALL_ACTIONS, NUM_ACTIONS
 from mattis.extras import installed
+from tests.doc_examples import run_alone
 
 RESEARCH_DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
@@ -38,14 +33,8 @@ HAS_TRAIN = installed("torch") and installed("sb3_contrib")
 
 
 def run_example(number: int) -> str:
-    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    with tempfile.TemporaryDirectory() as folder:  # from a file, as a reader runs it: a
-        script = Path(folder) / f"example_{number}.py"  # spawned worker pool imports it again
-        script.write_text(BLOCKS[number], encoding="utf-8")
-        finished = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                                  timeout=300, env=environment, check=False, cwd=folder)
-    assert finished.returncode == 0, finished.stderr
-    return finished.stdout
+    """The example on its own, from a file in a fresh interpreter (``tests/doc_examples.py``)."""
+    return run_alone(BLOCKS[number], f"docs/research.md:{number + 1}")
 
 
 def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
