@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from mattis.extras import EXTRA_MODULES, missing_modules
@@ -81,3 +83,38 @@ def run_alone(code: str, name: str = "example") -> str:
                                   timeout=300, env=environment, check=False, cwd=folder)
     assert finished.returncode == 0, f"{name}:\n{finished.stderr}"
     return finished.stdout
+
+
+SMALLER = {"--games": "2", "--hard-iterations": "1", "--openspiel-simulations": "5", "--steps": "2000"}
+"""The docs' commands run as written but smaller: fewer games, a shorter search (an
+entrant's own budget too) and a few thousand training steps, so the options and values they
+show are checked without an hour of play."""
+
+
+def smaller(command: str, folder: Path) -> list[str]:
+    """A documented ``mattis …`` command's arguments, made smaller (:data:`SMALLER`), for
+    ``CliRunner``: ``--out`` goes into ``folder``, ``--address`` is left out (a local
+    instance instead of the docs' cluster), ``--learned-checkpoint`` plays the shipped one,
+    and games, searches and labs are as few and small as they go."""
+    words = shlex.split(command.split("  #")[0])[1:]
+    shown: list[str] = []
+    for position, word in enumerate(words):
+        before = words[position - 1] if position else ""
+        if word == "--address" or before == "--address":
+            continue
+        if before == "--out":
+            word = str(folder / word)
+        if before == "--learned-checkpoint":
+            word = str(resources.files("mattis").joinpath("data", "learned.npz"))
+        if before == "--bots":  # an entrant's own budget too: hard:1000 searches as hard:1
+            word = re.sub(r":\d+", ":5", re.sub(r"\bhard:\d+", "hard:1", word))
+        shown.append(SMALLER.get(before, word))
+    if shown[0] in ("tournament", "simulate", "lab") and "--games" not in shown:
+        shown += ["--games", SMALLER["--games"]]
+    if "--backend" in shown and "--workers" not in shown:
+        shown += ["--workers", "2"]
+    if shown[0] in ("tournament", "lab") and "--hard-iterations" not in shown:
+        shown += ["--hard-iterations", "1"]
+    if shown[0] == "lab" and "--players" not in shown:
+        shown += ["--players", "3"]
+    return shown

@@ -14,7 +14,8 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from mattis.cli.app import app
-from tests.doc_examples import Example, examples, run_alone
+from mattis.extras import missing_modules
+from tests.doc_examples import Example, examples, run_alone, smaller
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -124,3 +125,41 @@ def test_every_link_leads_somewhere(page: Path) -> None:
         if not linked.exists() or (anchor and linked.suffix == ".md" and anchor not in anchors(linked)):
             broken.append(target)
     assert broken == []
+
+
+SHELL = re.findall(r"^```sh\n(.*?)^```", CLI.read_text(encoding="utf-8"), re.S | re.M)
+REFERENCE_COMMANDS = [line.split("  #")[0].strip() for block in SHELL for line in block.splitlines()
+                      if line.startswith("mattis ")]
+NOT_RUN_HERE = {
+    "play": "interactive: tests/test_terminal_*.py play through the terminal",
+    "replay": "needs saved games: tests/test_cli.py replays the records it writes",
+    "bench": "a benchmark that measures for seconds: tests/test_cli.py runs it",
+    "serve": "a server that runs until stopped: the web tests start it",
+    "lab": "the research guide's lab commands run in tests/test_envs_docs.py (matplotlib's start-up "
+           "is most of a lab's cost)",
+}
+"""The reference's commands that this test does not run, and why (each is run elsewhere)."""
+
+
+def test_the_references_examples_are_run_or_say_why_not() -> None:
+    shown = {command.split()[1] for command in REFERENCE_COMMANDS}
+    assert shown >= {"rules", "simulate", "tournament", "train", "lab", *NOT_RUN_HERE}
+
+
+def reference_commands() -> list[object]:
+    """The commands this test runs, those on Ray marked ``ray``."""
+    run = [command for command in REFERENCE_COMMANDS if command.split()[1] not in NOT_RUN_HERE]
+    return [pytest.param(command, marks=pytest.mark.ray) if "--backend ray" in command else command
+            for command in run]
+
+
+@pytest.mark.parametrize("command", reference_commands())
+def test_the_references_examples_run(command: str, tmp_path: Path) -> None:
+    """Each example command of ``docs/cli.md`` as written but smaller (``tests/doc_examples.py``)."""
+    from typer.testing import CliRunner
+
+    shown = smaller(command, tmp_path)
+    if shown[0] == "train" and missing_modules("train"):
+        pytest.skip("mattis train: the train extra (torch, sb3-contrib) is not installed")
+    result = CliRunner().invoke(app, shown)
+    assert result.exit_code == 0, (shown, result.stderr[-2000:])
