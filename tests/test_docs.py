@@ -95,6 +95,19 @@ def test_the_examples_outside_the_research_guide_are_found() -> None:
     assert {example.name for example in EXAMPLES} >= {"docs/api.md:1", "docs/api.md:2", "docs/review.md:1"}
 
 
+def test_an_example_says_on_its_first_line_why_it_does_not_run() -> None:
+    def example(code: str) -> Example:
+        return Example(ROOT / "docs" / "page.md", 1, code)
+
+    assert example("import mattis\n").why_not_run() is None
+    assert example("# not run: it opens a window\nimport tkinter\n").why_not_run() == (
+        "docs/page.md:1: not run on its own: it opens a window")
+    assert example('# needs the rl extra: pip install -e ".[rl]"\n').why_not_run() is None  # installed here
+    assert example("# not run:\n").why_not_run() is None  # no reason, no exemption
+    with pytest.raises(AssertionError, match="no extra named 'gpu'"):
+        example("# needs the gpu extra\n").why_not_run()
+
+
 SHOWN = {"docs/api.md:2": ("hint.action, game.is_over", "4d True")}
 """What an example shows in its comments, checked: an expression printed after the block,
 and the line it prints (the hint the guide shows, and the game played to its end)."""
