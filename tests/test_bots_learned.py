@@ -258,7 +258,8 @@ def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path
     result = train(tmp_path / "tiny.npz", opponents=("easy", "random"), steps=256, envs=2, seed=4,
                    dtype="float32")
     model: Any = result.model
-    assert result.steps >= 256 and result.policy.meta["opponents"] == "easy,random"
+    assert result.policy.meta["opponents"] == "easy,random"
+    assert (result.steps, result.run_steps, result.rollout) == (256, 256, 256)  # 2 games × 128 steps
     policy = load_checkpoint(result.out)
     observations, masks = [], []
     for game, seat in positions(8) + positions(9, 4):
@@ -282,6 +283,28 @@ def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path
             for row, mask, move in zip(batch, allowed, ours, strict=True)]
     assert sum(same) >= 0.9 * len(same)
     # --start: a new model begins from the checkpoint's policy, layer for layer
-    again = train(tmp_path / "again.npz", opponents=("random",), steps=16, envs=2, seed=5, start=policy,
+    again = train(tmp_path / "again.npz", opponents=("random",), steps=17, envs=2, seed=5, start=policy,
                   learning_rate=1e-9, dtype="float32")
     assert np.allclose(again.policy.logits(batch), policy.logits(batch), atol=1e-4)
+    # the steps counted: 17 asked make two whole rollouts of 2 games × 8 steps; a run that goes
+    # on from a model (model=) rounds up to that model's rollouts, and counts its steps too
+    assert (again.run_steps, again.rollout, again.steps) == (32, 16, 32)
+    more = train(tmp_path / "more.npz", opponents=("random",), steps=17, envs=2, seed=6, model=model)
+    assert (more.run_steps, more.rollout, more.steps) == (256, 256, 512)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_mattis_train_says_what_its_steps_count(tmp_path: Path) -> None:
+    """The steps asked for and the whole rollouts they were rounded up to (issue 30.6: 1,500
+    asked printed 5,984 with no word why)."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    out = tmp_path / "tiny.npz"
+    result = CliRunner().invoke(app, ["train", "--opponents", "random", "--steps", "17", "--envs", "2",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert (" after 32 steps of the learner (17 asked, rounded up to whole PPO rollouts of 16: "
+            "2 games × 8 steps) and ") in result.stdout
+    assert load_checkpoint(out).meta["steps"] == "32"

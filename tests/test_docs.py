@@ -1,4 +1,4 @@
-"""The documentation in ``docs/`` tells the truth: the Python API's examples run as written,
+"""The documentation in ``docs/`` tells the truth: every Python example runs on its own, as written,
 the command reference names every command and option ``mattis --help`` offers, and every link
 between the README and the docs leads to a file (and a heading) that exists."""
 
@@ -13,27 +13,13 @@ import pytest
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from mattis import Game
-from mattis.bots import Decision
 from mattis.cli.app import app
+from mattis.extras import missing_modules
+from tests.doc_examples import Example, examples, run_alone, smaller
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-API = DOCS / "api.md"
 CLI = DOCS / "cli.md"
-
-
-def test_the_api_examples_run_as_written() -> None:
-    """The blocks of ``docs/api.md`` in order, as one program."""
-    blocks = re.findall(r"```python\n(.*?)```", API.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
-    namespace: dict[str, object] = {}
-    exec(compile("\n".join(blocks), str(API), "exec"), namespace)
-    game = namespace["game"]
-    hint = namespace["hint"]
-    assert isinstance(game, Game) and isinstance(hint, Decision)
-    assert str(hint.action) == "4d"  # the guide shows this hint's move
-    assert game.is_over  # play_game played it to the end
 
 
 def commands(group: TyperGroup, path: str = "mattis") -> Iterator[tuple[str, Any]]:
@@ -99,6 +85,47 @@ def anchors(path: Path) -> set[str]:
     return {slug(heading) for heading in re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)}
 
 
+RESEARCH = DOCS / "research.md"
+"""Its examples run in ``tests/test_envs_docs.py`` (on their own too), which also checks that
+the bokmål guide shows the same ones."""
+EXAMPLES = [example for example in examples([RESEARCH, *MARKDOWN]) if example.page != RESEARCH]
+
+
+def test_the_examples_outside_the_research_guide_are_found() -> None:
+    assert {example.name for example in EXAMPLES} >= {"docs/api.md:1", "docs/api.md:2", "docs/review.md:1"}
+
+
+def test_an_example_says_on_its_first_line_why_it_does_not_run() -> None:
+    def example(code: str) -> Example:
+        return Example(ROOT / "docs" / "page.md", 1, code)
+
+    assert example("import mattis\n").why_not_run() is None
+    assert example("# not run: it opens a window\nimport tkinter\n").why_not_run() == (
+        "docs/page.md:1: not run on its own: it opens a window")
+    assert example('# needs the rl extra: pip install -e ".[rl]"\n').why_not_run() is None  # installed here
+    assert example("# not run:\n").why_not_run() is None  # no reason, no exemption
+    with pytest.raises(AssertionError, match="no extra named 'gpu'"):
+        example("# needs the gpu extra\n").why_not_run()
+
+
+SHOWN = {"docs/api.md:2": ("hint.action, game.is_over", "4d True")}
+"""What an example shows in its comments, checked: an expression printed after the block,
+and the line it prints (the hint the guide shows, and the game played to its end)."""
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda example: example.name)
+def test_every_example_runs_on_its_own(example: Example) -> None:
+    """Each block by itself, in a fresh interpreter in an empty folder: a reader copies one
+    block, not the page (``tests/doc_examples.py`` says how a block marks itself as needing
+    an extra or as not runnable on its own)."""
+    if reason := example.why_not_run():
+        pytest.skip(reason)
+    shows = SHOWN.get(example.name)
+    output = run_alone(example.code + (f"\nprint({shows[0]})\n" if shows else ""), example.name)
+    if shows:
+        assert output.splitlines()[-1] == shows[1]
+
+
 @pytest.mark.parametrize("page", MARKDOWN, ids=lambda page: str(page.relative_to(ROOT)))
 def test_every_link_leads_somewhere(page: Path) -> None:
     """Relative links to files of the repository, and to their headings."""
@@ -111,3 +138,41 @@ def test_every_link_leads_somewhere(page: Path) -> None:
         if not linked.exists() or (anchor and linked.suffix == ".md" and anchor not in anchors(linked)):
             broken.append(target)
     assert broken == []
+
+
+SHELL = re.findall(r"^```sh\n(.*?)^```", CLI.read_text(encoding="utf-8"), re.S | re.M)
+REFERENCE_COMMANDS = [line.split("  #")[0].strip() for block in SHELL for line in block.splitlines()
+                      if line.startswith("mattis ")]
+NOT_RUN_HERE = {
+    "play": "interactive: tests/test_terminal_*.py play through the terminal",
+    "replay": "needs saved games: tests/test_cli.py replays the records it writes",
+    "bench": "a benchmark that measures for seconds: tests/test_cli.py runs it",
+    "serve": "a server that runs until stopped: the web tests start it",
+    "lab": "the research guide's lab commands run in tests/test_envs_docs.py (matplotlib's start-up "
+           "is most of a lab's cost)",
+}
+"""The reference's commands that this test does not run, and why (each is run elsewhere)."""
+
+
+def test_the_references_examples_are_run_or_say_why_not() -> None:
+    shown = {command.split()[1] for command in REFERENCE_COMMANDS}
+    assert shown >= {"rules", "simulate", "tournament", "train", "lab", *NOT_RUN_HERE}
+
+
+def reference_commands() -> list[object]:
+    """The commands this test runs, those on Ray marked ``ray``."""
+    run = [command for command in REFERENCE_COMMANDS if command.split()[1] not in NOT_RUN_HERE]
+    return [pytest.param(command, marks=pytest.mark.ray) if "--backend ray" in command else command
+            for command in run]
+
+
+@pytest.mark.parametrize("command", reference_commands())
+def test_the_references_examples_run(command: str, tmp_path: Path) -> None:
+    """Each example command of ``docs/cli.md`` as written but smaller (``tests/doc_examples.py``)."""
+    from typer.testing import CliRunner
+
+    shown = smaller(command, tmp_path)
+    if shown[0] == "train" and missing_modules("train"):
+        pytest.skip("mattis train: the train extra (torch, sb3-contrib) is not installed")
+    result = CliRunner().invoke(app, shown)
+    assert result.exit_code == 0, (shown, result.stderr[-2000:])

@@ -1,36 +1,26 @@
-"""``docs/research.md`` tells the truth: its Python examples run as written, each from a file
-in a fresh interpreter, and its action table matches ``mattis.ALL_ACTIONS``. The bokmål guide
-(``docs/research.nb.md``) shows the very same examples.
-
-The examples run with one BLAS thread: the numpy learner multiplies small matrices, which
-many threads only slow down on a busy machine."""
+"""``docs/research.md`` tells the truth: its Python examples run as written, each on its own
+from a file in a fresh interpreter (``tests/doc_examples.py``; ``tests/test_docs.py`` runs
+the other pages' examples), and its action table matches ``mattis.ALL_ACTIONS``. The bokmål guide
+(``docs/research.nb.md``) shows the very same examples."""
 
 from __future__ import annotations
 
 import ast
-import os
 import re
 import shlex
-import subprocess
-import sys
-import tempfile
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from mattis import ALL_ACTIONS, NUM_ACTIONS
 from mattis.extras import installed
+from tests.doc_examples import run_alone, smaller
 
 RESEARCH_DOC = Path(__file__).resolve().parent.parent / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
 SHELL_BLOCKS = re.findall(r"```sh\n(.*?)```", RESEARCH_DOC.read_text(encoding="utf-8"), re.S)
 COMMANDS = [line.split("  #")[0].strip() for block in SHELL_BLOCKS for line in block.splitlines()
             if line.startswith("mattis ")]
-SMALLER = {"--games": "2", "--hard-iterations": "1", "--openspiel-simulations": "5", "--steps": "2000"}
-"""The guide's commands run as written but smaller: fewer games, a shorter search (an
-entrant's own budget too) and a few thousand training steps, so the options and values it
-shows are checked without an hour of play."""
 TRAIN_MARK = "# needs the train extra"
 """The first line of an example that trains (torch and sb3-contrib): it runs where the train
 extra is installed (the CI's train venv has it; its test venv does not)."""
@@ -38,14 +28,8 @@ HAS_TRAIN = installed("torch") and installed("sb3_contrib")
 
 
 def run_example(number: int) -> str:
-    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    with tempfile.TemporaryDirectory() as folder:  # from a file, as a reader runs it: a
-        script = Path(folder) / f"example_{number}.py"  # spawned worker pool imports it again
-        script.write_text(BLOCKS[number], encoding="utf-8")
-        finished = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                                  timeout=300, env=environment, check=False, cwd=folder)
-    assert finished.returncode == 0, finished.stderr
-    return finished.stdout
+    """The example on its own, from a file in a fresh interpreter (``tests/doc_examples.py``)."""
+    return run_alone(BLOCKS[number], f"docs/research.md:{number + 1}")
 
 
 def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
@@ -102,29 +86,9 @@ def test_the_guides_commands_run(command: str, tmp_path: Path) -> None:
 
     from mattis.cli.app import app
 
-    words = shlex.split(command)[1:]
-    shown: list[str] = []
-    for position, word in enumerate(words):
-        before = words[position - 1] if position else ""
-        if word == "--address" or before == "--address":
-            continue
-        if before == "--out":
-            word = str(tmp_path / word)
-        if before == "--learned-checkpoint":
-            word = str(resources.files("mattis").joinpath("data", "learned.npz"))
-        if before == "--bots":  # an entrant's own budget too: hard:1000 searches as hard:1
-            word = re.sub(r":\d+", ":5", re.sub(r"\bhard:\d+", "hard:1", word))
-            shipped = resources.files("mattis").joinpath("data", "learned.npz")  # a checkpoint of one's own
-            word = re.sub(r"learned:[^,]+", f"learned:{shipped}", word)  # is the shipped one
-        shown.append(SMALLER.get(before, word))
+    shown = smaller(command, tmp_path)
     if shown[0] == "train" and not HAS_TRAIN:
         pytest.skip("mattis train: the train extra (torch, sb3-contrib) is not installed")
-    if "--backend" in shown and "--workers" not in shown:
-        shown += ["--workers", "2"]
-    if shown[0] in ("tournament", "lab") and "--hard-iterations" not in shown:
-        shown += ["--hard-iterations", "1"]
-    if shown[0] == "lab" and "--players" not in shown:
-        shown += ["--players", "3"]
     result = CliRunner().invoke(app, shown)
     assert result.exit_code == 0, (shown, result.stderr[-2000:])
 

@@ -115,5 +115,9 @@ def train_command(
     except OSError as error:
         fail(f"--out: cannot write {out}: {error.strerror or error}")
     size = out.stat().st_size
+    rounded = "" if result.run_steps == steps else (
+        f" ({steps:,} asked, rounded up to whole PPO rollouts of {result.rollout:,}: {envs} games "
+        f"× {result.rollout // envs:,} steps)")
     sys.stdout.write(f"wrote {out} ({size / 1024:.0f} kB, {result.policy.parameters:,} numbers) after "
-                     f"{result.steps:,} steps and {result.games:,} games in {result.seconds / 60:.1f} min\n")
+                     f"{result.run_steps:,} steps of the learner{rounded} and {result.games:,} games in "
+                     f"{result.seconds / 60:.1f} min\n")

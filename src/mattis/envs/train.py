@@ -68,6 +68,8 @@ class TrainResult:
 
     out: Path
     steps: int
+    """The model's decisions in all: this run's and those of any earlier run it goes on from
+    (``model=``), each run rounded up to whole rollouts (see :attr:`rollout`)."""
     seconds: float
     games: int
     mattis_rate: float | None
@@ -75,6 +77,12 @@ class TrainResult:
     model: Any
     """The ``MaskablePPO`` model, to go on training (pass it as ``model``)."""
     meta: dict[str, str] = field(default_factory=dict)
+    run_steps: int = 0
+    """This run's decisions: the ``steps`` asked for, rounded up to whole rollouts."""
+    rollout: int = 0
+    """Decisions per PPO rollout (``n_steps`` × games at once): PPO learns from whole rollouts,
+    so a run stops at the first rollout's end at or past the steps asked for (1,500 asked at
+    8 games of 187 steps run 2 rollouts, 2,992 steps)."""
 
 
 class _Learner(gymnasium.Wrapper[Observation, np.int64, Observation, np.int64]):
@@ -257,6 +265,7 @@ def train(
                                meta={**meta, "steps": str(current.num_timesteps)})
 
     reporter = _Reporter(steps, report, every=report_every, save=save, save_every=save_every)
+    before = model.num_timesteps
     model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
     progress = reporter.progress()
     if report is not None:
@@ -266,4 +275,5 @@ def train(
     meta["steps"] = str(model.num_timesteps)
     vector.close()
     return TrainResult(path, model.num_timesteps, progress.seconds, progress.games, progress.mattis_rate,
-                       load_checkpoint(path), model, meta)
+                       load_checkpoint(path), model, meta, run_steps=model.num_timesteps - before,
+                       rollout=model.n_steps * vector.num_envs)
