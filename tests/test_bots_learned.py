@@ -285,3 +285,27 @@ def test_the_numpy_inference_is_the_torch_policy_of_the_same_checkpoint(tmp_path
     again = train(tmp_path / "again.npz", opponents=("random",), steps=16, envs=2, seed=5, start=policy,
                   learning_rate=1e-9, dtype="float32")
     assert np.allclose(again.policy.logits(batch), policy.logits(batch), atol=1e-4)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_train_with_two_workers_learns_the_same_weights_and_says_its_speed_up(tmp_path: Path) -> None:
+    """Issue 30 item 5: ``mattis train --envs 4 --workers 2`` steps the batch in two processes,
+    reports the games' speed-up, and writes the very checkpoint one process writes."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+    from mattis.envs.train import train
+
+    out = tmp_path / "two.npz"
+    result = CliRunner().invoke(app, ["train", "--out", str(out), "--steps", "64", "--envs", "4",
+                                      "--workers", "2", "--opponents", "random", "--seed", "3",
+                                      "--float32"])
+    assert result.exit_code == 0, result.output
+    assert "4 in one batch, 2 worker processes" in result.stdout
+    assert "cores busy, a speed-up of" in result.stdout and "learner decisions" in result.stdout
+    alone = train(tmp_path / "one.npz", opponents=("random",), steps=64, envs=4, workers=1, seed=3,
+                  dtype="float32")
+    two = load_checkpoint(out)
+    assert alone.steps == 64 and two.meta["steps"] == "64"
+    for mine, theirs in zip(two.weights + two.biases, alone.policy.weights + alone.policy.biases, strict=True):
+        assert np.array_equal(mine, theirs)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +169,11 @@ class MattisVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.single_action_space = first.action_space
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
+        self.game_seconds = 0.0
+        """CPU seconds spent stepping the games so far, summed over every process."""
+        self.wait_seconds = 0.0
+        """Wall-clock seconds :meth:`step` waited for them: ``game_seconds / wait_seconds`` is
+        how many cores the games kept busy (about 1 for this class, more with workers)."""
         self._buffers = self._allocate(_Arrays.sizes(num_envs))
         self.arrays = _Arrays.over(self._buffers, num_envs)
         self._start()
@@ -184,7 +190,9 @@ class MattisVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._games.reset(seeds, options)
 
     def _step_games(self) -> None:
+        started = time.process_time()
         self._games.step()
+        self.game_seconds += time.process_time() - started
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -210,7 +218,9 @@ class MattisVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             raise ValueError(f"actions: need one per game ({self.num_envs}), got {chosen.shape[0]}")
         arrays = self.arrays
         arrays.actions[:] = chosen
+        started = time.perf_counter()
         self._step_games()
+        self.wait_seconds += time.perf_counter() - started
         return (self._out(arrays.observations), self._out(arrays.rewards), self._out(arrays.terminated),
                 self._out(arrays.truncated), self._infos())
 
@@ -247,6 +257,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         self.workers = min(workers, num_envs) if isinstance(num_envs, int) else workers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
+        self._worker_seconds = 0.0
         super().__init__(num_envs, **options)
 
     def _allocate(self, sizes: list[int]) -> list[Any]:
@@ -270,11 +281,13 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
 
     def _await(self) -> None:
         try:
-            errors = [answer for answer in (pipe.recv() for pipe in self._pipes) if answer is not None]
+            answers = [pipe.recv() for pipe in self._pipes]
         except EOFError:  # a worker died (killed, or its start failed before it could answer)
             raise RuntimeError("a worker of the batch stopped") from None
+        errors = [answer for answer in answers if isinstance(answer, str)]
         if errors:
             raise RuntimeError(f"a worker of the batch failed: {errors[0]}")
+        self._worker_seconds = sum(answers)
 
     def _reset_games(self, seeds: list[int | None], options: dict[str, Any] | None) -> None:
         for pipe, (start, stop) in zip(self._pipes, self._bounds, strict=True):
@@ -285,6 +298,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         for pipe in self._pipes:
             pipe.send(("step", None, None))
         self._await()
+        self.game_seconds += self._worker_seconds
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the workers."""
@@ -305,17 +319,18 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
 def _work(pipe: Any, buffers: list[Any], num_envs: int, start: int, stop: int,
           options: list[dict[str, Any]], same_step: bool) -> None:
     """A worker: games ``start`` to ``stop - 1`` of the batch, stepped on command into their
-    rows of the shared arrays; answers None when done, or the error's text."""
+    rows of the shared arrays; answers the CPU seconds it took, or the error's text."""
     try:
         games = _Games(options, _Arrays.over(buffers, num_envs).rows(start, stop), same_step)
     except Exception as error:  # the parent raises it
         pipe.send(repr(error))
         return
-    pipe.send(None)
+    pipe.send(0.0)
     while True:
         command, seeds, reset_options = pipe.recv()
         if command == "close":
             return
+        started = time.process_time()
         try:
             if command == "reset":
                 games.reset(seeds, reset_options)
@@ -324,4 +339,4 @@ def _work(pipe: Any, buffers: list[Any], num_envs: int, start: int, stop: int,
         except Exception as error:  # the parent raises it
             pipe.send(repr(error))
         else:
-            pipe.send(None)
+            pipe.send(time.process_time() - started)
