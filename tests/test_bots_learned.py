@@ -307,5 +307,6 @@ def test_train_with_two_workers_learns_the_same_weights_and_says_its_speed_up(tm
                   dtype="float32")
     two = load_checkpoint(out)
     assert alone.steps == 64 and two.meta["steps"] == "64"
-    for mine, theirs in zip(two.weights + two.biases, alone.policy.weights + alone.policy.biases, strict=True):
+    mine_all, theirs_all = two.weights + two.biases, alone.policy.weights + alone.policy.biases
+    for mine, theirs in zip(mine_all, theirs_all, strict=True):
         assert np.array_equal(mine, theirs)
