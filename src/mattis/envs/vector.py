@@ -249,7 +249,9 @@ class MattisVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
 class AsyncMattisVectorEnv(MattisVectorEnv):
     """:class:`MattisVectorEnv` with its games split over ``workers`` processes that write
-    into shared memory: the same numbers for the same seed, on several cores."""
+    into shared memory: the same numbers for the same seed, on several cores. This process is
+    the first of them (it steps its share while the others step theirs), so ``workers=2``
+    starts one more process and keeps two cores busy."""
 
     def __init__(self, num_envs: int = 8, *, workers: int = 2, **options: Any) -> None:
         if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
@@ -257,7 +259,6 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         self.workers = min(workers, num_envs) if isinstance(num_envs, int) else workers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
-        self._worker_seconds = 0.0
         super().__init__(num_envs, **options)
 
     def _allocate(self, sizes: list[int]) -> list[Any]:
@@ -269,7 +270,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         bounds = np.linspace(0, self.num_envs, self.workers + 1).astype(int).tolist()
         self._bounds = list(itertools.pairwise(bounds))
         same_step = self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
-        for start, stop in self._bounds:
+        for start, stop in self._bounds[1:]:
             mine, theirs = context.Pipe()
             process = context.Process(target=_work, daemon=True, args=(
                 theirs, self._buffers, self.num_envs, start, stop, self.options[start:stop], same_step))
@@ -277,9 +278,12 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
             theirs.close()
             self._pipes.append(mine)
             self._processes.append(process)
+        start, stop = self._bounds[0]
+        self._games = _Games(self.options[start:stop], self.arrays.rows(start, stop), same_step)
         self._await()
 
-    def _await(self) -> None:
+    def _await(self) -> float:
+        """The workers' CPU seconds for the command they were sent, once all have answered."""
         try:
             answers = [pipe.recv() for pipe in self._pipes]
         except EOFError:  # a worker died (killed, or its start failed before it could answer)
@@ -287,18 +291,20 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         errors = [answer for answer in answers if isinstance(answer, str)]
         if errors:
             raise RuntimeError(f"a worker of the batch failed: {errors[0]}")
-        self._worker_seconds = sum(answers)
+        return float(sum(answers))
 
     def _reset_games(self, seeds: list[int | None], options: dict[str, Any] | None) -> None:
-        for pipe, (start, stop) in zip(self._pipes, self._bounds, strict=True):
+        for pipe, (start, stop) in zip(self._pipes, self._bounds[1:], strict=True):
             pipe.send(("reset", seeds[start:stop], options))
+        start, stop = self._bounds[0]
+        self._games.reset(seeds[start:stop], options)
         self._await()
 
     def _step_games(self) -> None:
         for pipe in self._pipes:
             pipe.send(("step", None, None))
-        self._await()
-        self.game_seconds += self._worker_seconds
+        super()._step_games()  # this process's share, meanwhile
+        self.game_seconds += self._await()
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the workers."""
