@@ -42,6 +42,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -177,7 +178,7 @@ def batching(runs: int, seconds: float) -> dict[str, object]:
     """The batching figures (module docstring): medians of ``runs`` runs, and their ratios."""
     import os
 
-    options = {"rules": RULES, "players": PLAYERS, "opponents": "random", "copy": False}
+    options: dict[str, Any] = {"rules": RULES, "players": PLAYERS, "opponents": "random", "copy": False}
     one_core = {
         "MattisEnv, one game": gymnasium,
         "MattisVectorEnv(8)": batch_work(MattisVectorEnv(8, **options), time.process_time),
