@@ -21,6 +21,15 @@ not), beside the old way, :func:`~mattis.envs.encoding.encode_view` of the whole
 Run it on both builds to compare them: ``MATTIS_COMPILE=1 pip install ".[rl]"`` gives a compiled
 install, and ``MATTIS_PURE=1`` makes that install run pure Python; the figures say which ran.
 
+Then batching (issue 30 item 5): the single ``MattisEnv`` row beside ``MattisVectorEnv`` with 8
+and 64 games, each on one core (process CPU time, rows taking turns), and 64 games stepped in one
+process (``MattisVectorEnv``) beside two worker processes (``AsyncMattisVectorEnv(workers=2)``), on
+wall-clock time (the point is the second core), with the machine's load average before and
+after. A batch's step counts one step per game; the random legal actions are drawn for the
+whole batch at once.
+
+    python benchmarks/env_speed.py --vector-only --runs 5 --seconds 2   # the batching figures
+
 A *step* is one player action (chance moves are played but not counted; in Gymnasium one
 ``env.step``, the learner's action, with the bots' replies inside it). Needs the ``rl`` extra.
 """
@@ -33,6 +42,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -41,6 +51,7 @@ import mattis.envs.openspiel  # noqa: F401 - registers python_mattis
 from mattis import PICKUP, Game
 from mattis.envs.gymnasium import MattisEnv
 from mattis.envs.pettingzoo import env as pettingzoo_env
+from mattis.envs.vector import AsyncMattisVectorEnv, MattisVectorEnv
 
 RULES, PLAYERS = "pagat", 3
 LONG_GAME = ("pagat", 5, 1)
@@ -134,6 +145,85 @@ ROWS: tuple[tuple[str, Callable[[float], int]], ...] = (
 )
 
 
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly drawn legal action of every game of a batch, all at once."""
+    return np.asarray(np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1))
+
+
+def batch_work(batch: MattisVectorEnv, clock: Callable[[], float]) -> Callable[[float], int]:
+    """Steps (one per game) of random play in ``batch`` until ``seconds`` of ``clock`` passed;
+    the batch goes on from where the previous run left it."""
+    rng = np.random.default_rng(1)
+    state = {"masks": batch.reset(seed=0)[1]["action_mask"]}
+
+    def work(seconds: float) -> int:
+        steps, deadline = 0, clock() + seconds
+        while clock() < deadline:
+            *_, info = batch.step(random_legal(state["masks"], rng))
+            state["masks"] = info["action_mask"]
+            steps += batch.num_envs
+        return steps
+
+    return work
+
+
+def per_wall_second(work: Callable[[float], int], seconds: float) -> float:
+    """Steps per wall-clock second of ``work(seconds)``: what two cores buy shows here only."""
+    started = time.perf_counter()
+    steps = work(seconds)
+    return steps / (time.perf_counter() - started)
+
+
+def batching(runs: int, seconds: float) -> dict[str, object]:
+    """The batching figures (module docstring): medians of ``runs`` runs, and their ratios."""
+    import os
+
+    options: dict[str, Any] = {"rules": RULES, "players": PLAYERS, "opponents": "random", "copy": False}
+    one_core = {
+        "MattisEnv, one game": gymnasium,
+        "MattisVectorEnv(8)": batch_work(MattisVectorEnv(8, **options), time.process_time),
+        "MattisVectorEnv(64)": batch_work(MattisVectorEnv(64, **options), time.process_time),
+    }
+    sync = MattisVectorEnv(64, **options)
+    workers = AsyncMattisVectorEnv(64, workers=2, **options)
+    two_cores = {
+        "MattisVectorEnv(64), one process": batch_work(sync, time.perf_counter),
+        "AsyncMattisVectorEnv(64, workers=2)": batch_work(workers, time.perf_counter),
+    }
+    load_before = os.getloadavg()
+    per_run: dict[str, list[float]] = {name: [] for name in (*one_core, *two_cores)}
+    try:
+        for _ in range(runs):
+            for name, work in one_core.items():
+                per_run[name].append(per_second(work, seconds))
+            for name, work in two_cores.items():
+                per_run[name].append(per_wall_second(work, seconds))
+    finally:
+        workers.close()
+    load_after = os.getloadavg()
+    medians = {name: statistics.median(values) for name, values in per_run.items()}
+    print(f"\nbatching: random play against random bots, {RULES} with {PLAYERS} players; steps per second "
+          f"(one per game), median of {runs} runs of {seconds:g} s; {os.cpu_count()} cores, load average "
+          f"{load_before[0]:.1f} before and {load_after[0]:.1f} after")
+    for name in per_run:
+        clock = "CPU" if name in one_core else "wall"
+        shown = ", ".join(f"{value:,.0f}" for value in per_run[name])
+        print(f"{name:40} {clock:>5} {medians[name]:9,.0f}   {shown}")
+    single = medians["MattisEnv, one game"]
+    ratios = {
+        "64 games / one game, one core": medians["MattisVectorEnv(64)"] / single,
+        "8 games / one game, one core": medians["MattisVectorEnv(8)"] / single,
+        "async / sync, 64 games": medians["AsyncMattisVectorEnv(64, workers=2)"]
+        / medians["MattisVectorEnv(64), one process"],
+        "cores the workers kept busy": workers.game_seconds / workers.wait_seconds,
+    }
+    for name, ratio in ratios.items():
+        print(f"{name:40} {ratio:15.2f}x")
+    return {"steps_per_second": {name: {"median": medians[name], "runs": values}
+                                 for name, values in per_run.items()},
+            "ratios": ratios, "load_average_before": load_before, "load_average_after": load_after}
+
+
 def long_game_actions(actions: int) -> list[str]:
     """The actions of :data:`LONG_GAME` played pick-up-happy, ``actions`` of them."""
     preset, players, seed = LONG_GAME
@@ -179,7 +269,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per row (the median is shown)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run")
     parser.add_argument("--json", help="also write the figures to this file")
-    parser.add_argument("--rows-only", action="store_true", help="skip the cost of one step")
+    parser.add_argument("--rows-only", action="store_true", help="skip the cost of one step and batching")
+    parser.add_argument("--vector-only", action="store_true", help="only the batching figures")
     args = parser.parse_args()
 
     try:  # here, so --rows-only runs on older code, which was always pure
@@ -191,6 +282,12 @@ def main() -> None:
                                   "seconds_per_run": args.seconds, "clock": "process CPU time"}
     rows: dict[str, dict[str, float | list[float]]] = {}
     medians: dict[str, float] = {}
+    if args.vector_only:
+        results["batching"] = batching(args.runs, args.seconds)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as file:
+                json.dump(results, file, indent=2)
+        return
     per_run: dict[str, list[float]] = {name: [] for name, _ in ROWS}
     for _ in range(args.runs):  # the rows take turns, so a slower moment of the machine hits them all
         for name, work in ROWS:
@@ -218,6 +315,7 @@ def main() -> None:
         print(f"{'':24}" + "".join(f"{f'actions {w.start}-{w.stop - 1}':>20}" for w in windows))
         for way, by_window in costs.items():
             print(f"{way:24}" + "".join(f"{by_window[w.start]:20.1f}" for w in windows))
+        results["batching"] = batching(args.runs, args.seconds)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(results, file, indent=2)

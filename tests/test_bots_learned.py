@@ -308,3 +308,28 @@ def test_mattis_train_says_what_its_steps_count(tmp_path: Path) -> None:
     assert (" after 32 steps of the learner (17 asked, rounded up to whole PPO rollouts of 16: "
             "2 games × 8 steps) and ") in result.stdout
     assert load_checkpoint(out).meta["steps"] == "32"
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_train_with_two_workers_learns_the_same_weights_and_says_its_speed_up(tmp_path: Path) -> None:
+    """Issue 30 item 5: ``mattis train --envs 4 --workers 2`` steps the batch in two processes,
+    reports the games' speed-up, and writes the very checkpoint one process writes."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+    from mattis.envs.train import train
+
+    out = tmp_path / "two.npz"
+    result = CliRunner().invoke(app, ["train", "--out", str(out), "--steps", "64", "--envs", "4",
+                                      "--workers", "2", "--opponents", "random", "--seed", "3",
+                                      "--float32"])
+    assert result.exit_code == 0, result.output
+    assert "4 in one batch, 2 worker processes" in result.stdout
+    assert "cores busy, a speed-up of" in result.stdout and "learner decisions" in result.stdout
+    alone = train(tmp_path / "one.npz", opponents=("random",), steps=64, envs=4, workers=1, seed=3,
+                  dtype="float32")
+    two = load_checkpoint(out)
+    assert alone.steps == 64 and two.meta["steps"] == "64"
+    mine_all, theirs_all = two.weights + two.biases, alone.policy.weights + alone.policy.biases
+    for mine, theirs in zip(mine_all, theirs_all, strict=True):
+        assert np.array_equal(mine, theirs)

@@ -33,7 +33,7 @@ def run_example(number: int) -> str:
 
 
 def test_the_guide_has_its_examples_and_the_bokmal_guide_the_same_ones() -> None:
-    assert len(BLOCKS) == 11
+    assert len(BLOCKS) == 12
     assert sum(block.startswith(TRAIN_MARK) for block in BLOCKS) == 1
     bokmal = RESEARCH_DOC.with_name("research.nb.md").read_text(encoding="utf-8")
     assert re.findall(r"```python\n(.*?)```", bokmal, re.S) == BLOCKS

@@ -13,6 +13,7 @@ are any policy, and the optional reward shaping.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -171,3 +172,72 @@ def test_every_tool_and_environment_caps_games_at_the_one_documented_default() -
         assert default(function, "action_cap") == DEFAULT_ACTION_CAP, function
     for maker in (MattisEnv, aec.env):
         assert default(maker, "max_actions") == DEFAULT_ACTION_CAP, maker
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly drawn legal action of each game (0 for a game with no legal move)."""
+    return np.asarray(np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1))
+
+
+def test_the_batch_writes_the_single_environments_numbers_bit_for_bit_over_whole_games() -> None:
+    """Issue 30 item 5: one batched encoding into preallocated arrays, the same observations,
+    masks and rewards as single environments (learners at different seats, restarts
+    included), written in place when ``copy=False``."""
+    each: list[dict[str, Any]] = [{"seat": 0}, {"seat": 1, "opponents": "easy"}, {"seat": 2}]
+    batch = MattisVectorEnv(3, each=each, players=3, opponents="random", copy=False)
+    singles = [MattisEnv(**{"players": 3, "opponents": "random", **options}) for options in each]
+    observations, info = batch.reset(seed=70)
+    assert observations is batch.arrays.observations  # the preallocated array itself
+    expected = [single.reset(seed=70 + index) for index, single in enumerate(singles)]
+    restart = [False] * 3
+    finished = [0] * 3
+    rng = np.random.default_rng(4)
+    for _ in range(1_500):
+        for index, (alone, alone_info) in enumerate(expected):
+            assert observations[index].tobytes() == alone.tobytes()
+            assert info["action_mask"][index].tobytes() == alone_info["action_mask"].tobytes()
+        actions = random_legal(info["action_mask"], rng)
+        observations, rewards, terminated, truncated, info = batch.step(actions)
+        for index, single in enumerate(singles):
+            if restart[index]:
+                alone, alone_info = single.reset()
+                reward, done, cut = 0.0, False, False
+            else:
+                alone, reward, done, cut, alone_info = single.step(int(actions[index]))
+            expected[index] = (alone, alone_info)
+            assert (rewards[index], terminated[index], truncated[index]) == (reward, done, cut)
+            restart[index] = done or cut
+            finished[index] += done or cut
+        if min(finished) >= 2:
+            return
+    pytest.fail(f"games finished: {finished}")
+
+
+def test_the_async_batch_answers_what_the_sync_batch_answers_for_a_seed() -> None:
+    """Two worker processes writing into shared memory: the same numbers as one process,
+    with the same-step restarts training uses."""
+    from mattis.envs.vector import AsyncMattisVectorEnv
+
+    options: dict[str, Any] = {"players": 2, "rules": "kortregler", "opponents": "random",
+                               "autoreset_mode": "same_step"}
+    sync = MattisVectorEnv(3, **options)
+    batch = AsyncMattisVectorEnv(3, workers=2, **options)
+    try:
+        answers = [sync.reset(seed=11), batch.reset(seed=11)]
+        rng = np.random.default_rng(2)
+        ended = 0
+        for _ in range(400):
+            assert np.array_equal(answers[0][0], answers[1][0])
+            for key in ("action_mask", "mattis", "illegal_action"):
+                assert np.array_equal(answers[0][1][key], answers[1][1][key]), key
+            actions = random_legal(answers[0][1]["action_mask"], rng)
+            steps = [sync.step(actions), batch.step(actions)]
+            for got, want in zip(steps[1][:4], steps[0][:4], strict=True):
+                assert np.array_equal(np.asarray(got), np.asarray(want))
+            if steps[0][4].get("_final_obs", np.zeros(1, bool)).any():
+                assert np.array_equal(steps[0][4]["final_obs"], steps[1][4]["final_obs"])
+                ended += 1
+            answers = [(step[0], step[4]) for step in steps]
+        assert ended >= 2
+    finally:
+        batch.close()

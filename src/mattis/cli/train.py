@@ -19,7 +19,9 @@ from ..extras import missing_modules, needs_extra
 from .common import SetOption, fail, for_option, parse_seed, rules_or_exit
 
 MAX_ENVS = 256
-"""More games at once only cost memory: they are stepped one after the other."""
+"""More games at once only cost memory: each process steps its share one after the other."""
+MAX_WORKERS = 16
+"""Processes stepping the games: more than the machine's cores only waits."""
 
 
 def parse_opponents(text: str) -> list[str]:
@@ -42,7 +44,9 @@ def train_command(
              "with several, the games take them in turn (easy,normal trains against both).")] = "easy",
     steps: Annotated[int, typer.Option(
         "--steps", "-n", min=1,
-        help="The learner's decisions to train for (about 2,000 a second on one core).")] = 100_000,
+        help="The learner's decisions to train for, summed over the games played at once (each "
+             "step is one decision in every game; about 2,000 a second on one core). The run "
+             "stops at the first whole PPO rollout (256 decisions per game) at or past this.")] = 100_000,
     seed: Annotated[int, typer.Option(
         "--seed", parser=parse_seed, metavar="<int>", help="Seed of the deals and the network's start.")] = 1,
     rules: Annotated[str, typer.Option(
@@ -50,8 +54,12 @@ def train_command(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players at each table.")] = 3,
     sets: SetOption = None,
     envs: Annotated[int, typer.Option(
-        "--envs", min=1, max=MAX_ENVS, help="Games played at once (the learner sits at every seat in turn).")
-    ] = 8,
+        "--envs", min=1, max=MAX_ENVS,
+        help="Games stepped at once as one batch (the learner sits at every seat in turn).")] = 8,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=MAX_WORKERS,
+        help="Processes stepping the games (2 uses both cores of a two-core machine); the same "
+             "games and weights for a seed.")] = 1,
     shaping: Annotated[float, typer.Option(
         "--shaping", min=0.0, max=1.0,
         help="Weight of the phase-2 reward for shedding cards (0: only the game's end pays).")] = 0.3,
@@ -102,15 +110,15 @@ def train_command(
         left = (progress.total - progress.steps) / rate / 60 if rate > 0 else 0.0
         mattis = "" if progress.mattis_rate is None else (
             f"; the learner was Mattis in {progress.mattis_rate:.1%} of its last {progress.window} games")
-        sys.stderr.write(f"train: {progress.steps:,}/{progress.total:,} steps "
-                         f"({progress.steps / progress.total:.0%}), {rate:,.0f} steps/s, "
+        sys.stderr.write(f"train: {progress.steps:,}/{progress.total:,} learner decisions "
+                         f"({progress.steps / progress.total:.0%}), {rate:,.0f} a second, "
                          f"~{left:.0f} min left{mattis}\n")
         sys.stderr.flush()
 
     try:
         result = train(out, levels, steps=steps, seed=seed, rules=resolved, players=players, envs=envs,
-                       shaping=shaping, dtype="float32" if float32 else "float16", report=report,
-                       report_every=interval, save_every=save_every, start=begin,
+                       workers=workers, shaping=shaping, dtype="float32" if float32 else "float16",
+                       report=report, report_every=interval, save_every=save_every, start=begin,
                        learning_rate=learning_rate)
     except OSError as error:
         fail(f"--out: cannot write {out}: {error.strerror or error}")
@@ -121,3 +129,8 @@ def train_command(
     sys.stdout.write(f"wrote {out} ({size / 1024:.0f} kB, {result.policy.parameters:,} numbers) after "
                      f"{result.run_steps:,} steps of the learner{rounded} and {result.games:,} games in "
                      f"{result.seconds / 60:.1f} min\n")
+    sys.stdout.write(f"games: {envs} in one batch, {workers} worker process{'es' if workers > 1 else ''}; "
+                     f"they kept {result.game_speedup:.2f} cores busy, a speed-up of "
+                     f"{result.game_speedup:.2f}x "
+                     f"over stepping them in one process "
+                     f"({result.run_steps / result.seconds:,.0f} learner decisions a second in all)\n")

@@ -115,6 +115,12 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new game and let the bots play up to the learner's first turn."""
+        self._deal(seed)
+        return self._observe(), self._info()
+
+    def _deal(self, seed: int | None) -> None:
+        """:meth:`reset` without the observation: the batched environment writes that into
+        its own array (:meth:`observe_into`)."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game.new(self.rules, self.players, seed=game_seed)
@@ -129,20 +135,26 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self._truncated = False
         self._ended = False
         self._play_bots()
-        return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action``, then the bots until the learner's turn or the end."""
+        reward, terminated, truncated, illegal = self._advance(action)
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+        return self._observe(), reward, terminated, truncated, info
+
+    def _advance(self, action: Any) -> tuple[float, bool, bool, bool]:
+        """:meth:`step` without the observation and the info: reward, terminated, truncated and
+        whether ``action`` was illegal (the batched environment reads the rest in place)."""
         game = self._require_game()
         if self._ended:
             raise RuntimeError("the episode has ended: call reset()")
         index = int(action)
         legal = game.legal_actions()
         if not 0 <= index < NUM_ACTIONS or ALL_ACTIONS[index] not in legal:
-            info = self._info()
-            info["illegal_action"] = True
             self._ended = True
-            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+            return ILLEGAL_ACTION_REWARD, True, False, True
         before = self._potential()
         game.apply(ALL_ACTIONS[index])
         self._play_bots()
@@ -153,7 +165,17 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         if game.is_over:
             losers = game.result.losers if game.result else ()
             reward += terminal_rewards(losers, self.players)[self.seat]
-        return self._observe(), reward, game.is_over, self._truncated, self._info()
+        return reward, game.is_over, self._truncated, False
+
+    def observe_into(self, row: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
+        """Write the learner's observation and legal-move mask into one row of a batch's
+        arrays: the same numbers as :meth:`step` returns, without a new array."""
+        game = self._require_game()
+        encoder = self._encoder
+        row[:] = encoder.update(game.seat_view(self.seat, since=encoder.count))
+        mask.fill(0)
+        if game.to_move == self.seat and not self._truncated:  # as action_masks() says
+            mask[[action.index for action in game.legal_actions()]] = 1
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions as a 0/1 vector (all 0 once the episode has ended)."""

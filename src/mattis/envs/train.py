@@ -10,7 +10,9 @@ the policy network as a numpy checkpoint (:func:`mattis.bots.learned.save_checkp
 the ``learned`` level plays without torch. ``mattis train`` is the command for it.
 
 Training runs on one thread (``torch.set_num_threads(1)``): the games, not the matrix products,
-take the time, and other work shares the machine's cores.
+take the time, and other work shares the machine's cores. The games are one batch
+(:class:`~mattis.envs.vector.MattisVectorEnv`); ``workers=2`` steps them in two processes
+(:class:`~mattis.envs.vector.AsyncMattisVectorEnv`), on a second core, with the same result.
 """
 
 from __future__ import annotations
@@ -33,14 +35,14 @@ try:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv
+    from stable_baselines3.common.vec_env import VecEnv
 except ImportError as error:  # the train extra is missing: say what to install
     raise MissingExtra(__name__, "train", error.name) from error
 
 from ..bots.learned import Policy, load_checkpoint, save_checkpoint
 from ..core.rules import Rules
-from .encoding import Observation
-from .gymnasium import MattisEnv, Opponent
+from .gymnasium import Opponent
+from .vector import AsyncMattisVectorEnv, MattisVectorEnv
 
 DEFAULT_HIDDEN = (128, 128)
 """The hidden layers of the policy (and, separately, of the value network): small enough for a
@@ -60,6 +62,12 @@ class Progress:
     mattis_rate: float | None
     """The learner's Mattis share over its last :attr:`window` finished games."""
     window: int
+    game_speedup: float = 1.0
+    """CPU seconds the games took in all processes over the wall-clock seconds training waited
+    for them: how much faster than one process the batch stepped them (about 1 without
+    workers; towards ``workers`` with them)."""
+    game_share: float = 0.0
+    """The share of the run's wall-clock time spent waiting for the games (the rest is PPO)."""
 
 
 @dataclass(slots=True)
@@ -83,23 +91,71 @@ class TrainResult:
     """Decisions per PPO rollout (``n_steps`` × games at once): PPO learns from whole rollouts,
     so a run stops at the first rollout's end at or past the steps asked for (1,500 asked at
     8 games of 187 steps run 2 rollouts, 2,992 steps)."""
+    game_speedup: float = 1.0
+    """:attr:`Progress.game_speedup` over the whole run."""
 
 
-class _Learner(gymnasium.Wrapper[Observation, np.int64, Observation, np.int64]):
-    """A :class:`MattisEnv` that also says, at a game's end, whether the learner was Mattis."""
+class BatchVecEnv(VecEnv):
+    """A :class:`~mattis.envs.vector.MattisVectorEnv` (or its async variant) as the
+    Stable-Baselines3 ``VecEnv`` PPO steps: same-step restarts with the last observation in
+    ``info["terminal_observation"]``, the legal-move masks for maskable PPO, and
+    ``info["mattis"]`` (whether the learner was Mattis) when a game ends."""
 
-    def step(self, action: Any) -> tuple[Observation, Any, bool, bool, dict[str, Any]]:
-        observation, reward, terminated, truncated, info = self.env.step(action)
-        env = self.env.unwrapped
-        assert isinstance(env, MattisEnv) and env.game is not None
-        if terminated and env.game.result is not None:
-            info["mattis"] = env.seat in env.game.result.losers
-        return observation, reward, terminated, truncated, info
+    def __init__(self, batch: MattisVectorEnv) -> None:
+        super().__init__(batch.num_envs, batch.single_observation_space, batch.single_action_space)
+        self.batch = batch
+        self._actions: npt.NDArray[np.int64] = np.zeros(batch.num_envs, dtype=np.int64)
 
-    def action_masks(self) -> npt.NDArray[np.int8]:
-        env = self.env.unwrapped
-        assert isinstance(env, MattisEnv)
-        return env.action_masks()
+    def reset(self) -> npt.NDArray[np.float32]:
+        seeds = None if all(seed is None for seed in self._seeds) else list(self._seeds)
+        observations, _ = self.batch.reset(seed=seeds)
+        self._reset_seeds()
+        return observations
+
+    def step_async(self, actions: npt.NDArray[np.int64]) -> None:
+        self._actions = actions
+
+    def step_wait(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                 list[dict[str, Any]]]:
+        observations, rewards, terminated, truncated, info = self.batch.step(self._actions)
+        dones = terminated | truncated
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for index in np.flatnonzero(dones):
+            infos[index]["terminal_observation"] = info["final_obs"][index]
+            infos[index]["TimeLimit.truncated"] = bool(truncated[index] and not terminated[index])
+            if info["mattis"][index] >= 0:
+                infos[index]["mattis"] = bool(info["mattis"][index])
+        return observations, rewards.astype(np.float32), dones, infos
+
+    def close(self) -> None:
+        self.batch.close()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "render_mode":  # SB3 asks; a batch is not rendered
+            return [None for _ in self._get_indices(indices)]
+        return [getattr(env, attr_name) for env in self._envs(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the batch's games do not take {attr_name} from outside")
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(f"the batch's games answer action_masks only, not {method_name}")
+        masks = self.batch.action_masks()
+        return [masks[index] for index in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper[Any, Any, Any, Any]],
+                       indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def _envs(self, indices: Any) -> list[Any]:
+        if isinstance(self.batch, AsyncMattisVectorEnv):
+            raise AttributeError("the games live in the worker processes")
+        return [self.batch.envs[index] for index in self._get_indices(indices)]
 
 
 class _Reporter(BaseCallback):
@@ -140,27 +196,35 @@ class _Reporter(BaseCallback):
         recent = self.outcomes[-self.window:]
         rate = sum(recent) / len(recent) if recent else None
         done = self.num_timesteps - max(self.first, 0)
-        return Progress(min(done, self.total), self.total, time.perf_counter() - self.started,
-                        self.games, rate, len(recent))
+        seconds = time.perf_counter() - self.started
+        batch = getattr(self.training_env, "batch", None)
+        speedup, share = 1.0, 0.0
+        if isinstance(batch, MattisVectorEnv) and batch.wait_seconds > 0:
+            speedup = batch.game_seconds / batch.wait_seconds
+            share = min(1.0, batch.wait_seconds / seconds) if seconds > 0 else 0.0
+        return Progress(min(done, self.total), self.total, seconds, self.games, rate, len(recent),
+                        speedup, share)
 
 
 def make_envs(opponents: Sequence[Opponent], envs: int, *, rules: str | Rules, players: int, seed: int,
-              shaping: float) -> DummyVecEnv:
-    """``envs`` games, game ``i`` against ``opponents[i % len]`` with the learner at seat
-    ``i % players``, each seeded from ``seed``."""
+              shaping: float, workers: int = 1) -> BatchVecEnv:
+    """``envs`` games in one batch, game ``i`` against ``opponents[i % len]`` with the learner
+    at seat ``i % players``, game ``i`` seeded ``seed + i``; with ``workers`` above 1 the games
+    are split over that many processes (opponent policies must then pickle)."""
     if not opponents:
         raise ValueError("opponents: give at least one level or policy")
     if not isinstance(envs, int) or envs < 1:
         raise ValueError(f"envs: must be a positive whole number, got {envs!r}")
 
-    def factory(index: int) -> Callable[[], gymnasium.Env[Any, Any]]:
-        def build() -> gymnasium.Env[Any, Any]:
-            env = MattisEnv(rules=rules, players=players, opponents=opponents[index % len(opponents)],
-                            seat=index % players, shaping=shaping)
-            return _Learner(env)
-        return build
-
-    vector = DummyVecEnv([factory(index) for index in range(envs)])
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers: must be a positive whole number, got {workers!r}")
+    each = [{"opponents": opponents[index % len(opponents)], "seat": index % players}
+            for index in range(envs)]
+    options: dict[str, Any] = {"rules": rules, "players": players, "shaping": shaping, "each": each,
+                               "autoreset_mode": "same_step"}
+    batch = (AsyncMattisVectorEnv(envs, workers=workers, **options) if workers > 1
+             else MattisVectorEnv(envs, **options))
+    vector = BatchVecEnv(batch)
     vector.seed(seed)
     return vector
 
@@ -196,7 +260,7 @@ def import_policy(model: Any, policy: Policy) -> None:
             layer.bias.copy_(torch.as_tensor(bias))
 
 
-def new_model(vector: DummyVecEnv, seed: int, *, hidden: Sequence[int] = DEFAULT_HIDDEN,
+def new_model(vector: VecEnv, seed: int, *, hidden: Sequence[int] = DEFAULT_HIDDEN,
               n_steps: int = 256, batch_size: int = 512, learning_rate: float = 3e-4,
               ent_coef: float = 0.01) -> Any:
     """A fresh ``MaskablePPO`` on ``vector`` (tanh MLP policy and value networks); the learning
@@ -223,6 +287,7 @@ def train(
     rules: str | Rules = "pagat",
     players: int = 3,
     envs: int = DEFAULT_ENVS,
+    workers: int = 1,
     shaping: float = 0.3,
     hidden: Sequence[int] = DEFAULT_HIDDEN,
     dtype: str = "float16",
@@ -239,11 +304,15 @@ def train(
     stopped early leaves its latest policy). ``model`` continues an earlier run's
     ``MaskablePPO`` (a curriculum: easier opponents first); ``start`` begins a new one from a
     checkpoint's policy (its layers decide ``hidden``; the value network starts afresh), for
-    a run that goes on from a checkpoint file against other opponents."""
+    a run that goes on from a checkpoint file against other opponents. ``envs`` games are
+    stepped as one batch (:class:`~mattis.envs.vector.MattisVectorEnv`); ``workers`` above 1
+    splits them over that many processes (:class:`~mattis.envs.vector.AsyncMattisVectorEnv`),
+    with the same games and the same weights for a seed."""
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps: must be a positive whole number, got {steps!r}")
     torch.set_num_threads(1)
-    vector = make_envs(opponents, envs, rules=rules, players=players, seed=seed, shaping=shaping)
+    vector = make_envs(opponents, envs, rules=rules, players=players, seed=seed, shaping=shaping,
+                       workers=workers)
     n_steps = max(8, min(256, steps // envs))
     if model is None:
         if start is not None:
@@ -266,7 +335,11 @@ def train(
 
     reporter = _Reporter(steps, report, every=report_every, save=save, save_every=save_every)
     before = model.num_timesteps
-    model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
+    try:
+        model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
+    except BaseException:
+        vector.close()  # the workers, if any, go with the run
+        raise
     progress = reporter.progress()
     if report is not None:
         report(progress)
@@ -275,5 +348,5 @@ def train(
     meta["steps"] = str(model.num_timesteps)
     vector.close()
     return TrainResult(path, model.num_timesteps, progress.seconds, progress.games, progress.mattis_rate,
-                       load_checkpoint(path), model, meta, run_steps=model.num_timesteps - before,
-                       rollout=model.n_steps * vector.num_envs)
+                       load_checkpoint(path), model, meta, game_speedup=progress.game_speedup,
+                       run_steps=model.num_timesteps - before, rollout=model.n_steps * vector.num_envs)
