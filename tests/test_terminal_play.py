@@ -338,7 +338,7 @@ def test_replay_refuses_bad_files_in_one_line(tmp_path: Path, content: str | Non
     ("args", "fragment"),
     [(["--bots", "normal"], "--bots: pagat is for 3-6 players, so give 2-5 bot levels, got 1"),
      (["--players", "4", "--bots", "normal"], "--bots: give 3 level(s) for 4 players"),
-     (["--bots", "normal,genius"], "unknown level 'genius'"),
+     (["--bots", "normal,genius"], "unknown bot 'genius'"),
      (["--players", "7"], "allows 3-6 players"),
      (["--players", "2"], "allows 3-6 players"),
      (["--seat", "3"], "--seat: must be from 0 to 2"),
@@ -352,7 +352,7 @@ def test_replay_refuses_bad_files_in_one_line(tmp_path: Path, content: str | Non
      (["--seed", "9" * 4300, "--games", "2"], "--seed': seeds are whole numbers from 0 to 2**64-1"),
      (["--seed", "-4"], "got '-4'"),
      (["--set", "min_sequence=²"], "min_sequence: expected a whole number (0, 2, 3), got '²'"),
-     (["--bots", "normal,\x1b[2J"], "--bots: unknown level '[2j'"),
+     (["--bots", "normal,\x1b[2J"], "--bots: unknown bot '[2J'"),
      (["--lang", "de"], "--lang")],
     ids=lambda value: str(value)[:40] if isinstance(value, list) else None,
 )

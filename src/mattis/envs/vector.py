@@ -272,8 +272,10 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         same_step = self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
         for start, stop in self._bounds[1:]:
             mine, theirs = context.Pipe()
-            process = context.Process(target=_work, daemon=True, args=(
-                theirs, self._buffers, self.num_envs, start, stop, self.options[start:stop], same_step))
+            share = {"start": start, "stop": stop, "options": self.options[start:stop],
+                     "same_step": same_step}
+            process = context.Process(target=_work, daemon=True, args=(theirs, self._buffers, self.num_envs),
+                                      kwargs=share)
             process.start()
             theirs.close()
             self._pipes.append(mine)
@@ -322,7 +324,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
             self.close()
 
 
-def _work(pipe: Any, buffers: list[Any], num_envs: int, start: int, stop: int,
+def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int,
           options: list[dict[str, Any]], same_step: bool) -> None:
     """A worker: games ``start`` to ``stop - 1`` of the batch, stepped on command into their
     rows of the shared arrays; answers the CPU seconds it took, or the error's text."""
