@@ -469,7 +469,7 @@ def test_p1_to_p7_fixed_seeds(config: tuple[str, int]) -> None:
 
 # ---------------------------------------------------------------------------- cheap loop
 
-GAMES_PER_CONFIG = 100
+GAMES_PER_CONFIG = 60
 CONCRETE_EVERY = 10
 """Every game checks the card count after every action and the concrete card sets at each
 change of phase; every tenth game checks the concrete card sets after every action."""
@@ -477,7 +477,7 @@ change of phase; every tenth game checks the concrete card sets after every acti
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"{name}-{players}p" for name, players in CONFIGS])
 def test_p1_p3_p7_many_games(config: tuple[str, int]) -> None:
-    """Properties 1, 3 and 7 over 100 games of each variant and player count."""
+    """Properties 1, 3 and 7 over 60 games of each variant and player count."""
     variant, players = config
     rules = VARIANTS[variant]
     hit_cap = []
