@@ -79,7 +79,7 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRESET_DEFAULT = ""
 _NUMBER_DEFAULT = -1
-MINI_MAX_ACTIONS = 8
+MINI_MAX_ACTIONS = 6
 """Mini's default action cap (a capped game is a draw): chosen by measuring so that the game
 tree stays small enough for CFR in minutes (``benchmarks/mini/README.md``)."""
 

@@ -206,7 +206,7 @@ CLI_MESSAGES: dict[str, Source] = {
         "Bot levels to measure, comma-separated: random, easy, normal, hard:N (N search iterations)."
     ),
     "solve.help.max_actions": (
-        "Player actions before a game is stopped as a draw (default 8); each more one makes the "
+        "Player actions before a game is stopped as a draw (default 6); each more one makes the "
         "game tree several times larger."
     ),
     "solve.help.deals": "Only the first this many of mini's 140 deals (a smaller game, for quick checks).",
