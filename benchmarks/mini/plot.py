@@ -13,7 +13,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def main(source: Path, target: Path) -> None:
@@ -22,8 +22,9 @@ def main(source: Path, target: Path) -> None:
     values = [point["nash_conv"] for point in report["nash_conv"]]
     figure, axes = plt.subplots(figsize=(7, 4.2))
     axes.plot(iterations, values, marker="o", color="black", label="CFR+ average policy")
-    for level in report["levels"]:
-        axes.axhline(level["nash_conv"], linestyle="--", linewidth=1, label=level["level"])
+    for number, level in enumerate(report["levels"]):
+        axes.axhline(level["nash_conv"], linestyle="--", linewidth=1.2, color=f"C{number}",
+                     label=f"{level['level']}: {level['nash_conv']:.3f}")
     axes.set_xlabel("CFR+ iteration")
     axes.set_ylabel("NashConv")
     axes.set_title(f"Mini Mattis, cap {report['max_actions']} actions, "

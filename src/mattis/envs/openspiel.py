@@ -30,7 +30,10 @@ which already sums up the public history), kept up to date per seat by a
 tensor, so a tensor costs the same all game long; the observation string is the view
 without its history, and the information-state string adds every public event so far (all
 actions are public; a seat's private draws are not listed, so this is not strictly perfect
-recall).
+recall). With ``rules=mini`` (:mod:`mattis.core.mini`, two seats, seven cards) one chance move
+picks the whole deal, the cap defaults to :data:`MINI_MAX_ACTIONS`, ``deals=N`` keeps the first
+N deals, and the information-state string is perfect recall (:func:`perfect_recall_text`), so
+CFR runs on it (``mattis solve``).
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
