@@ -144,3 +144,15 @@ def test_mattis_solve_refuses_other_rules_and_learned() -> None:
     assert CliRunner().invoke(app, ["solve", "--levels", "learned", "--lang", "en"]).exit_code == 2
 
 
+
+
+def test_mattis_solve_names_its_extra_when_it_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from mattis.cli import solve
+    from mattis.cli.app import app
+
+    monkeypatch.setattr(solve, "missing_modules", lambda extra: ("pyspiel",) if extra == "rl" else ())
+    result = CliRunner().invoke(app, ["solve", "--lang", "en"])
+    assert result.exit_code == 2
+    assert 'mattis solve needs the rl extra: pip install "mattis[rl]"' in result.output
