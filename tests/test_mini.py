@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 
 import pytest
 
@@ -106,6 +107,10 @@ def test_mini_chance_root_is_one_node_of_every_deal() -> None:
     state.apply_action(outcomes[3][0])
     assert not state.is_chance_node() and state.current_player() == 0
     assert state.mattis_game.position() == new_mini_game(3).position()
+    state.apply_action(state.legal_actions()[0])
+    copy = pickle.loads(pickle.dumps(state))  # OpenSpiel's serialization of a Python state
+    assert copy.information_state_string(1) == state.information_state_string(1)
+    assert str(copy) == str(state)
 
 
 def test_cfr_plus_nash_conv_falls_on_a_small_mini() -> None:
