@@ -24,7 +24,7 @@ from mattis.i18n import catalogues, duplicate_keys, message_keys
 SRC = Path(__file__).resolve().parent.parent / "src" / "mattis"
 CLI = SRC / "cli"
 COMMAND_MODULES = ("rules", "simulate", "bench", "play", "replay", "review", "tournament", "serve", "lab",
-                   "offline", "train", "stats")
+                   "offline", "train", "stats", "solve")
 GROUPS = {"offline": "app"}
 """Command modules that register a group of commands (``mattis app build``), by the group's name."""
 OUR_MODULES = [*sorted(CLI.glob("*.py")), *sorted((SRC / "terminal").glob("*.py")),

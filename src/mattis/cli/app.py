@@ -17,7 +17,21 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from . import bench, lab, offline, play, replay, review, rules, serve, simulate, stats, tournament, train
+from . import (
+    bench,
+    lab,
+    offline,
+    play,
+    replay,
+    review,
+    rules,
+    serve,
+    simulate,
+    solve,
+    stats,
+    tournament,
+    train,
+)
 from .common import one_line, translated_help
 
 
@@ -103,6 +117,7 @@ app.command("bench")(bench.bench_command)
 app.command("tournament")(tournament.tournament_command)
 app.command("lab")(lab.lab_command)
 app.command("train")(train.train_command)
+app.command("solve", cls=translated_help("solve.help"))(solve.solve_command)
 app.add_typer(offline.commands, name="app")
 
 

@@ -30,7 +30,10 @@ which already sums up the public history), kept up to date per seat by a
 tensor, so a tensor costs the same all game long; the observation string is the view
 without its history, and the information-state string adds every public event so far (all
 actions are public; a seat's private draws are not listed, so this is not strictly perfect
-recall).
+recall). With ``rules=mini`` (:mod:`mattis.core.mini`, two seats, seven cards) one chance move
+picks the whole deal, the cap defaults to :data:`MINI_MAX_ACTIONS`, ``deals=N`` keeps the first
+N deals, and the information-state string is perfect recall (:func:`perfect_recall_text`), so
+CFR runs on it (``mattis solve``).
 
 ``resample_from_infostate`` draws a full position consistent with what the seat knows
 (:func:`mattis.bots.sampling.sample_position`), so OpenSpiel's Python ISMCTS can search.
@@ -67,6 +70,7 @@ from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.cards import CARD_CODES, NUM_CARDS
 from ..core.events import RawEvent, raw_to_json
 from ..core.game import Game
+from ..core.mini import MINI_NAME, MINI_PLAYERS, MINI_RULES, deal_count, new_mini_game
 from ..core.observation import SeatView
 from ..core.position import Position
 from ..core.rules import Rules
@@ -78,6 +82,9 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _PRESET_DEFAULT = ""
 _NUMBER_DEFAULT = -1
+MINI_MAX_ACTIONS = 6
+"""Mini's default action cap (a capped game is a draw): chosen by measuring so that the game
+tree stays small enough for CFR in minutes (``benchmarks/mini/README.md``)."""
 
 
 def _option_defaults() -> dict[str, str | int]:
@@ -93,6 +100,7 @@ _PARAMETERS: dict[str, str | int] = {
     "players": 3,
     "rules": "pagat",
     "max_actions": DEFAULT_MAX_ACTIONS,
+    "deals": _NUMBER_DEFAULT,
     **_option_defaults(),
 }
 
@@ -121,6 +129,10 @@ class _Config:
     rules: Rules
     players: int
     max_actions: int
+    mini: bool = False
+    deals: int = 0
+    """Mini Mattis (:mod:`mattis.core.mini`): one chance node picks the whole deal, and the
+    information-state string is perfect recall."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
         return self
@@ -128,7 +140,8 @@ class _Config:
 
 def rules_from_parameters(params: dict[str, Any]) -> Rules:
     """The Rules that OpenSpiel parameters describe; a bad option raises ``ValueError``."""
-    rules = Rules.preset(str(params.get("rules", "pagat")))
+    name = str(params.get("rules", "pagat"))
+    rules = MINI_RULES if name.strip().lower() == MINI_NAME else Rules.preset(name)
     changes: dict[str, object] = {}
     for name, default in _option_defaults().items():
         value = params.get(name, default)
@@ -142,23 +155,42 @@ def rules_from_parameters(params: dict[str, Any]) -> Rules:
     return rules.with_options(**changes) if changes else rules
 
 
+def _mini_deals(mini: bool, deals: object) -> int:
+    """How many of mini's deals the chance root offers: all by default; fewer (the first
+    ``deals``) make a smaller game with the same rules, for quick tests of solvers."""
+    if deals == _NUMBER_DEFAULT:
+        return deal_count() if mini else 0
+    if not mini:
+        raise ValueError(f"deals: only rules=mini takes it, got {deals!r}")
+    if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= deal_count():
+        raise ValueError(f"deals: must be from 1 to {deal_count()}, got {deals!r}")
+    return deals
+
+
 class MattisGame(pyspiel.Game):
     """The OpenSpiel game object; its parameters are the rules, players and action cap."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_PARAMETERS, **(params or {})}
         rules = rules_from_parameters(merged)
+        mini = str(merged["rules"]).strip().lower() == MINI_NAME
+        if mini:  # two seats and a short cap unless asked otherwise
+            if merged["players"] == _PARAMETERS["players"]:
+                merged["players"] = MINI_PLAYERS
+            if merged["max_actions"] == _PARAMETERS["max_actions"]:
+                merged["max_actions"] = MINI_MAX_ACTIONS
         players = check_players(rules, merged["players"])
         max_actions = check_max_actions(merged["max_actions"])
-        self.config = _Config(rules, players, max_actions)
+        deals = _mini_deals(mini, merged["deals"])
+        self.config = _Config(rules, players, max_actions, mini, deals)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=deals if mini else NUM_CARDS,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=NUM_CARDS + max_actions,
+            max_game_length=(1 if mini else NUM_CARDS) + max_actions,
         )
         super().__init__(_GAME_TYPE, info, merged)
 
@@ -293,12 +325,19 @@ class MattisState(pyspiel.State):
         return sorted([action.index for action in self.box.game.legal_actions()])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every card not yet placed in the deck, equally likely."""
+        """Every card not yet placed in the deck, equally likely (mini: every deal)."""
+        if self.config.mini:
+            count = self.config.deals
+            return [(deal, 1.0 / count) for deal in range(count)]
         placed = set(self.deck)
         remaining = [card for card in range(NUM_CARDS) if card not in placed]
         return [(card, 1.0 / len(remaining)) for card in remaining]
 
     def _apply_action(self, action: int) -> None:
+        if self.box is None and self.config.mini:
+            game = new_mini_game(int(action))
+            self.box = _GameBox(game, game.position())
+            return
         if self.box is None:
             self.deck = (*self.deck, int(action))
             if len(self.deck) == NUM_CARDS:
@@ -307,6 +346,8 @@ class MattisState(pyspiel.State):
         self.box.game.apply(ALL_ACTIONS[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE and self.config.mini:
+            return f"mini deal {action}"
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {CARD_CODES[action]}"
         return str(ALL_ACTIONS[action])
@@ -450,6 +491,8 @@ class MattisObserver:
         game = state.mattis_game
         if game is None:
             return f"seat {player}; shuffling: {len(state.deck)} of {NUM_CARDS} cards placed"
+        if self.perfect_recall and state.config.mini:
+            return perfect_recall_text(state, player)
         view = game.view(player)
         history = view.pop("history")
         del view["history_start"], view["event_count"]  # they count from the resample
@@ -457,6 +500,28 @@ class MattisObserver:
         if self.perfect_recall:
             text += "\n" + public_history_text(state.history_before.text, history)
         return text
+
+
+def perfect_recall_text(state: MattisState, player: int) -> str:
+    """Everything ``player`` has seen, in order: its dealt hand, then after each action the
+    action, the events the seat saw and the seat's hand and known trump card. Two histories
+    give one string exactly when the seat saw the same things (perfect recall). It replays the
+    game from its start, so it costs the game's length: meant for mini's short games."""
+    assert state.box is not None and state.box.start is not None
+    replay = Game.from_position(state.box.start, check=False)
+    parts = [f"seat {player}", _seen(replay, player, 0)]
+    for action in state.box.game.actions:
+        count = replay.num_events
+        replay.apply(action)
+        parts.append(f"{action}>{_seen(replay, player, count)}")
+    return "; ".join(parts)
+
+
+def _seen(game: Game, player: int, since: int) -> str:
+    """The seat's new events since ``since``, its hand and its known trump card, as text."""
+    view = game.seat_view(player, since=since)
+    events = ",".join(f"{event[0].value} {event[1]} {event[2]:x}" for event in view.events)
+    return f"[{events}] hand {view.hand:x} trump {view.trump_card}"
 
 
 pyspiel.register_game(_GAME_TYPE, MattisGame)

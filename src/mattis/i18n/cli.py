@@ -226,6 +226,38 @@ CLI_MESSAGES: dict[str, Source] = {
         "Default: from LC_ALL, LC_MESSAGES or LANG."
     ),
     "review.help.help": "Show this help and exit.",
+    # mattis solve (Mini Mattis, exact game theory); --help via cli.common.TranslatedHelp
+    "solve.help.about": (
+        "Solve Mini Mattis (two players, seven cards) with CFR+: NashConv of the average policy "
+        "after each iteration, then the NashConv of each of our bot levels playing mini. Needs the "
+        "rl extra. --json prints the figures for programs."
+    ),
+    "solve.help.rules": "The variant to solve: only mini (the full game is far too large).",
+    "solve.help.iterations": "CFR+ iterations; NashConv is measured after each.",
+    "solve.help.levels": (
+        "Bot levels to measure, comma-separated: random, easy, normal, hard:N (N search iterations)."
+    ),
+    "solve.help.max_actions": (
+        "Player actions before a game is stopped as a draw (default 6); each more one makes the "
+        "game tree several times larger."
+    ),
+    "solve.help.deals": "Only the first this many of mini's 140 deals (a smaller game, for quick checks).",
+    "solve.help.json_output": "Print the figures as one JSON object on stdout (progress goes to stderr).",
+    "solve.help.lang": (
+        "Language of the output and of this help: {langs} (nb bokmål, nn nynorsk, en English). "
+        "Default: from LC_ALL, LC_MESSAGES or LANG."
+    ),
+    "solve.help.help": "Show this help and exit.",
+    "solve.only_mini": "--rules: only mini can be solved, got '{rules}'",
+    "solve.no_learned": "--levels: learned was trained on the full deck at three seats, not on mini",
+    "solve.progress": "Solving mini",
+    "solve.title": "Mini Mattis: {states} information states, games stopped as a draw after {cap} actions",
+    "solve.curve": "CFR+: NashConv of the average policy",
+    "solve.iteration": "Iteration",
+    "solve.levels": "Our levels on mini: NashConv (0 is unexploitable)",
+    "solve.level": "Level",
+    "solve.learned_note": "learned is left out: it was trained on the full deck at three seats, not on mini.",
+    "solve.time": "CPU time: {seconds} s",
     "review.title": "Review · {rules} · {players} players · {actions} moves",
     "review.table_title": "The choices",
     "review.col.move": "Move",
