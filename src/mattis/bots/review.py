@@ -220,11 +220,12 @@ class DecisionReview:
 
     @staticmethod
     def from_dict(data: object) -> DecisionReview:
-        """The value of :meth:`to_dict`'s JSON (risks as rounded there); ``ValueError``
+        """The value of :meth:`to_dict`'s JSON, its figures rounded as there (so what is read
+        writes back as read); ``ValueError``
         naming what is wrong. The derived keys (``risk``, ``best_risk``, ``cost``) are
         recomputed, not read."""
         item = _mapping(data, "decision")
-        options = {_move(text): _share(risk, "options") for text, risk in
+        options = {_move(text): _rounded(_share(risk, "options")) for text, risk in
                    _mapping(item.get("options"), "options").items()}
         played, best = item.get("played"), item.get("best")
         if not options:
@@ -240,8 +241,8 @@ class DecisionReview:
             played=str(played),
             options=tuple(options.items()),
             best=str(best),
-            risk_se=_share(item.get("risk_se"), "risk_se"),
-            cost_se=_share(item.get("cost_se"), "cost_se"),
+            risk_se=_rounded(_share(item.get("risk_se"), "risk_se")),
+            cost_se=_rounded(_share(item.get("cost_se"), "cost_se")),
             knew=Knowledge.from_dict(item.get("knew")),
         )
 
