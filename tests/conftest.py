@@ -8,13 +8,22 @@ a test that asks for Chromium or Ray by fixture is marked here too, wherever it 
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
+# Python's bytecode caches on, whatever the shell says (PYTHONDONTWRITEBYTECODE): the suite
+# starts many Python processes (servers, commands, the guides' examples) and two workers, and
+# each would otherwise compile the package and the rewritten tests again (about 30 s of a
+# fast-loop run). The caches go to __pycache__ folders, which git ignores.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
-from mattis.frontend.record import DATA_DIR_VARIABLE
+import pytest  # noqa: E402
+
+from mattis.frontend.record import DATA_DIR_VARIABLE  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
