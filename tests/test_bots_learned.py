@@ -333,3 +333,42 @@ def test_train_with_two_workers_learns_the_same_weights_and_says_its_speed_up(tm
     mine_all, theirs_all = two.weights + two.biases, alone.policy.weights + alone.policy.biases
     for mine, theirs in zip(mine_all, theirs_all, strict=True):
         assert np.array_equal(mine, theirs)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_train_stops_after_its_minutes_and_keeps_snapshots_on_the_way(tmp_path: Path) -> None:
+    """Issue 30.3's learning curve: ``--minutes`` ends a run on its CPU time before its steps,
+    and ``--snapshot-minutes`` leaves the policy as it stood at each of those minutes (one
+    that the run never reached is said, not written)."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+    from mattis.envs.train import snapshot_path
+
+    out = tmp_path / "curve.npz"
+    result = CliRunner().invoke(app, ["train", "--opponents", "random", "--steps", "1000000", "--envs", "2",
+                                      "--minutes", "0.02", "--snapshot-minutes", "0.005,50",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "(stopped at --minutes 0.02)" in result.stdout
+    steps = int(load_checkpoint(out).meta["steps"])
+    assert 0 < steps < 1_000_000
+    early = snapshot_path(out, 0.005)
+    assert early == tmp_path / "curve-0.005min.npz"
+    snapshot = load_checkpoint(early)
+    assert snapshot.meta["minutes"] == "0.005" and int(snapshot.meta["steps"]) <= steps
+    assert f"snapshot after 0.005 min: {early}" in result.stdout
+    assert "no snapshot after 50 min: the run ended before" in result.stdout
+    assert not snapshot_path(out, 50).exists()
+
+
+def test_train_refuses_snapshot_minutes_it_cannot_read(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    result = CliRunner().invoke(app, ["train", "--snapshot-minutes", "5,soon",
+                                      "--out", str(tmp_path / "x.npz")])
+    assert result.exit_code != 0
+    if HAS_TORCH:
+        assert "--snapshot-minutes: give minutes separated by commas" in result.output

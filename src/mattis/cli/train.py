@@ -32,6 +32,17 @@ def parse_opponents(text: str) -> list[str]:
         fail(for_option("--opponents", error))
 
 
+def parse_minutes(text: str) -> list[float]:
+    """``"5, 15,30"`` as ``[5.0, 15.0, 30.0]``: the minutes at which a run keeps a snapshot."""
+    try:
+        values = [float(item) for item in text.split(",")]
+    except ValueError:
+        fail(f"--snapshot-minutes: give minutes separated by commas, such as 5,15,30; got {text!r}")
+    if not all(value > 0 for value in values):
+        fail(f"--snapshot-minutes: every minute must be above 0; got {text!r}")
+    return values
+
+
 def train_command(
     *,
     out: Annotated[Path, typer.Option(
@@ -77,6 +88,16 @@ def train_command(
         "--save-every", min=1, metavar="STEPS",
         help="Also write the checkpoint after every this many steps, so a stopped run leaves one.",
         show_default=False)] = None,
+    minutes: Annotated[float | None, typer.Option(
+        "--minutes", min=0.01, metavar="MINUTES",
+        help="Also stop after this many minutes of training (CPU time of the run, so other work "
+             "on the machine does not shorten it; wall-clock time with --workers above 1), "
+             "whichever of --steps and this comes first.", show_default=False)] = None,
+    snapshot_minutes: Annotated[str | None, typer.Option(
+        "--snapshot-minutes", metavar="LIST",
+        help="Also write the policy as it stands after these minutes of training, comma-separated "
+             "(5,15,30 writes FILE-5min.npz, FILE-15min.npz, FILE-30min.npz): a learning curve "
+             "from one run.", show_default=False)] = None,
 ) -> None:
     """Train a policy for the learned bot against our bots and write its checkpoint."""
     for extra in ("rl", "train"):
@@ -93,6 +114,7 @@ def train_command(
     if not out.parent.is_dir():
         fail(f"--out: the folder {out.parent} does not exist")
 
+    snapshots = parse_minutes(snapshot_minutes) if snapshot_minutes else []
     from ..bots.learned import CheckpointError, load_checkpoint
     from ..envs.train import Progress, train
 
@@ -119,11 +141,12 @@ def train_command(
         result = train(out, levels, steps=steps, seed=seed, rules=resolved, players=players, envs=envs,
                        workers=workers, shaping=shaping, dtype="float32" if float32 else "float16",
                        report=report, report_every=interval, save_every=save_every, start=begin,
-                       learning_rate=learning_rate)
+                       learning_rate=learning_rate, minutes=minutes, snapshot_minutes=snapshots)
     except OSError as error:
         fail(f"--out: cannot write {out}: {error.strerror or error}")
     size = out.stat().st_size
-    rounded = "" if result.run_steps == steps else (
+    rounded = "" if result.run_steps == steps else f" (stopped at --minutes {minutes:g})" if (
+        result.run_steps < steps) else (
         f" ({steps:,} asked, rounded up to whole PPO rollouts of {result.rollout:,}: {envs} games "
         f"× {result.rollout // envs:,} steps)")
     sys.stdout.write(f"wrote {out} ({size / 1024:.0f} kB, {result.policy.parameters:,} numbers) after "
@@ -134,3 +157,10 @@ def train_command(
                      f"{result.game_speedup:.2f}x "
                      f"over stepping them in one process "
                      f"({result.run_steps / result.seconds:,.0f} learner decisions a second in all)\n")
+    from ..envs.train import snapshot_path
+    for at in sorted(snapshots):
+        path = snapshot_path(out, at)
+        if path.exists():
+            sys.stdout.write(f"snapshot after {at:g} min: {path}\n")
+        else:
+            sys.stdout.write(f"no snapshot after {at:g} min: the run ended before\n")

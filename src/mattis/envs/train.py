@@ -163,11 +163,17 @@ class _Reporter(BaseCallback):
 
     def __init__(self, total: int, report: Callable[[Progress], None] | None, *, every: float,
                  save: Callable[[Any], object] | None = None, save_every: int | None = None,
-                 window: int = 500) -> None:
+                 window: int = 500, minutes: float | None = None,
+                 snapshot: Callable[[Any, float], object] | None = None,
+                 snapshot_minutes: Sequence[float] = (),
+                 clock: Callable[[], float] = time.process_time) -> None:
         super().__init__()
         self.total, self.report, self.every, self.window = total, report, every, window
         self.save, self.save_every = save, save_every
         self.next_save = save_every or 0
+        self.minutes, self.snapshot, self.clock = minutes, snapshot, clock
+        self.pending = sorted(snapshot_minutes)
+        self.clock_start = clock()
         self.started = time.perf_counter()
         self.first = -1
         self.last = self.started
@@ -190,7 +196,14 @@ class _Reporter(BaseCallback):
         if self.report is not None and now - self.last >= self.every:
             self.last = now
             self.report(self.progress())
-        return True
+        if self.minutes is None and not self.pending:
+            return True
+        spent = (self.clock() - self.clock_start) / 60
+        while self.pending and spent >= self.pending[0]:
+            if self.snapshot is not None:
+                self.snapshot(self.model, self.pending[0])
+            del self.pending[0]
+        return self.minutes is None or spent < self.minutes
 
     def progress(self) -> Progress:
         recent = self.outcomes[-self.window:]
@@ -227,6 +240,13 @@ def make_envs(opponents: Sequence[Opponent], envs: int, *, rules: str | Rules, p
     vector = BatchVecEnv(batch)
     vector.seed(seed)
     return vector
+
+
+def snapshot_path(out: str | Path, minutes: float) -> Path:
+    """Where a run writing ``out`` keeps its policy as it stood after ``minutes`` of training:
+    ``learned.npz`` → ``learned-5min.npz``."""
+    path = Path(out)
+    return path.with_name(f"{path.stem}-{minutes:g}min{path.suffix or '.npz'}")
 
 
 def export_policy(model: Any) -> tuple[list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]], str]:
@@ -297,6 +317,8 @@ def train(
     model: Any = None,
     start: Policy | None = None,
     learning_rate: float = 3e-4,
+    minutes: float | None = None,
+    snapshot_minutes: Sequence[float] = (),
 ) -> TrainResult:
     """Train for ``steps`` learner decisions and write the checkpoint to ``out``; ``report``
     gets a :class:`Progress` every ``report_every`` seconds and once at the end; with
@@ -307,7 +329,13 @@ def train(
     a run that goes on from a checkpoint file against other opponents. ``envs`` games are
     stepped as one batch (:class:`~mattis.envs.vector.MattisVectorEnv`); ``workers`` above 1
     splits them over that many processes (:class:`~mattis.envs.vector.AsyncMattisVectorEnv`),
-    with the same games and the same weights for a seed."""
+    with the same games and the same weights for a seed.
+
+    ``minutes`` ends the run early, at the first step after that many minutes of training
+    (the process's CPU time, so a busy machine does not shorten a run; wall-clock time with
+    ``workers`` above 1, where the games' CPU time is spent elsewhere); ``snapshot_minutes``
+    also writes the policy as it stands at each of those minutes to :func:`snapshot_path`
+    (a learning curve from one run)."""
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps: must be a positive whole number, got {steps!r}")
     torch.set_num_threads(1)
@@ -333,7 +361,17 @@ def train(
         return save_checkpoint(out, weights, biases, activation, dtype=dtype,
                                meta={**meta, "steps": str(current.num_timesteps)})
 
-    reporter = _Reporter(steps, report, every=report_every, save=save, save_every=save_every)
+    def snapshot(current: Any, at: float) -> Path:
+        weights, biases, activation = export_policy(current)
+        return save_checkpoint(snapshot_path(out, at), weights, biases, activation, dtype=dtype,
+                               meta={**meta, "steps": str(current.num_timesteps), "minutes": f"{at:g}"})
+
+    for value in (minutes, *snapshot_minutes):
+        if value is not None and not value > 0:
+            raise ValueError(f"minutes: must be above 0, got {value!r}")
+    reporter = _Reporter(steps, report, every=report_every, save=save, save_every=save_every,
+                         minutes=minutes, snapshot=snapshot, snapshot_minutes=snapshot_minutes,
+                         clock=time.process_time if workers == 1 else time.perf_counter)
     before = model.num_timesteps
     try:
         model.learn(total_timesteps=steps, callback=reporter, reset_num_timesteps=False)
