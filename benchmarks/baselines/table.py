@@ -1,0 +1,176 @@
+"""The baseline table (issue 30, item 3): every level against every other, at 3 players.
+
+Every set of three different entrants plays the same number of deals, each deal in all six
+seatings (the tournament's fair design), so every pair of entrants meets equally often and
+beside every third entrant. For each preset it writes:
+
+- ``PRESET/TRIPLE.json``: one tournament (``mattis tournament --json``'s shape, plus each
+  game's seating, places and losers), kept so that a stopped run goes on where it stopped;
+- ``PRESET.json``: the table: each entrant's Mattis rate over all its games, its rate in the
+  games it shared with each other entrant (95 % Wilson intervals), and one OpenSkill
+  (Plackett–Luce) rating per entrant, pooled over every game of the preset.
+
+    python benchmarks/baselines/table.py --deals 2                # every preset, 7 entrants
+    python benchmarks/baselines/table.py --rules pagat --deals 5 --workers 2
+    python benchmarks/baselines/table.py --report                  # print the tables as markdown
+
+Run it on the compiled build (``MATTIS_COMPILE=1 pip install ".[rl]"``): ``hard`` and
+``expert`` then think four times faster, and they take most of the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from mattis import Rules
+from mattis.tools.tournament import games_per_deal, run_tournament, wilson_interval
+
+HERE = Path(__file__).resolve().parent
+ENTRANTS = ("random", "easy", "normal", "hard:1000", "expert", "learned", "openspiel-ismcts")
+"""Every level (``hard`` at the 1,000 iterations the strength curves use, ``expert`` at its
+default) and OpenSpiel's ISMCTS as an outside yardstick."""
+PRESETS = ("pagat", "kortregler", "app")
+PLAYERS = 3
+
+
+def triple_path(folder: Path, triple: tuple[str, ...]) -> Path:
+    return folder / ("-".join(name.replace(":", "") for name in triple) + ".json")
+
+
+def play_triple(preset: str, triple: tuple[str, ...], deals: int, seed: int, workers: int) -> dict[str, Any]:
+    """One tournament of three entrants, with every game's seating and result."""
+    started = time.process_time()
+    result = run_tournament(Rules.preset(preset), PLAYERS, triple, deals * games_per_deal(PLAYERS),
+                            seed=seed, workers=workers)
+    data = result.to_dict()
+    data["cpu_seconds_main"] = time.process_time() - started
+    data["outcomes"] = [{"deal": outcome.deal, "seating": list(outcome.seating), "capped": outcome.capped,
+                         "places": list(outcome.places), "losers": list(outcome.losers)}
+                        for outcome in result.outcomes]
+    return data
+
+
+def summarise(preset: str, entrants: tuple[str, ...], runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The table of one preset from its tournaments (in a fixed order, so the ratings are
+    reproducible from the files)."""
+    games = {name: 0 for name in entrants}
+    mattis = {name: 0 for name in entrants}
+    pair_games = {(a, b): 0 for a in entrants for b in entrants if a != b}
+    pair_mattis = dict.fromkeys(pair_games, 0)
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in entrants}
+    capped = 0
+    for run in runs:
+        bots = run["bots"]
+        for outcome in run["outcomes"]:
+            if outcome["capped"]:
+                capped += 1
+                continue
+            seated = [bots[entrant] for entrant in outcome["seating"]]
+            for seat, name in enumerate(seated):
+                lost = seat in outcome["losers"]
+                games[name] += 1
+                mattis[name] += lost
+                for other in seated:
+                    if other != name:
+                        pair_games[name, other] += 1
+                        pair_mattis[name, other] += lost
+            rated = model.rate([[ratings[name]] for name in seated], ranks=outcome["places"])
+            for seat, name in enumerate(seated):
+                ratings[name] = rated[seat][0]
+
+    def rate(lost: int, played: int) -> dict[str, Any]:
+        low, high = wilson_interval(lost, played)
+        return {"mattis": lost, "games": played, "rate": lost / played if played else None,
+                "ci95": [low, high]}
+
+    return {
+        "preset": preset,
+        "players": PLAYERS,
+        "entrants": list(entrants),
+        "tournaments": len(runs),
+        "deals_per_tournament": runs[0]["deals"] if runs else 0,
+        "games": sum(len(run["outcomes"]) for run in runs),
+        "capped_games": capped,
+        "cpu_seconds": sum(run.get("cpu_seconds_main", 0.0) for run in runs),
+        "wall_seconds": sum(run["seconds"] for run in runs),
+        "overall": {name: rate(mattis[name], games[name]) for name in entrants},
+        "against": {name: {other: rate(pair_mattis[name, other], pair_games[name, other])
+                           for other in entrants if other != name} for name in entrants},
+        "openskill": {name: {"mu": ratings[name].mu, "sigma": ratings[name].sigma,
+                             "ordinal": ratings[name].ordinal()} for name in entrants},
+    }
+
+
+def markdown(table: dict[str, Any]) -> str:
+    """The table of one preset as markdown: rows by pooled rating, best first."""
+    entrants = sorted(table["entrants"], key=lambda name: -table["openskill"][name]["ordinal"])
+    lines = [f"### {table['preset']}, {table['players']} players: {table['games']:,} games "
+             f"({table['tournaments']} tournaments of {table['deals_per_tournament']} deals × 6 seatings)", "",
+             "| entrant | OpenSkill μ ± σ | Mattis, all games | " + " | ".join(f"beside `{name}`" for name in entrants)
+             + " |", "|---|---:|---:|" + "---:|" * len(entrants)]
+    for name in entrants:
+        rating = table["openskill"][name]
+        overall = table["overall"][name]
+        cells = []
+        for other in entrants:
+            if other == name:
+                cells.append("–")
+                continue
+            cell = table["against"][name][other]
+            cells.append(f"{cell['rate']:.0%} ({cell['ci95'][0]:.0%}–{cell['ci95'][1]:.0%})")
+        lines.append(f"| `{name}` | {rating['mu']:.1f} ± {rating['sigma']:.1f} | "
+                     f"{overall['rate']:.1%} ({overall['ci95'][0]:.1%}–{overall['ci95'][1]:.1%}) | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default=",".join(PRESETS), help="presets, comma-separated")
+    parser.add_argument("--entrants", default=",".join(ENTRANTS), help="entrants, comma-separated")
+    parser.add_argument("--deals", type=int, default=2, help="deals per set of three (6 games each)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=HERE, help="folder for the results")
+    parser.add_argument("--report", action="store_true", help="only print the tables from the files")
+    arguments = parser.parse_args()
+    entrants = tuple(arguments.entrants.split(","))
+    triples = list(itertools.combinations(entrants, PLAYERS))
+    for preset in arguments.rules.split(","):
+        folder = arguments.out / preset
+        folder.mkdir(parents=True, exist_ok=True)
+        runs = []
+        for number, triple in enumerate(triples, 1):
+            path = triple_path(folder, triple)
+            if path.exists():
+                runs.append(json.loads(path.read_text()))
+                continue
+            if arguments.report:
+                continue
+            sys.stderr.write(f"{preset}: {number}/{len(triples)} {','.join(triple)} ...")
+            sys.stderr.flush()
+            data = play_triple(preset, triple, arguments.deals, arguments.seed, arguments.workers)
+            path.write_text(json.dumps(data, indent=1) + "\n")
+            sys.stderr.write(f" {data['seconds']:.0f} s\n")
+            runs.append(data)
+        if len(runs) < len(triples):
+            print(f"{preset}: {len(runs)} of {len(triples)} tournaments played so far\n")
+            if not runs:
+                continue
+        table = summarise(preset, entrants, runs)
+        (arguments.out / f"{preset}.json").write_text(json.dumps(table, indent=1) + "\n")
+        print(markdown(table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
