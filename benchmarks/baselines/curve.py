@@ -84,7 +84,8 @@ def evaluate(games: int, seed: int) -> None:
 
 def report() -> None:
     results = json.loads((HERE / "results.json").read_text())
-    print("| trained against | minutes | seed | learner decisions | Mattis against two of them | 95% interval |")
+    print("| trained against | minutes | seed | learner decisions | Mattis against two of them "
+          "| 95% interval |")
     print("|---|---:|---:|---:|---:|---|")
     for row in results:
         print(f"| `{row['opponent']}` | {row['minutes']:g} | {row['seed']} | {row['steps']:,} | "

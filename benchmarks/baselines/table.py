@@ -113,10 +113,11 @@ def summarise(preset: str, entrants: tuple[str, ...], runs: list[dict[str, Any]]
 def markdown(table: dict[str, Any]) -> str:
     """The table of one preset as markdown: rows by pooled rating, best first."""
     entrants = sorted(table["entrants"], key=lambda name: -table["openskill"][name]["ordinal"])
+    beside = " | ".join(f"beside `{name}`" for name in entrants)
     lines = [f"### {table['preset']}, {table['players']} players: {table['games']:,} games "
-             f"({table['tournaments']} tournaments of {table['deals_per_tournament']} deals × 6 seatings)", "",
-             "| entrant | OpenSkill μ ± σ | Mattis, all games | " + " | ".join(f"beside `{name}`" for name in entrants)
-             + " |", "|---|---:|---:|" + "---:|" * len(entrants)]
+             f"({table['tournaments']} tournaments of {table['deals_per_tournament']} deals × 6 seatings)",
+             "", f"| entrant | OpenSkill μ ± σ | Mattis, all games | {beside} |",
+             "|---|---:|---:|" + "---:|" * len(entrants)]
     for name in entrants:
         rating = table["openskill"][name]
         overall = table["overall"][name]

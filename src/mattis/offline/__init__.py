@@ -8,7 +8,8 @@ only through what it is given. Standard library and the layers below only: this 
 ``table``, ``frontend``, ``bots``, ``i18n`` and ``core`` are all the browser loads.
 """
 
-from .host import LOCAL_PREFIX, Device, DeviceHost, device_config, device_stats, is_local, seat_result
+from .host import LOCAL_PREFIX, Device, DeviceHost, device_config, is_local
+from .stats import device_stats, seat_result
 
 __all__ = ["LOCAL_PREFIX", "Device", "DeviceHost", "device_config", "device_stats", "is_local",
            "seat_result"]

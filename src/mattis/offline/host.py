@@ -35,21 +35,19 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-from ..bots.review import REVIEW_SEED
-from ..i18n import Lang, is_lang
+from ..i18n import Lang
 from ..table.config import TableConfig, table_profile
-from ..table.errors import Refusal, error_message
+from ..table.errors import Refusal
 from ..table.host import Connection, Timer
-from ..table.jobs import DecisionParts, Job, run_job, search_speed
-from ..table.ledger import level_stats
+from ..table.jobs import DecisionParts, Job, run_job
 from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.protocol import refused_opening
-from ..table.rating import Rating, finishing_ranks, prior, rate, rating_summary
-from ..table.records import finished_record
-from ..table.review import ReviewDesk, ReviewKey, review_answer
+from ..table.review import ReviewDesk
 from ..table.rows import ActionRow, Row
 from ..table.session import TableSession
+from .requests import DeviceRequests, page_lang
+from .stats import seat_result
 
 LOCAL_PREFIX = "local-"
 """Every table kept on the device has an id starting with this, so the page's transport
@@ -57,13 +55,6 @@ knows to send it to the worker and not to a server."""
 
 Table = TableMaster[str]
 """A table in the worker: its connections' links are the page's connection numbers."""
-
-
-REVIEW_PAUSE = 0.005
-"""Seconds the worker waits before each piece of a review it works out
-(:meth:`DeviceHost._in_line`), so the page's asks for its progress are answered as it goes:
-about one a choice in Chromium (at 0.001 s, or with every piece waiting at once, the page
-heard nothing until the end), for under 2% of the review's time."""
 
 
 def is_local(table_id: str) -> bool:
@@ -119,72 +110,7 @@ def record_key(table_id: str, game_number: int) -> str:
     return f"{table_id}/{game_number}"
 
 
-def seat_result(session: TableSession, finished: float) -> dict[str, Any]:
-    """What a finished game on the device counts in its owner's statistics: the levels of the
-    bots at the table, whether the owner (the creator's seat) was Mattis, and whether on an
-    empty hand (P1.10); for the owner's rating, their seat, each seat's bot level (``None``: a
-    person), the order the others went out, the Mattis, and when it ended (``finished``,
-    seconds since the epoch: games are rated in the order they ended). The engine record
-    has no seats, so this is kept beside it."""
-    result = session.game.result if session.game is not None else None
-    if result is None:
-        raise ValueError("the game is not over")
-    return {"levels": [seat.level for seat in session.seats if seat.kind == "bot" and seat.level],
-            "mattis": session.host in result.losers,
-            "empty_loss": session.host in result.losers and result.lost_on_empty,
-            "seat": session.host,
-            "seat_levels": [seat.level or "" if seat.kind == "bot" else None for seat in session.seats],
-            "out_order": list(result.out_order), "losers": list(result.losers), "finished": finished}
-
-
-def _rated_game(item: dict[str, Any]) -> tuple[float, int, list[str | None], list[int]] | None:
-    """A saved result's rating facts: when it ended, the owner's seat, each seat's bot level
-    and the places (``None`` for a result saved before ratings, or one that does not read)."""
-    levels, seat, finished = item.get("seat_levels"), item.get("seat"), item.get("finished")
-    out_order, losers = item.get("out_order"), item.get("losers")
-    if not (isinstance(levels, list) and isinstance(out_order, list) and isinstance(losers, list)
-            and isinstance(seat, int) and isinstance(finished, int | float)):
-        return None
-    seats = len(levels)
-    numbers = [*out_order, *losers, seat]
-    if seats < 2 or not all(isinstance(number, int) and 0 <= number < seats for number in numbers):
-        return None
-    places = finishing_ranks(seats, out_order, losers)
-    return float(finished), seat, [None if level is None else str(level) for level in levels], places
-
-
-def device_rating(items: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
-    """The owner's OpenSkill rating over the saved games (:mod:`mattis.table.rating`, as
-    ``GET /api/players/me``): the bots at their level's fixed rating, friends at a guest's,
-    rated in the order the games ended (``None`` before the first)."""
-    games = sorted((rated for item in items if (rated := _rated_game(item)) is not None),
-                   key=lambda game: game[0])
-    rating: Rating | None = None
-    for _, seat, levels, places in games:
-        before = [(rating or Rating()) if index == seat else prior("human" if level is None else "bot", level)
-                  for index, level in enumerate(levels)]
-        rating = rate(before, places)[seat]
-    return rating_summary(rating, len(games))
-
-
-def device_stats(results: object) -> dict[str, Any]:
-    """The device owner's statistics from the saved :func:`seat_result` texts: the ledger's
-    arithmetic (:func:`~mattis.table.ledger.level_stats`, as ``GET /api/players/me`` and
-    ``mattis stats``), plus the empty losses and the rating (:func:`device_rating`); a text
-    that does not read is left out."""
-    read: list[dict[str, Any]] = []
-    for text in [str(item) for item in results] if isinstance(results, Iterable) else []:
-        with contextlib.suppress(ValueError):
-            item = json.loads(text)
-            if isinstance(item, dict) and isinstance(item.get("levels"), list):
-                read.append(item)
-    figures = level_stats(([str(level) for level in item["levels"]], bool(item.get("mattis")))
-                          for item in read)
-    return {**figures, "empty_losses": sum(bool(item.get("empty_loss")) for item in read),
-            "rating": device_rating(read)}
-
-
-class DeviceHost:
+class DeviceHost(DeviceRequests):
     """Every table of the device, hosted for the page: their :class:`~mattis.table.TableHost`."""
 
     def __init__(self, device: Device, post: Callable[[str], object],
@@ -240,7 +166,7 @@ class DeviceHost:
             await self._call(message)
         elif op == "open":
             await self._open(conn, str(message.get("tableId") or ""), str(message.get("token") or ""),
-                             _lang(message.get("lang")))
+                             page_lang(message.get("lang")))
         elif op not in ("send", "close"):
             raise ValueError("unknown op")
         elif conn in self.connections:  # a connection that closed meanwhile has nothing to do
@@ -251,74 +177,9 @@ class DeviceHost:
                 del self.connections[conn]
                 table.disconnect(connection)
 
-    # ---------------------------------------------------------------- requests (the HTTP part)
-
-    async def _call(self, message: dict[str, Any]) -> None:
-        lang = _lang(message.get("lang"))
-        reply: dict[str, Any] = {"reply": message.get("id")}
-        try:
-            status, data = await self._answer(str(message.get("name")), message)
-            reply |= {"ok": True, "status": status, "data": data}
-        except Exception as error:
-            if not isinstance(error, Refusal):  # a bug: the page gets an answer, not a wait
-                self.failures.append(f"{type(error).__name__}: {error}")
-                error = Refusal("server_error")
-            reply |= {"ok": False, "status": error.status, "data": error_message(error, lang)}
-        self.post(json.dumps(reply, ensure_ascii=False, separators=(",", ":")))
-
-    async def _answer(self, name: str, message: dict[str, Any]) -> tuple[int, Any]:
-        if name == "createTable":
-            table, seat, token = await self.create(message.get("body"))
-            return 201, {"table": table.table_id, "seat": seat, "token": token, "invite": None}
-        if name == "list":
-            return 200, await self.saved_tables()
-        if name == "myStats":
-            return 200, device_stats(await self.device.results())
-        if name == "searchSpeed":
-            return 200, search_speed(float(message.get("seconds") or 1.0))
-        table = await self.table(str(message.get("tableId") or ""))
-        if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
-            number = message.get("game")
-            number = table.session.game_number if number is None else number
-            if not isinstance(number, int) or isinstance(number, bool):
-                raise Refusal("bad_request", "game must be a number")
-            record = finished_record(self.stores[table.table_id].game(table.table_id, number))
-            return 200, json.dumps(record, separators=(",", ":"))
-        if name == "review":
-            return await self._review(table, message)
-        if name == "tableInfo":
-            return 200, table.session.summary()
-        if name == "joinTable":
-            seat, token = await table.join(message.get("name"))
-            return 200, {"seat": seat, "token": token}
-        raise Refusal("bad_message", "unknown request (see mattis/offline/host.py)")
-
-    async def _review(self, table: Table, message: dict[str, Any]) -> tuple[int, Any]:
-        number, token = message.get("game"), message.get("token")
-        if not isinstance(number, int) or isinstance(number, bool):
-            raise Refusal("bad_request", "game must be a number")
-        seat = table.session.seat_of(token) if isinstance(token, str) else None
-        if seat is None:
-            raise Refusal("bad_token")
-        table_id, store = table.table_id, self.stores[table.table_id]
-        key = ReviewKey(table_id, number, seat, self.config.review_iterations, REVIEW_SEED)
-
-        async def record() -> dict[str, Any]:
-            return finished_record(store.game(table_id, number))
-
-        run = await self.reviews.ask(key, record, self._in_line,
-                                     report=lambda error: self.report(table_id, error))
-        answer = review_answer(run, _lang(message.get("lang")), device=True)
-        return (200 if answer["status"] == "done" else 202), answer
-
-    async def _in_line(self, cost: float, function: Callable[..., Any], *args: Any) -> Any:
-        """One piece of a review, worked out here: one at a time, each after a short timer that
-        lets the page's messages in first (its asks for the progress, a move at another table).
-        On Pyodide a timer is what lets them in, and only if the pieces wait for it one by one:
-        all of a review's pieces waiting on timers at once ran before any message."""
-        async with self.review_turn:
-            await asyncio.sleep(REVIEW_PAUSE)
-            return function(*args)
+    def saved_results(self) -> Awaitable[object]:
+        """Every finished game's saved :func:`~mattis.offline.stats.seat_result` (JSON texts)."""
+        return self.device.results()
 
     async def create(self, body: object) -> tuple[Table, int, str]:
         """A new table on the device from a ``POST /api/tables`` body; returns it, the
@@ -472,7 +333,3 @@ class DeviceHost:
     def report(self, table_id: str, error: BaseException) -> None:
         """Keep it for :attr:`failures`; the table goes on."""
         self.failures.append(f"table {table_id}: {type(error).__name__}: {error}")
-
-
-def _lang(value: object) -> Lang:
-    return value if is_lang(value) else "en"

@@ -2,7 +2,7 @@
 
 One pure function for every host: the web server rates each player bound to a seat with each
 finished game (``web/ratings.py``, in the game's transaction), and the offline app rates its
-owner over the games saved on the device ("Min statistikk", :mod:`mattis.offline.host`),
+owner over the games saved on the device ("Min statistikk", :mod:`mattis.offline.stats`),
 where the ``openskill`` package is not available (Pyodide has no such package, and the app
 ships only the standard library). The figures are the ``openskill`` package's
 ``PlackettLuce()`` with its defaults (``tests/test_rating.py`` compares them): each sigma first

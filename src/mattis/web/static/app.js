@@ -342,7 +342,7 @@ async function createFromForm(event) {
 // ------------------------------------------------------------------ my statistics
 
 // "Min statistikk": the games played on this device, counted by the worker's Python
-// (mattis.offline.host.device_stats, the ledger's level_stats, and the owner's rating),
+// (mattis.offline.stats.device_stats, the ledger's level_stats, and the owner's rating),
 // shown when opened.
 
 function percent(rate) {

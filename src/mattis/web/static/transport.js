@@ -27,7 +27,7 @@
 //   isLocal(tableId)                   -> whether the table lives on this device
 //   localTables(lang)                  -> {ok, status, data: [summaries of the device's tables]}
 //   myStats(lang)                      -> {ok, status, data: the device owner's statistics
-//                                         (mattis.offline.host.device_stats)}
+//                                         (mattis.offline.stats.device_stats)}
 //   fetchRecord(tableId, game, lang)   -> {ok, status, text: the engine record as JSON text}
 //   engineReady()                      -> resolves with the worker's start-up {seconds, phases, from}
 //                                         once Python is loaded (rejects if it cannot load)

@@ -15,7 +15,7 @@
 //                the key of POST /api/players, sent as "Authorization: Bearer KEY" (ledger.md)
 //   "results"    each finished game's result for the device owner's seat as JSON text,
 //                {levels, mattis, empty_loss, seat, seat_levels, out_order, losers, finished}
-//                (mattis.offline.host.seat_result; key: recordKey,
+//                (mattis.offline.stats.seat_result; key: recordKey,
 //                saved in the record's transaction), read for "Min statistikk" (ledger.md)
 self.mattisDatabase = (() => {
   const NAME = "mattis";
