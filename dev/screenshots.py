@@ -319,6 +319,16 @@ def learn(browser: Browser, base: str) -> None:
     page.context.close()
 
 
+def emoji_font() -> bool:
+    """Whether the system has a font with 👍 (a phone has; a bare Debian has not)."""
+    try:
+        found = subprocess.run(["fc-list", ":charset=1f44d", "family"], capture_output=True, text=True,
+                               check=False, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return True  # no fontconfig to ask: say nothing
+    return bool(found.strip())
+
+
 GROUPS: dict[str, Callable[[Browser, str], None]] = {
     "spectator": spectator, "coach": coach, "review": review, "learn": learn}
 
@@ -333,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: apt-get install -y chromium", file=sys.stderr)
         return 1
+    if not emoji_font():
+        print("warning: no colour emoji font, the reactions' 👍 will be a blank box:"
+              " apt-get install -y fonts-noto-color-emoji", file=sys.stderr)
     from mattis.web import pwa
 
     pwa.build(say=print)  # the offline app's files, as a person's site has them (nothing if current)
