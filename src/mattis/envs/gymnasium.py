@@ -39,7 +39,18 @@ try:
 except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
-from ..bots import Agent, CardTracker, Limit, PlayerView, decide, make_agent, parse_level, seat_rng, seat_view
+from ..bots import (
+    Agent,
+    CardTracker,
+    Limit,
+    PlayerView,
+    RandomAgent,
+    decide,
+    make_agent,
+    parse_level,
+    seat_rng,
+    seat_view,
+)
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.game import Game
 from ..core.phase import Phase
@@ -155,12 +166,13 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         if not 0 <= index < NUM_ACTIONS or ALL_ACTIONS[index] not in legal:
             self._ended = True
             return ILLEGAL_ACTION_REWARD, True, False, True
-        before = self._potential()
-        game.apply(ALL_ACTIONS[index])
+        shaping = self.shaping
+        before = self._potential() if shaping else 0.0
+        game.apply_unchecked(ALL_ACTIONS[index])  # found among the legal moves just above
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        reward = self.shaping * (self._potential() - before) if self.shaping else 0.0
+        reward = shaping * (self._potential() - before) if shaping else 0.0
         self._ended = game.is_over or self._truncated
         if game.is_over:
             losers = game.result.losers if game.result else ()
@@ -176,6 +188,20 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         mask.fill(0)
         if game.to_move == self.seat and not self._truncated:  # as action_masks() says
             mask[[action.index for action in game.legal_actions()]] = 1
+
+    def _pack(self) -> list[int]:
+        """The learner's observation packed for a batch's one encoding
+        (:meth:`~mattis.envs.encoding.SeatEncoder.pack`); the same numbers as :meth:`step`."""
+        game = self._require_game()
+        encoder = self._encoder
+        return encoder.pack(game.seat_view(self.seat, since=encoder.count))
+
+    def _legal_indices(self) -> list[int]:
+        """The indices :meth:`action_masks` marks 1."""
+        game = self._require_game()
+        if game.to_move != self.seat or self._truncated:
+            return []
+        return [action.index for action in game.legal_actions()]
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions as a 0/1 vector (all 0 once the episode has ended)."""
@@ -197,7 +223,9 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
             agent, rng, tracker = self._bots[seat]
             legal = game.legal_actions()
             if len(legal) == 1:
-                game.apply(legal[0])
+                game.apply_unchecked(legal[0])
+            elif type(agent) is RandomAgent:  # it reads the legal moves only: build it no view
+                game.apply_unchecked(rng.choice(legal))
             elif callable(agent):  # a policy (our agents are objects with a choose method)
                 game.apply(_policy_move(agent, seat_view(game, seat, tracker), legal, seat))
             else:
