@@ -215,7 +215,97 @@ def encode_view(view: Mapping[str, Any] | SeatView | PlayerView) -> Observation:
     return out
 
 
-class SeatEncoder:
+class SeatPacker:
+    """One seat's observation in packed form: the seat's memory of the public events (a
+    :class:`CardTracker`) and :meth:`pack`, which turns a view into :data:`PACKED_WORDS` whole
+    numbers. What a batch needs, without a vector of its own per game (:func:`unpack_into`
+    writes the batch's rows); :class:`SeatEncoder` adds the vector."""
+
+    def __init__(self, seat: int, players: int, rules: Rules, before: Sequence[RawEvent] = ()) -> None:
+        """``before``: public events the seat saw before the game its views come from (a
+        game resumed from a position, as OpenSpiel's resampled states are)."""
+        self.seat = seat
+        self.players = players
+        self.tracker = CardTracker(players, rules)
+        self.tracker.feed(before)
+        self._first = len(before)
+        self._rel = [(other - seat) % players for other in range(players)]
+        self._bits_of: dict[Iterable[int], int] = {}
+        # For pack(): each seat's one-hot bit, and the zeros of absent seats' slots.
+        self._bit: dict[int | None, int] = {None: 0}
+        self._bit.update((other, 1 << rel) for other, rel in enumerate(self._rel))
+        self._absent = [0] * (MAX_SEATS - players)
+        self._present = (1 << players) - 1
+
+    @property
+    def count(self) -> int:
+        """Events of the game followed so far: ask for the next view with ``since=count``."""
+        return self.tracker.count - self._first
+
+    def pack(self, public: SeatView) -> list[int]:
+        """Follow ``public`` (the events since the last call) and return the observation
+        packed into :data:`PACKED_WORDS` whole numbers: every 0/1 block as a bit mask
+        (relative seats in order), then the counts. :func:`unpack_into` turns the packs of a
+        whole batch into its rows in one go, so a batch pays NumPy's cost once and each game
+        only its Python part. A :class:`SeatEncoder`'s :attr:`~SeatEncoder.vector` is left
+        as it was (its next :meth:`~SeatEncoder.update` still brings it up to date)."""
+        tracker = self.tracker
+        tracker.follow(public, self._first)
+        seat, absent = self.seat, self._absent
+        table = [0] * self.players
+        in_play = 0
+        for owner, card in public.trick:
+            table[owner] |= 1 << card
+            in_play |= 1 << card
+        for owner, play in public.plays:
+            table[owner] |= play.mask
+            in_play |= play.mask
+        hand = public.hand
+        won, known = tracker.known_won, tracker.known_hands
+        gone = tracker.gone
+        others_known = [*known[seat + 1:], *known[:seat]]  # the own row is the whole hand
+        seen = in_play | gone | hand
+        for mask in won:
+            seen |= mask
+        for mask in others_known:
+            seen |= mask
+        trump_card = 0 if public.trump_card is None else 1 << public.trump_card
+        if public.phase == Phase.COLLECT:
+            seen |= trump_card  # the face-up bottom card still in the stock
+        current_round = 0
+        for _, card in public.current_round:
+            current_round |= 1 << card
+        bit = self._bit
+        bits_of = self._bits_of
+        try:
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        except KeyError:
+            for seats in (public.out, public.losers, public.tie, public.due):
+                bits_of[seats] = sum(1 << self._rel[other] for other in set(seats))
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        hand_sizes, won_sizes = public.hand_sizes, public.won_sizes
+        return [  # relative seat order: this seat's row, then the next clockwise, ...
+            hand,
+            *table[seat:], *table[:seat], *absent,
+            public.plays[-1][1].mask if public.plays else 0,
+            current_round,
+            *won[seat:], *won[:seat], *absent,
+            hand, *others_known, *absent,
+            gone,
+            FULL_DECK_MASK & ~seen,
+            trump_card,
+            (_TRUMP_BIT[public.trump_suit] | _PHASE_BIT[public.phase] << 5 | bit[public.to_move] << 8
+             | bit[public.leader] << 14 | bit[public.dealer] << 20 | bit[public.trump_holder] << 26
+             | bit[public.last_drawer] << 32),
+            self._present | flags[0] << 6 | flags[1] << 12 | flags[2] << 18 | flags[3] << 24,
+            *hand_sizes[seat:], *hand_sizes[:seat], *absent,
+            *won_sizes[seat:], *won_sizes[:seat], *absent,
+            public.stock_size, public.removed_count, public.trick_size or 0,
+        ]
+
+
+
+class SeatEncoder(SeatPacker):
     """One seat's observation vector, kept up to date instead of rebuilt.
 
     Each :meth:`update` takes the seat's view of the events since the last one
@@ -232,11 +322,7 @@ class SeatEncoder:
     def __init__(self, seat: int, players: int, rules: Rules, before: Sequence[RawEvent] = ()) -> None:
         """``before``: public events the seat saw before the game its views come from (a
         game resumed from a position, as OpenSpiel's resampled states are)."""
-        self.seat = seat
-        self.players = players
-        self.tracker = CardTracker(players, rules)
-        self.tracker.feed(before)
-        self._first = len(before)
+        super().__init__(seat, players, rules, before)
         self._buffer = array("f", bytes(4 * OBSERVATION_SIZE))
         self.vector: Observation = np.frombuffer(self._buffer, dtype=np.float32)
         """The observation as of the last :meth:`update`; the encoder writes into it, so
@@ -245,7 +331,6 @@ class SeatEncoder:
         # times waits on that object's reference count at every item, and costs 2.5 times more.
         self.values: list[float] = self._buffer.tolist()
         """:attr:`vector` as Python floats (equal to ``vector.tolist()``); copy it to keep it."""
-        self._rel = [(other - seat) % players for other in range(players)]
         self._rows = [rel * NUM_CARDS for rel in self._rel]
         for rel in self._rel:
             self._buffer[_PRESENT + rel] = self.values[_PRESENT + rel] = 1.0
@@ -261,20 +346,9 @@ class SeatEncoder:
         self._hot: tuple[int, ...] = (-1,) * len(_ONE_HOT_STARTS)
         self._flags: tuple[int, ...] = (0,) * len(_FLAG_STARTS)
         self._slot: dict[int | None, int] = {None: -1, **dict(enumerate(self._rel))}
-        # For pack(): each seat's one-hot bit, and the zeros of absent seats' slots.
-        self._bit: dict[int | None, int] = {None: 0}
-        self._bit.update((other, 1 << rel) for other, rel in enumerate(self._rel))
-        self._absent = [0] * (MAX_SEATS - players)
-        self._present = (1 << players) - 1
-        self._bits_of: dict[Iterable[int], int] = {}
         self._hand_sizes: tuple[int, ...] = (0,) * players
         self._won_sizes: tuple[int, ...] = (0,) * players
         self._scalars: tuple[int, ...] = (0, 0, 0)
-
-    @property
-    def count(self) -> int:
-        """Events of the game followed so far: ask for the next view with ``since=count``."""
-        return self.tracker.count - self._first
 
     def update(self, public: SeatView) -> Observation:
         """Follow ``public`` (the events since the last update) and return :attr:`vector`."""
@@ -387,68 +461,6 @@ class SeatEncoder:
             buffer[_TRICK_SIZE] = values[_TRICK_SIZE] = _PER_SIX[scalars[2]]
             self._scalars = scalars
         return self.vector
-
-
-    def pack(self, public: SeatView) -> list[int]:
-        """Follow ``public`` as :meth:`update` does, and return the observation packed into
-        :data:`PACKED_WORDS` whole numbers instead of writing :attr:`vector`: every 0/1 block
-        as a bit mask (relative seats in order), then the counts. :func:`unpack_into` turns
-        the packs of a whole batch into its rows in one go, so a batch pays NumPy's cost
-        once and each game only its Python part. :attr:`vector` is left as it was (a later
-        :meth:`update` still brings it up to date)."""
-        tracker = self.tracker
-        tracker.follow(public, self._first)
-        seat, absent = self.seat, self._absent
-        table = [0] * self.players
-        in_play = 0
-        for owner, card in public.trick:
-            table[owner] |= 1 << card
-            in_play |= 1 << card
-        for owner, play in public.plays:
-            table[owner] |= play.mask
-            in_play |= play.mask
-        hand = public.hand
-        won, known = tracker.known_won, tracker.known_hands
-        gone = tracker.gone
-        others_known = [*known[seat + 1:], *known[:seat]]  # the own row is the whole hand
-        seen = in_play | gone | hand
-        for mask in won:
-            seen |= mask
-        for mask in others_known:
-            seen |= mask
-        trump_card = 0 if public.trump_card is None else 1 << public.trump_card
-        if public.phase == Phase.COLLECT:
-            seen |= trump_card  # the face-up bottom card still in the stock
-        current_round = 0
-        for _, card in public.current_round:
-            current_round |= 1 << card
-        bit = self._bit
-        bits_of = self._bits_of
-        try:
-            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
-        except KeyError:
-            for seats in (public.out, public.losers, public.tie, public.due):
-                bits_of[seats] = sum(1 << self._rel[other] for other in set(seats))
-            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
-        hand_sizes, won_sizes = public.hand_sizes, public.won_sizes
-        return [  # relative seat order: this seat's row, then the next clockwise, ...
-            hand,
-            *table[seat:], *table[:seat], *absent,
-            public.plays[-1][1].mask if public.plays else 0,
-            current_round,
-            *won[seat:], *won[:seat], *absent,
-            hand, *others_known, *absent,
-            gone,
-            FULL_DECK_MASK & ~seen,
-            trump_card,
-            (_TRUMP_BIT[public.trump_suit] | _PHASE_BIT[public.phase] << 5 | bit[public.to_move] << 8
-             | bit[public.leader] << 14 | bit[public.dealer] << 20 | bit[public.trump_holder] << 26
-             | bit[public.last_drawer] << 32),
-            self._present | flags[0] << 6 | flags[1] << 12 | flags[2] << 18 | flags[3] << 24,
-            *hand_sizes[seat:], *hand_sizes[:seat], *absent,
-            *won_sizes[seat:], *won_sizes[:seat], *absent,
-            public.stock_size, public.removed_count, public.trick_size or 0,
-        ]
 
 
 def _write_cards(buffer: array[float], values: list[float], start: int, *, old: int, new: int) -> None:

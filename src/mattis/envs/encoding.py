@@ -17,6 +17,7 @@ try:
         SLICES,
         Observation,
         SeatEncoder,
+        SeatPacker,
         Slot,
         action_mask,
         encode_view,
@@ -29,6 +30,6 @@ except MissingExtra as error:  # name this module, the one imported
 
 __all__ = [
     "LAYOUT", "MAX_SEATS", "OBSERVATION_SIZE", "PACKED_WORDS", "PHASES", "RULES_SIZE", "SLICES",
-    "Observation", "SeatEncoder", "Slot", "action_mask", "encode_view", "rules_vector", "terminal_rewards",
-    "unpack_into",
+    "Observation", "SeatEncoder", "SeatPacker", "Slot", "action_mask", "encode_view", "rules_vector",
+    "terminal_rewards", "unpack_into",
 ]

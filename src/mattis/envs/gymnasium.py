@@ -57,7 +57,7 @@ from ..core.phase import Phase
 from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
-from .encoding import OBSERVATION_SIZE, Observation, SeatEncoder, action_mask, terminal_rewards
+from .encoding import OBSERVATION_SIZE, Observation, SeatEncoder, SeatPacker, action_mask, terminal_rewards
 from .render import render_in_mode
 
 ILLEGAL_ACTION_REWARD = -1.0
@@ -118,7 +118,10 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._bots: dict[int, tuple[Agent | Policy, random.Random, CardTracker]] = {}
-        self._encoder = SeatEncoder(seat, self.players, self.rules)
+        self._encoder: SeatPacker = SeatEncoder(seat, self.players, self.rules)
+        self._batched = False
+        """Set by a batch that writes the observations itself (:meth:`_pack`): its games need
+        no vector of their own."""
         self._truncated = False
         self._ended = False
 
@@ -131,7 +134,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
 
     def _deal(self, seed: int | None) -> None:
         """:meth:`reset` without the observation: the batched environment writes that into
-        its own array (:meth:`observe_into`)."""
+        its own array (:meth:`_pack`)."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game.new(self.rules, self.players, seed=game_seed)
@@ -142,7 +145,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
                    seat_rng(game_seed, seat), CardTracker(self.players, self.rules))
             for seat, opponent in zip(others, self.opponents, strict=True)
         }
-        self._encoder = SeatEncoder(self.seat, self.players, self.rules)
+        self._encoder = (SeatPacker if self._batched else SeatEncoder)(self.seat, self.players, self.rules)
         self._truncated = False
         self._ended = False
         self._play_bots()
@@ -179,19 +182,9 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
             reward += terminal_rewards(losers, self.players)[self.seat]
         return reward, game.is_over, self._truncated, False
 
-    def observe_into(self, row: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
-        """Write the learner's observation and legal-move mask into one row of a batch's
-        arrays: the same numbers as :meth:`step` returns, without a new array."""
-        game = self._require_game()
-        encoder = self._encoder
-        row[:] = encoder.update(game.seat_view(self.seat, since=encoder.count))
-        mask.fill(0)
-        if game.to_move == self.seat and not self._truncated:  # as action_masks() says
-            mask[[action.index for action in game.legal_actions()]] = 1
-
     def _pack(self) -> list[int]:
         """The learner's observation packed for a batch's one encoding
-        (:meth:`~mattis.envs.encoding.SeatEncoder.pack`); the same numbers as :meth:`step`."""
+        (:meth:`~mattis.envs.encoding.SeatPacker.pack`); the same numbers as :meth:`step`."""
         game = self._require_game()
         encoder = self._encoder
         return encoder.pack(game.seat_view(self.seat, since=encoder.count))
@@ -242,6 +235,8 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observe(self) -> Observation:
         encoder = self._encoder
+        if not isinstance(encoder, SeatEncoder):  # a batch's game, observed alone: from its start
+            encoder = self._encoder = SeatEncoder(self.seat, self.players, self.rules)
         return encoder.update(self._require_game().seat_view(self.seat, since=encoder.count)).copy()
 
     def _info(self) -> dict[str, Any]:

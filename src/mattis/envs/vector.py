@@ -107,6 +107,8 @@ class _Games:
 
     def __init__(self, options: Sequence[Mapping[str, Any]], arrays: _Arrays, same_step: bool) -> None:
         self.envs = [MattisEnv(**dict(option)) for option in options]
+        for env in self.envs:
+            env._batched = True  # the batch writes their observations: no vector per game
         self.arrays = arrays
         self.same_step = same_step
         self._games = np.arange(len(self.envs))
