@@ -6,6 +6,8 @@ environments that use it.
    :func:`encode_view` works out from the whole view, at every step of whole games of every
    preset and house rule and every allowed player count (2-6), and of long phase-2 games
    in which players keep picking up (P2.4).
+   Packed (``SeatEncoder.pack``) and unpacked for a whole batch at once (``unpack_into``), the
+   vector is the same, bit for bit.
 2. Each environment (PettingZoo, Gymnasium, OpenSpiel) hands out that same vector at every
    step, including OpenSpiel states that were cloned or resampled; what it hands out is a
    copy, not its encoder's own vector.
@@ -26,7 +28,15 @@ import pytest
 import mattis.envs.openspiel  # noqa: F401 - registers python_mattis
 from mattis import PICKUP, Game, Rules
 from mattis.core.cards import CARD_CODES
-from mattis.envs.encoding import SeatEncoder, encode_view
+from mattis.envs.encoding import (
+    OBSERVATION_SIZE,
+    PACKED_WORDS,
+    SLICES,
+    SeatEncoder,
+    encode_view,
+    rules_vector,
+    unpack_into,
+)
 from mattis.envs.gymnasium import MattisEnv
 from mattis.envs.openspiel import MattisState
 from mattis.envs.pettingzoo import env, raw_env
@@ -105,6 +115,37 @@ def test_the_encoder_follows_a_game_set_up_from_hands() -> None:
     hands = [[CARD_CODES[card] for card in cards[5 * seat:5 * seat + 5]] for seat in range(4)]
     game = Game.from_hands(Rules.preset("kortregler"), hands, trump="h", leader=2)
     assert_encoders_follow(game, lambda g: g.apply(rng.choice(g.legal_actions())), cap=400)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_a_batch_of_packed_views_unpacks_to_the_encoders_vectors(name: str, players: int) -> None:
+    """Issue 30 item 5: :meth:`SeatEncoder.pack` and :func:`unpack_into` (the vector
+    environment's one encoding per batch) give every seat's vector bit for bit, after every
+    action of a random game, written into all rows or into chosen ones."""
+    rng = random.Random(f"packed/{name}/{players}")
+    game = Game.new(VARIANTS[name], players, seed=players + 1)
+    updating = [SeatEncoder(seat, players, game.rules) for seat in range(players)]
+    packing = [SeatEncoder(seat, players, game.rules) for seat in range(players)]
+    batch = np.full((players + 1, OBSERVATION_SIZE), 7.0, dtype=np.float32)  # a row unwritten
+    batch[:players, SLICES["rules"]] = rules_vector(game.rules)
+    backwards = np.arange(players)[::-1]
+    while True:
+        packs = [encoder.pack(game.seat_view(seat, since=encoder.count))
+                 for seat, encoder in enumerate(packing)]
+        assert all(len(pack) == PACKED_WORDS for pack in packs)
+        if game.num_actions % 2:
+            unpack_into(packs[::-1], batch, backwards)
+        else:
+            unpack_into(packs, batch[:players])
+        for seat, encoder in enumerate(updating):
+            vector = encoder.update(game.seat_view(seat, since=encoder.count))
+            if batch[seat].tobytes() != vector.tobytes():
+                differ = np.flatnonzero(batch[seat] != vector).tolist()
+                pytest.fail(f"action {game.num_actions}, seat {seat}: slots {differ} differ")
+        assert (batch[players] == 7.0).all()
+        if game.is_over or game.num_actions >= 2000:
+            return
+        game.apply(rng.choice(game.legal_actions()))
 
 
 def test_an_update_refuses_a_view_that_does_not_start_where_it_stopped() -> None:

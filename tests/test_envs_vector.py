@@ -241,3 +241,30 @@ def test_the_async_batch_answers_what_the_sync_batch_answers_for_a_seed() -> Non
         assert ended >= 2
     finally:
         batch.close()
+
+
+def test_random_opponents_play_the_moves_they_would_play_with_a_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment lets a ``random`` bot pick from the legal moves without building its
+    seat view (it reads none): the games are the same as when it gets one."""
+    from mattis.bots import RandomAgent
+
+    class Viewing(RandomAgent):
+        """``random`` as any other agent: asked through its seat view."""
+
+    def play(environment: MattisEnv) -> list[bytes]:
+        observation, info = environment.reset(seed=21)
+        seen = [observation.tobytes()]
+        for _ in range(400):
+            action = int(first_legal(info["action_mask"][None])[0])
+            observation, _, terminated, truncated, info = environment.step(action)
+            seen.append(observation.tobytes())
+            if terminated or truncated:
+                observation, info = environment.reset()
+                seen.append(observation.tobytes())
+        return seen
+
+    plain = play(MattisEnv(players=4, opponents="random"))
+    monkeypatch.setattr("mattis.envs.gymnasium.make_agent", lambda level, limit=None: Viewing())
+    viewing = MattisEnv(players=4, opponents="random")
+    assert play(viewing) == plain
+    assert all(type(agent) is Viewing for agent, _, _ in viewing._bots.values())

@@ -23,6 +23,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from ..extras import MissingExtra
@@ -214,7 +215,97 @@ def encode_view(view: Mapping[str, Any] | SeatView | PlayerView) -> Observation:
     return out
 
 
-class SeatEncoder:
+class SeatPacker:
+    """One seat's observation in packed form: the seat's memory of the public events (a
+    :class:`CardTracker`) and :meth:`pack`, which turns a view into :data:`PACKED_WORDS` whole
+    numbers. What a batch needs, without a vector of its own per game (:func:`unpack_into`
+    writes the batch's rows); :class:`SeatEncoder` adds the vector."""
+
+    def __init__(self, seat: int, players: int, rules: Rules, before: Sequence[RawEvent] = ()) -> None:
+        """``before``: public events the seat saw before the game its views come from (a
+        game resumed from a position, as OpenSpiel's resampled states are)."""
+        self.seat = seat
+        self.players = players
+        self.tracker = CardTracker(players, rules)
+        self.tracker.feed(before)
+        self._first = len(before)
+        self._rel = [(other - seat) % players for other in range(players)]
+        self._bits_of: dict[Iterable[int], int] = {}
+        # For pack(): each seat's one-hot bit, and the zeros of absent seats' slots.
+        self._bit: dict[int | None, int] = {None: 0}
+        self._bit.update((other, 1 << rel) for other, rel in enumerate(self._rel))
+        self._absent = [0] * (MAX_SEATS - players)
+        self._present = (1 << players) - 1
+
+    @property
+    def count(self) -> int:
+        """Events of the game followed so far: ask for the next view with ``since=count``."""
+        return self.tracker.count - self._first
+
+    def pack(self, public: SeatView) -> list[int]:
+        """Follow ``public`` (the events since the last call) and return the observation
+        packed into :data:`PACKED_WORDS` whole numbers: every 0/1 block as a bit mask
+        (relative seats in order), then the counts. :func:`unpack_into` turns the packs of a
+        whole batch into its rows in one go, so a batch pays NumPy's cost once and each game
+        only its Python part. A :class:`SeatEncoder`'s :attr:`~SeatEncoder.vector` is left
+        as it was (its next :meth:`~SeatEncoder.update` still brings it up to date)."""
+        tracker = self.tracker
+        tracker.follow(public, self._first)
+        seat, absent = self.seat, self._absent
+        table = [0] * self.players
+        in_play = 0
+        for owner, card in public.trick:
+            table[owner] |= 1 << card
+            in_play |= 1 << card
+        for owner, play in public.plays:
+            table[owner] |= play.mask
+            in_play |= play.mask
+        hand = public.hand
+        won, known = tracker.known_won, tracker.known_hands
+        gone = tracker.gone
+        others_known = [*known[seat + 1:], *known[:seat]]  # the own row is the whole hand
+        seen = in_play | gone | hand
+        for mask in won:
+            seen |= mask
+        for mask in others_known:
+            seen |= mask
+        trump_card = 0 if public.trump_card is None else 1 << public.trump_card
+        if public.phase == Phase.COLLECT:
+            seen |= trump_card  # the face-up bottom card still in the stock
+        current_round = 0
+        for _, card in public.current_round:
+            current_round |= 1 << card
+        bit = self._bit
+        bits_of = self._bits_of
+        try:
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        except KeyError:
+            for seats in (public.out, public.losers, public.tie, public.due):
+                bits_of[seats] = sum(1 << self._rel[other] for other in set(seats))
+            flags = (bits_of[public.out], bits_of[public.losers], bits_of[public.tie], bits_of[public.due])
+        hand_sizes, won_sizes = public.hand_sizes, public.won_sizes
+        return [  # relative seat order: this seat's row, then the next clockwise, ...
+            hand,
+            *table[seat:], *table[:seat], *absent,
+            public.plays[-1][1].mask if public.plays else 0,
+            current_round,
+            *won[seat:], *won[:seat], *absent,
+            hand, *others_known, *absent,
+            gone,
+            FULL_DECK_MASK & ~seen,
+            trump_card,
+            (_TRUMP_BIT[public.trump_suit] | _PHASE_BIT[public.phase] << 5 | bit[public.to_move] << 8
+             | bit[public.leader] << 14 | bit[public.dealer] << 20 | bit[public.trump_holder] << 26
+             | bit[public.last_drawer] << 32),
+            self._present | flags[0] << 6 | flags[1] << 12 | flags[2] << 18 | flags[3] << 24,
+            *hand_sizes[seat:], *hand_sizes[:seat], *absent,
+            *won_sizes[seat:], *won_sizes[:seat], *absent,
+            public.stock_size, public.removed_count, public.trick_size or 0,
+        ]
+
+
+
+class SeatEncoder(SeatPacker):
     """One seat's observation vector, kept up to date instead of rebuilt.
 
     Each :meth:`update` takes the seat's view of the events since the last one
@@ -231,11 +322,7 @@ class SeatEncoder:
     def __init__(self, seat: int, players: int, rules: Rules, before: Sequence[RawEvent] = ()) -> None:
         """``before``: public events the seat saw before the game its views come from (a
         game resumed from a position, as OpenSpiel's resampled states are)."""
-        self.seat = seat
-        self.players = players
-        self.tracker = CardTracker(players, rules)
-        self.tracker.feed(before)
-        self._first = len(before)
+        super().__init__(seat, players, rules, before)
         self._buffer = array("f", bytes(4 * OBSERVATION_SIZE))
         self.vector: Observation = np.frombuffer(self._buffer, dtype=np.float32)
         """The observation as of the last :meth:`update`; the encoder writes into it, so
@@ -244,7 +331,6 @@ class SeatEncoder:
         # times waits on that object's reference count at every item, and costs 2.5 times more.
         self.values: list[float] = self._buffer.tolist()
         """:attr:`vector` as Python floats (equal to ``vector.tolist()``); copy it to keep it."""
-        self._rel = [(other - seat) % players for other in range(players)]
         self._rows = [rel * NUM_CARDS for rel in self._rel]
         for rel in self._rel:
             self._buffer[_PRESENT + rel] = self.values[_PRESENT + rel] = 1.0
@@ -260,15 +346,9 @@ class SeatEncoder:
         self._hot: tuple[int, ...] = (-1,) * len(_ONE_HOT_STARTS)
         self._flags: tuple[int, ...] = (0,) * len(_FLAG_STARTS)
         self._slot: dict[int | None, int] = {None: -1, **dict(enumerate(self._rel))}
-        self._bits_of: dict[Iterable[int], int] = {}
         self._hand_sizes: tuple[int, ...] = (0,) * players
         self._won_sizes: tuple[int, ...] = (0,) * players
         self._scalars: tuple[int, ...] = (0, 0, 0)
-
-    @property
-    def count(self) -> int:
-        """Events of the game followed so far: ask for the next view with ``since=count``."""
-        return self.tracker.count - self._first
 
     def update(self, public: SeatView) -> Observation:
         """Follow ``public`` (the events since the last update) and return :attr:`vector`."""
@@ -420,6 +500,66 @@ _WON_SIZES = SLICES["won_sizes"].start
 _STOCK_SIZE = SLICES["stock_size"].start
 _REMOVED_COUNT = SLICES["removed_count"].start
 _TRICK_SIZE = SLICES["trick_size"].start
+_TRUMP_BIT: dict[int | None, int] = {None: 1 << 4, 0: 1, 1: 2, 2: 4, 3: 8}
+_PHASE_BIT = {phase: 1 << index for index, phase in enumerate(PHASES)}
+
+
+def _packed_layout() -> tuple[int, int, npt.NDArray[np.intp]]:
+    """How :meth:`SeatEncoder.pack` lays the vector out: how many words hold 0/1 blocks,
+    how many slots those blocks fill (the vector's first ones), and for each such slot its
+    bit among the words' bits (word * 64 + bit)."""
+    blocks = [(name, SLICES[name].stop - SLICES[name].start) for name in (
+        "hand", *["table_by_seat"] * MAX_SEATS, "to_beat", "current_round", *["won_by_seat"] * MAX_SEATS,
+        *["known_by_seat"] * MAX_SEATS, "gone", "unseen", "trump_card")]
+    columns = [word * 64 + bit for word in range(len(blocks)) for bit in range(NUM_CARDS)]
+    small = [("trump_suit", "phase", "to_move", "leader", "dealer", "trump_holder", "last_drawer"),
+             ("present", "out", "losers", "tie", "due")]
+    for word, names in enumerate(small, start=len(blocks)):
+        bit = 0
+        for name in names:
+            size = SLICES[name].stop - SLICES[name].start
+            columns += [word * 64 + bit + index for index in range(size)]
+            bit += size
+        assert bit <= 64
+    assert len(columns) == SLICES["due"].stop == SLICES["hand_sizes"].start
+    return len(blocks) + len(small), len(columns), np.array(columns, dtype=np.intp)
+
+
+_BIT_WORDS, _BIT_SLOTS, _BIT_COLUMNS = _packed_layout()
+_CARD_WORDS = SLICES["trump_card"].stop // NUM_CARDS
+_CARD_SLOTS = _CARD_WORDS * NUM_CARDS
+_SMALL_COLUMNS = _BIT_COLUMNS[_CARD_SLOTS:]
+_COUNTS = SLICES["rules"].start - _BIT_SLOTS
+PACKED_WORDS: int = _BIT_WORDS + _COUNTS
+"""How many whole numbers :meth:`SeatEncoder.pack` gives: the 0/1 blocks as 64-bit masks,
+then the counts of ``hand_sizes`` to ``trick_size``."""
+_COUNT_SCALE = np.array([_PER_52] * (_COUNTS - 1) + [_PER_SIX + [0.0] * (NUM_CARDS - MAX_SEATS)],
+                        dtype=np.float32)
+"""Each count's value in the vector, by count column and count (the float32 numbers
+:meth:`SeatEncoder.update` writes)."""
+_COUNT_COLUMNS = np.arange(_COUNTS)
+
+
+def unpack_into(packs: Sequence[Sequence[int]], out: npt.NDArray[np.float32],
+                rows: npt.NDArray[np.intp] | None = None) -> None:
+    """Write the observations of :meth:`SeatEncoder.pack` into ``out`` (or into ``out[rows]``),
+    one pack per row, with a few NumPy calls for the whole batch. The ``rules`` block is not
+    written: it never changes in a game, so a batch writes it once (:func:`rules_vector`)."""
+    count = len(packs)
+    numbers = array("Q", chain.from_iterable(packs))  # one C loop over every word of the batch
+    words = np.frombuffer(numbers, dtype=np.uint64).reshape(count, PACKED_WORDS)
+    bits = np.unpackbits(words[:, :_BIT_WORDS].copy().view(np.uint8), axis=1, bitorder="little")
+    blocks = bits.reshape(count, _BIT_WORDS, 64)
+    target = out if rows is None else np.empty((count, OBSERVATION_SIZE), dtype=np.float32)
+    # The card blocks, 52 bits of a word each, then the few bits of the small blocks' words.
+    # a view of the rows (copy=False raises rather than copy)
+    cards = np.reshape(target[:, :_CARD_SLOTS], (count, _CARD_WORDS, NUM_CARDS), copy=False)
+    cards[...] = blocks[:, :_CARD_WORDS, :NUM_CARDS]
+    target[:, _CARD_SLOTS:_BIT_SLOTS] = bits[:, _SMALL_COLUMNS]
+    counts = words[:, _BIT_WORDS:].astype(np.intp)
+    target[:, _BIT_SLOTS:_BIT_SLOTS + _COUNTS] = _COUNT_SCALE[_COUNT_COLUMNS, counts]
+    if rows is not None:
+        out[rows, :_BIT_SLOTS + _COUNTS] = target[:, :_BIT_SLOTS + _COUNTS]
 
 
 def rules_vector(rules: Rules) -> Observation:

@@ -11,21 +11,25 @@ try:
         LAYOUT,
         MAX_SEATS,
         OBSERVATION_SIZE,
+        PACKED_WORDS,
         PHASES,
         RULES_SIZE,
         SLICES,
         Observation,
         SeatEncoder,
+        SeatPacker,
         Slot,
         action_mask,
         encode_view,
         rules_vector,
         terminal_rewards,
+        unpack_into,
     )
 except MissingExtra as error:  # name this module, the one imported
     raise MissingExtra(__name__, error.extra, error.name) from error
 
 __all__ = [
-    "LAYOUT", "MAX_SEATS", "OBSERVATION_SIZE", "PHASES", "RULES_SIZE", "SLICES", "Observation",
-    "SeatEncoder", "Slot", "action_mask", "encode_view", "rules_vector", "terminal_rewards",
+    "LAYOUT", "MAX_SEATS", "OBSERVATION_SIZE", "PACKED_WORDS", "PHASES", "RULES_SIZE", "SLICES",
+    "Observation", "SeatEncoder", "SeatPacker", "Slot", "action_mask", "encode_view", "rules_vector",
+    "terminal_rewards", "unpack_into",
 ]

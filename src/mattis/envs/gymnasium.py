@@ -39,14 +39,25 @@ try:
 except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
-from ..bots import Agent, CardTracker, Limit, PlayerView, decide, make_agent, parse_level, seat_rng, seat_view
+from ..bots import (
+    Agent,
+    CardTracker,
+    Limit,
+    PlayerView,
+    RandomAgent,
+    decide,
+    make_agent,
+    parse_level,
+    seat_rng,
+    seat_view,
+)
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
 from ..core.game import Game
 from ..core.phase import Phase
 from ..core.rules import Rules
 from ..i18n import Lang, parse_lang
 from . import DEFAULT_MAX_ACTIONS, check_max_actions, check_players, make_rules
-from .encoding import OBSERVATION_SIZE, Observation, SeatEncoder, action_mask, terminal_rewards
+from .encoding import OBSERVATION_SIZE, Observation, SeatEncoder, SeatPacker, action_mask, terminal_rewards
 from .render import render_in_mode
 
 ILLEGAL_ACTION_REWARD = -1.0
@@ -107,7 +118,10 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._bots: dict[int, tuple[Agent | Policy, random.Random, CardTracker]] = {}
-        self._encoder = SeatEncoder(seat, self.players, self.rules)
+        self._encoder: SeatPacker = SeatEncoder(seat, self.players, self.rules)
+        self._batched = False
+        """Set by a batch that writes the observations itself (:meth:`_pack`): its games need
+        no vector of their own."""
         self._truncated = False
         self._ended = False
 
@@ -120,7 +134,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
 
     def _deal(self, seed: int | None) -> None:
         """:meth:`reset` without the observation: the batched environment writes that into
-        its own array (:meth:`observe_into`)."""
+        its own array (:meth:`_pack`)."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game.new(self.rules, self.players, seed=game_seed)
@@ -131,7 +145,7 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
                    seat_rng(game_seed, seat), CardTracker(self.players, self.rules))
             for seat, opponent in zip(others, self.opponents, strict=True)
         }
-        self._encoder = SeatEncoder(self.seat, self.players, self.rules)
+        self._encoder = (SeatPacker if self._batched else SeatEncoder)(self.seat, self.players, self.rules)
         self._truncated = False
         self._ended = False
         self._play_bots()
@@ -155,27 +169,32 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
         if not 0 <= index < NUM_ACTIONS or ALL_ACTIONS[index] not in legal:
             self._ended = True
             return ILLEGAL_ACTION_REWARD, True, False, True
-        before = self._potential()
-        game.apply(ALL_ACTIONS[index])
+        shaping = self.shaping
+        before = self._potential() if shaping else 0.0
+        game.apply_unchecked(ALL_ACTIONS[index])  # found among the legal moves just above
         self._play_bots()
         if self.render_mode == "human":
             self.render()
-        reward = self.shaping * (self._potential() - before) if self.shaping else 0.0
+        reward = shaping * (self._potential() - before) if shaping else 0.0
         self._ended = game.is_over or self._truncated
         if game.is_over:
             losers = game.result.losers if game.result else ()
             reward += terminal_rewards(losers, self.players)[self.seat]
         return reward, game.is_over, self._truncated, False
 
-    def observe_into(self, row: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None:
-        """Write the learner's observation and legal-move mask into one row of a batch's
-        arrays: the same numbers as :meth:`step` returns, without a new array."""
+    def _pack(self) -> list[int]:
+        """The learner's observation packed for a batch's one encoding
+        (:meth:`~mattis.envs.encoding.SeatPacker.pack`); the same numbers as :meth:`step`."""
         game = self._require_game()
         encoder = self._encoder
-        row[:] = encoder.update(game.seat_view(self.seat, since=encoder.count))
-        mask.fill(0)
-        if game.to_move == self.seat and not self._truncated:  # as action_masks() says
-            mask[[action.index for action in game.legal_actions()]] = 1
+        return encoder.pack(game.seat_view(self.seat, since=encoder.count))
+
+    def _legal_indices(self) -> list[int]:
+        """The indices :meth:`action_masks` marks 1."""
+        game = self._require_game()
+        if game.to_move != self.seat or self._truncated:
+            return []
+        return [action.index for action in game.legal_actions()]
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions as a 0/1 vector (all 0 once the episode has ended)."""
@@ -197,7 +216,9 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
             agent, rng, tracker = self._bots[seat]
             legal = game.legal_actions()
             if len(legal) == 1:
-                game.apply(legal[0])
+                game.apply_unchecked(legal[0])
+            elif type(agent) is RandomAgent:  # it reads the legal moves only: build it no view
+                game.apply_unchecked(rng.choice(legal))
             elif callable(agent):  # a policy (our agents are objects with a choose method)
                 game.apply(_policy_move(agent, seat_view(game, seat, tracker), legal, seat))
             else:
@@ -214,6 +235,8 @@ class MattisEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observe(self) -> Observation:
         encoder = self._encoder
+        if not isinstance(encoder, SeatEncoder):  # a batch's game, observed alone: from its start
+            encoder = self._encoder = SeatEncoder(self.seat, self.players, self.rules)
         return encoder.update(self._require_game().seat_view(self.seat, since=encoder.count)).copy()
 
     def _info(self) -> dict[str, Any]:

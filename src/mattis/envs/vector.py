@@ -50,9 +50,10 @@ except ImportError as error:  # the rl extra is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.actions import NUM_ACTIONS
-from .encoding import OBSERVATION_SIZE
+from .encoding import OBSERVATION_SIZE, SLICES, rules_vector, unpack_into
 from .gymnasium import MattisEnv
 
+RULES_SLOTS = SLICES["rules"]
 NO_OUTCOME, NOT_MATTIS, MATTIS = -1, 0, 1
 """``info["mattis"]`` per game: the learner's game did not end at this step, ended with the
 learner not Mattis, or with the learner Mattis."""
@@ -100,18 +101,26 @@ class _Arrays:
 
 
 class _Games:
-    """Some games of a batch, stepped into their rows of the batch's arrays."""
+    """Some games of a batch, stepped into their rows of the batch's arrays: each game plays
+    on in Python, then one batched encoding writes every observation
+    (:func:`~mattis.envs.encoding.unpack_into`) and one indexed store every mask."""
 
     def __init__(self, options: Sequence[Mapping[str, Any]], arrays: _Arrays, same_step: bool) -> None:
         self.envs = [MattisEnv(**dict(option)) for option in options]
+        for env in self.envs:
+            env._batched = True  # the batch writes their observations: no vector per game
         self.arrays = arrays
         self.same_step = same_step
+        self._games = np.arange(len(self.envs))
+        for index, env in enumerate(self.envs):  # the rules block never changes: written once
+            arrays.observations[index, RULES_SLOTS] = arrays.final_observations[index, RULES_SLOTS] = (
+                rules_vector(env.rules))
 
     def reset(self, seeds: Sequence[int | None], options: dict[str, Any] | None) -> None:
         arrays = self.arrays
-        for index, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
+        for env, seed in zip(self.envs, seeds, strict=True):
             env._deal(seed)
-            env.observe_into(arrays.observations[index], arrays.masks[index])
+        self._observe([env._pack() for env in self.envs])
         for flags in (arrays.terminated, arrays.truncated, arrays.illegal, arrays.ended):
             flags[:] = False
         arrays.rewards[:] = 0.0
@@ -119,26 +128,60 @@ class _Games:
 
     def step(self) -> None:
         arrays = self.arrays
-        observations, masks, actions, ended = arrays.observations, arrays.masks, arrays.actions, arrays.ended
-        rewards, terminated, truncated, illegal, mattis = (
-            arrays.rewards, arrays.terminated, arrays.truncated, arrays.illegal, arrays.mattis)
+        actions, ended = arrays.actions.tolist(), arrays.ended.tolist()
+        same_step = self.same_step
+        rewards: list[float] = []
+        terminated: list[bool] = []
+        truncated: list[bool] = []
+        illegal: list[bool] = []
+        mattis: list[int] = []
+        packs: list[list[int]] = []
+        final_packs: list[list[int]] = []
+        finals: list[int] = []
         for index, env in enumerate(self.envs):
             if ended[index]:  # NEXT_STEP: the game that ended last step restarts now
                 env._deal(None)
                 reward, done, cut, wrong = 0.0, False, False, False
             else:
                 reward, done, cut, wrong = env._advance(actions[index])
-            rewards[index], terminated[index], truncated[index], illegal[index] = reward, done, cut, wrong
+            rewards.append(reward)
+            terminated.append(done)
+            truncated.append(cut)
+            illegal.append(wrong)
             game = env.game
-            mattis[index] = (NO_OUTCOME if not done or game is None or game.result is None
-                             else MATTIS if env.seat in game.result.losers else NOT_MATTIS)
-            if (done or cut) and self.same_step:
-                env.observe_into(arrays.final_observations[index], masks[index])
+            mattis.append(NO_OUTCOME if not done or game is None or game.result is None
+                          else MATTIS if env.seat in game.result.losers else NOT_MATTIS)
+            if (done or cut) and same_step:
+                final_packs.append(env._pack())
+                finals.append(index)
                 env._deal(None)
                 ended[index] = False
             else:
                 ended[index] = done or cut
-            env.observe_into(observations[index], masks[index])
+            packs.append(env._pack())
+        arrays.rewards[:] = rewards
+        arrays.terminated[:] = terminated
+        arrays.truncated[:] = truncated
+        arrays.illegal[:] = illegal
+        arrays.mattis[:] = mattis
+        arrays.ended[:] = ended
+        if finals:
+            unpack_into(final_packs, arrays.final_observations, np.array(finals, dtype=np.intp))
+        self._observe(packs)
+
+    def _observe(self, packs: list[list[int]]) -> None:
+        """Every game's observation and legal-move mask, each written by one batched call."""
+        arrays = self.arrays
+        unpack_into(packs, arrays.observations)
+        columns: list[int] = []
+        counts: list[int] = []
+        for env in self.envs:
+            legal = env._legal_indices()
+            columns += legal
+            counts.append(len(legal))
+        masks = arrays.masks
+        masks.fill(0)
+        masks[np.repeat(self._games, counts), columns] = 1
 
 
 class MattisVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
