@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mattis import Rules
+from mattis.bots.learned import load_checkpoint
 from mattis.tools.tournament import run_tournament
 
 HERE = Path(__file__).resolve().parent / "curve"
@@ -69,8 +70,6 @@ def evaluate(games: int, seed: int) -> None:
         result = run_tournament(Rules.preset("pagat"), 3, [f"learned:{path}", opponent, opponent], games,
                                 seed=seed)
         learner = result.standings[0]
-        from mattis.bots.learned import load_checkpoint
-
         row = {"opponent": key[0], "seed": key[1], "minutes": key[2],
                "steps": int(load_checkpoint(path).meta["steps"]), "games": learner.finished_games,
                "mattis": learner.mattis, "rate": learner.mattis_rate,
