@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mattis.i18n import LANGS
 
@@ -45,7 +46,10 @@ def play_one(page: Page, timeout: float = 30.0) -> bool:
         legal = page.locator("#hand .card.legal")
         played = False
         if legal.count():
-            legal.first.click()
+            try:  # the hand may be redrawn between counting and clicking: look again
+                legal.first.click(timeout=3_000)
+            except PlaywrightTimeoutError:
+                continue
             chooser = page.locator("#chooser button")
             if page.locator("#chooser").is_visible() and chooser.count():
                 chooser.last.click()
