@@ -102,6 +102,9 @@ def test_a_player_gets_a_coach_who_suggests_a_card_everyone_sees_it_and_the_play
         player.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
     for hidden in ('[data-action="hint"]', "#reactions", '[data-action="undo"]'):
         expect(coach.locator(hidden)).to_be_hidden()
+    # the coach's page speaks of the player by name, not as "you" (that is the player's page)
+    expect(coach.locator('[data-seat="0"] .seat-name')).to_have_text("Mormor")
+    expect(player.locator('[data-seat="0"] .seat-name')).to_have_text("Mormor (du)")
     for page in (player, ola, coach):  # every seat sees who has a coach
         expect(page.locator('[data-seat="0"][data-coached="0"]')).to_be_visible()
         expect(page.locator('[data-seat="0"] .badge-coached')).to_have_text("har trener")
@@ -111,6 +114,8 @@ def test_a_player_gets_a_coach_who_suggests_a_card_everyone_sees_it_and_the_play
     player.keyboard.press("Escape")
     play_until_turn_of(player, 0, {1: ola})
     expect(coach.locator('#hand [data-playable="true"]').first).to_be_visible()
+    expect(coach.locator("#status")).to_contain_text("Mormors tur")
+    expect(player.locator("#status")).to_contain_text("Din tur")
     suggested = coach.locator('#hand [data-playable="true"]').last
     card = suggested.get_attribute("data-card")
     moves = events(player)

@@ -7,7 +7,7 @@
 import { cardBack, cardLabel, cardSvg, suitSymbol } from "../cards.js";
 import { fmt } from "../i18n.js";
 import { $ } from "../page.js";
-import { joinNames, person, seatElement, seatInfo } from "./seats.js";
+import { isYou, joinNames, person, seatElement, seatInfo } from "./seats.js";
 import { store } from "./store.js";
 
 /** How long a completed trick stays on the table before it goes to the winner. Tests shorten
@@ -121,7 +121,7 @@ function renderPlays(entries, { tied = new Set(), winning = new Set(), trick = n
       holder.className = "table-card";
       holder.dataset.card = code;
       holder.setAttribute("role", "img");
-      let label = fmt(texts["table.played_by"], { card: cardLabel(code), who: seatInfo(seat).you ? texts["table.you_object"] : person(seat) });
+      let label = fmt(texts["table.played_by"], { card: cardLabel(code), who: isYou(seat) ? texts["table.you_object"] : person(seat) });
       if (tied.has(code)) { holder.classList.add("tied"); holder.dataset.tied = "true"; label += ` (${texts["table.in_war"]})`; }
       if (winning.has(code)) { holder.classList.add("winning"); holder.dataset.winning = "true"; label += ` (${texts["table.winning_card"]})`; }
       holder.setAttribute("aria-label", label);
@@ -175,8 +175,8 @@ function startHold(trick, before) {
   const winner = trick.winner;
   $("trick-note").classList.add("held");
   showNote(trick.reason === "taken_back" ? texts["table.taken_back"]
-    : trick.reason === "won" ? (seatInfo(winner).you ? texts["table.took_trick_you"] : fmt(texts["table.took_trick"], { who: person(winner, true) }))
-      : (seatInfo(winner).you ? texts["table.cleared_you"] : fmt(texts["table.cleared"], { who: person(winner) })));
+    : trick.reason === "won" ? (isYou(winner) ? texts["table.took_trick_you"] : fmt(texts["table.took_trick"], { who: person(winner, true) }))
+      : (isYou(winner) ? texts["table.cleared_you"] : fmt(texts["table.cleared"], { who: person(winner) })));
   const pause = store.get().felt.queue.length ? Math.min(TRICK_PAUSE_MS, 500) : TRICK_PAUSE_MS;
   store.merge("felt", { holding: { trick, timer: setTimeout(() => finishHold(false), pause) } });
 }

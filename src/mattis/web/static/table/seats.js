@@ -4,6 +4,7 @@
 import { cardBack } from "../cards.js";
 import { fmt, plural } from "../i18n.js";
 import { $ } from "../page.js";
+import { coachSecret } from "./connection.js";
 import { store } from "./store.js";
 
 const REACTION_MS = 3500;
@@ -14,12 +15,18 @@ export function seatInfo(seat) {
   return store.get().state.table.seats[seat];
 }
 
+/** Whether the page's words say "you" of this seat: the player's own seat, but not on a coach's
+ * page, which shows the coached seat yet speaks of that player by name ("Mormors tur"). */
+export function isYou(seat) {
+  return Boolean(seatInfo(seat)?.you) && !coachSecret;
+}
+
 /** A seat as labelled on the felt and in lists: the name, or "You" for this browser's seat. */
 export function seatName(seat) {
   const { state, texts } = store.get();
   if (!state) return "";
   const info = seatInfo(seat);
-  if (info.you) return info.name ? `${info.name} (${texts["table.you_mid"]})` : texts.seat_you;
+  if (isYou(seat)) return info.name ? `${info.name} (${texts["table.you_mid"]})` : texts.seat_you;
   return info.name || fmt(texts.seat_n, { n: seat + 1 });
 }
 
@@ -27,7 +34,7 @@ export function seatName(seat) {
 export function person(seat, initial = false) {
   const { texts } = store.get();
   const info = seatInfo(seat);
-  if (info.you) return texts[initial ? "table.you" : "table.you_mid"];
+  if (isYou(seat)) return texts[initial ? "table.you" : "table.you_mid"];
   return info.name || fmt(texts.seat_n, { n: seat + 1 });
 }
 
@@ -43,7 +50,7 @@ function cardsText(count) {
 
 export function turnText(seat) {
   const { texts } = store.get();
-  if (seatInfo(seat).you) return texts.your_turn;
+  if (isYou(seat)) return texts.your_turn;
   const who = person(seat, true);
   return fmt(texts[/[sxz]$/i.test(who) ? "table.turn_of_s" : "table.turn_of"], { who });
 }
