@@ -57,7 +57,8 @@ RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
                   "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector",
-                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.envs.train", "mattis.envs.solve")
+                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.bots.network", "mattis.envs.train",
+                  "mattis.envs.solve")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {
@@ -69,6 +70,7 @@ IMPORTED_WHERE_USED = {
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
     "mattis.bots.entrants": {"mattis.bots.learned"},
+    "mattis.bots.guided": {"mattis.bots.network"},
     "mattis.tools.tournament": {"mattis.envs.openspiel"},
 }
 """Base modules that import an extra inside the function that needs it, after checking it is
