@@ -120,6 +120,25 @@ def test_a_forced_move_is_played_without_searching() -> None:
     assert (decision.action, decision.reason, decision.iterations) == (legal[0], "forced", 0)
 
 
+def test_a_rollout_may_be_mixed_into_the_leaf_value() -> None:
+    """``rollout_weight`` 1 scores a leaf by ``hard``'s rollout alone: a search with an
+    evaluator that knows nothing (even priors, every risk 1/2) still searches and chooses.
+    Weights outside 0-1 are refused."""
+    def flat(view: PlayerView, legal_indices: Sequence[int]) -> Answer:
+        return [1 / len(legal_indices)] * len(legal_indices), [0.5] * MAX_SEATS
+
+    game = states("pagat", 3, 4, 11)[2]
+    seat = game.to_move
+    assert seat is not None
+    agent = GuidedAgent(Limit(iterations=50), evaluator=flat, rollout_weight=1.0)
+    decision = agent.choose(seat_view(game, seat), game.legal_actions(), random.Random(3))
+    assert decision.action in game.legal_actions() and 1 <= decision.iterations <= 50
+    assert decision.reason == "search"
+    for weight in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="rollout_weight"):
+            GuidedAgent(rollout_weight=weight)
+
+
 # ====================================================================== 2. reproducible
 
 

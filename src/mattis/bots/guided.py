@@ -10,9 +10,10 @@ Two things differ, as in AlphaZero:
   :class:`LeafEvaluator` asked from the view of the player to move there (in the first
   sampled world that reached it); a move first met in a later world gets an even share.
   A child not yet visited counts with its parent's value for the player to move there.
-- **No rollout**: the new node's position is scored by the evaluator's estimate of each
-  seat's chance of ending as Mattis (reward ``1 - risk`` for each player), and a finished
-  game by its result (1, or 0 for the loser).
+- **No rollout** by default: the new node's position is scored by the evaluator's estimate
+  of each seat's chance of ending as Mattis (reward ``1 - risk`` for each player), and a
+  finished game by its result (1, or 0 for the loser). ``rollout_weight`` mixes in ``hard``'s
+  rollout of the sampled world from there, as AlphaGo did: ``(1 - w) · value + w · result``.
 
 The evaluator sees a :class:`~mattis.bots.view.PlayerView` built honestly for the player to
 move in the sampled world: the public memory of the root view (its events followed again
@@ -35,7 +36,7 @@ from typing import Protocol
 from ..core.actions import Action
 from ..core.game import Game
 from ..core.rules import MAX_SEATS as MAX_SEATS  # re-exported: the length of the evaluator's risks
-from .ismcts import SearchNode, run_search, search_decision
+from .ismcts import ROLLOUT_ACTION_CAP, ROLLOUT_NOISE, SearchNode, rollout_action, run_search, search_decision
 from .protocol import Decision, Limit
 from .sampling import sample_position
 from .view import CardTracker, PlayerView
@@ -87,6 +88,7 @@ class GuidedAgent:
         exploration: float = EXPLORATION,
         early_stop: bool = True,
         confident_after: int = 600,
+        rollout_weight: float = 0.0,
     ) -> None:
         self.limit = limit
         self.evaluator = evaluator
@@ -94,6 +96,10 @@ class GuidedAgent:
         self.exploration = exploration
         self.early_stop = early_stop
         self.confident_after = confident_after
+        if not 0.0 <= rollout_weight <= 1.0:
+            raise ValueError(f"rollout_weight: must be from 0 to 1, got {rollout_weight}")
+        self.rollout_weight = rollout_weight
+        """How much a rollout's result counts beside the evaluator's value (0: not played)."""
 
     def _leaf_evaluator(self) -> LeafEvaluator:
         if self.evaluator is None:
@@ -107,7 +113,7 @@ class GuidedAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        search = _Search(view, legal, self._leaf_evaluator(), self.exploration)
+        search = _Search(view, legal, self._leaf_evaluator(), self.exploration, self.rollout_weight)
         root = search.root
         iterations = run_search(root.children, lambda: search.iterate(rng), limit or self.limit,
                                 early_stop=self.early_stop, confident_after=self.confident_after)
@@ -118,11 +124,12 @@ class _Search:
     """One move's search: the root view, its public memory and the tree."""
 
     def __init__(self, view: PlayerView, legal: Sequence[Action], evaluate: LeafEvaluator,
-                 exploration: float) -> None:
+                 exploration: float, rollout_weight: float) -> None:
         public = view.public
         self.view = view
         self.evaluate = evaluate
         self.exploration = exploration
+        self.rollout_weight = rollout_weight
         self.players = public.players
         self.public = CardTracker.public(view.memory, public.players, public.rules, public.trump_suit)
         """What every seat knows at the root: the base of each leaf's memory."""
@@ -150,6 +157,8 @@ class _Search:
             priors = node.priors
             if priors is None:  # first reached: the evaluator scores it, and this walk ends
                 rewards = self._expand(node, game, player, legal)
+                if self.rollout_weight:
+                    rewards = self._mix_rollout(game, rewards, rng)
                 break
             children = node.children
             fallback = 1.0 / len(legal)
@@ -189,6 +198,17 @@ class _Search:
         rewards = [1.0 - risks[(seat - player) % players] for seat in range(players)]
         node.value = rewards[player]
         return rewards
+
+    def _mix_rollout(self, game: Game, rewards: list[float], rng: random.Random) -> list[float]:
+        """``rewards`` mixed with the result of ``hard``'s rollout of the sampled ``game``."""
+        steps = 0
+        while not game.is_over and steps < ROLLOUT_ACTION_CAP:
+            game.apply_unchecked(rollout_action(game, game.legal_actions(), rng, ROLLOUT_NOISE))
+            steps += 1
+        losers = game.losers if game.is_over else ()
+        weight = self.rollout_weight
+        return [(1.0 - weight) * reward + weight * (0.0 if seat in losers else 1.0)
+                for seat, reward in enumerate(rewards)]
 
     def leaf_view(self, game: Game, seat: int) -> PlayerView:
         """What ``seat`` knows in the sampled ``game``: the root's public memory, the events

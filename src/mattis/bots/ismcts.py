@@ -25,6 +25,8 @@ from .view import PlayerView
 
 DEFAULT_LIMIT = Limit(seconds=1.0)
 ROLLOUT_ACTION_CAP = 3000
+ROLLOUT_NOISE = 0.1
+"""The chance of a random move in a rollout (:func:`rollout_action`)."""
 _RANK_OF_CODE: dict[str, int] = {code: rank_of(card) for card, code in enumerate(CARD_CODES)}
 """A card code's rank (0 = two … 12 = ace), for reading the phase-1 round in rollouts."""
 PICKUP_MAX_RANK = 1
@@ -235,7 +237,7 @@ class IsmctsAgent:
         limit: Limit = DEFAULT_LIMIT,
         *,
         exploration: float = 0.7,
-        rollout_noise: float = 0.1,
+        rollout_noise: float = ROLLOUT_NOISE,
         early_stop: bool = True,
         confident_after: int = 1500,
         informed_rollouts: bool = False,
