@@ -36,7 +36,15 @@ from typing import Protocol
 from ..core.actions import Action
 from ..core.game import Game
 from ..core.rules import MAX_SEATS as MAX_SEATS  # re-exported: the length of the evaluator's risks
-from .ismcts import ROLLOUT_ACTION_CAP, ROLLOUT_NOISE, SearchNode, rollout_action, run_search, search_decision
+from .ismcts import (
+    CONFIDENT_AFTER,
+    ROLLOUT_ACTION_CAP,
+    ROLLOUT_NOISE,
+    SearchNode,
+    rollout_action,
+    run_search,
+    search_decision,
+)
 from .protocol import Decision, Limit
 from .sampling import sample_position
 from .view import CardTracker, PlayerView
@@ -46,7 +54,8 @@ MASTER_SECONDS = 1.0
 MASTER_LIMIT = Limit(seconds=MASTER_SECONDS)
 """The default budget of a ``master`` move (it may stop sooner once settled)."""
 EXPLORATION = 1.0
-"""PUCT's ``c``: how far a move's prior outweighs what the simulations measured of it."""
+"""PUCT's ``c``: how far a move's prior outweighs what the simulations measured of it
+(AlphaZero's order of size for rewards in [0, 1]; to be tuned with the trained network)."""
 
 
 class LeafEvaluator(Protocol):
@@ -87,7 +96,7 @@ class GuidedAgent:
         evaluator: LeafEvaluator | None = None,
         exploration: float = EXPLORATION,
         early_stop: bool = True,
-        confident_after: int = 600,
+        confident_after: int = CONFIDENT_AFTER,
         rollout_weight: float = 0.0,
     ) -> None:
         self.limit = limit

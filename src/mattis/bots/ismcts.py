@@ -27,6 +27,9 @@ DEFAULT_LIMIT = Limit(seconds=1.0)
 ROLLOUT_ACTION_CAP = 3000
 ROLLOUT_NOISE = 0.1
 """The chance of a random move in a rollout (:func:`rollout_action`)."""
+CONFIDENT_AFTER = 1500
+"""Iterations after which a search stops once its favourite has three times the visits of
+the next move (:func:`settled`)."""
 _RANK_OF_CODE: dict[str, int] = {code: rank_of(card) for card, code in enumerate(CARD_CODES)}
 """A card code's rank (0 = two … 12 = ace), for reading the phase-1 round in rollouts."""
 PICKUP_MAX_RANK = 1
@@ -239,7 +242,7 @@ class IsmctsAgent:
         exploration: float = 0.7,
         rollout_noise: float = ROLLOUT_NOISE,
         early_stop: bool = True,
-        confident_after: int = 1500,
+        confident_after: int = CONFIDENT_AFTER,
         informed_rollouts: bool = False,
         name: str = "hard",
     ) -> None:
