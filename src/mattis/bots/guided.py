@@ -122,7 +122,8 @@ class GuidedAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        search = _Search(view, legal, self._leaf_evaluator(), self.exploration, self.rollout_weight)
+        search = _Search(view, legal, self._leaf_evaluator(), exploration=self.exploration,
+                         rollout_weight=self.rollout_weight)
         root = search.root
         iterations = run_search(root.children, lambda: search.iterate(rng), limit or self.limit,
                                 early_stop=self.early_stop, confident_after=self.confident_after)
@@ -132,7 +133,7 @@ class GuidedAgent:
 class _Search:
     """One move's search: the root view, its public memory and the tree."""
 
-    def __init__(self, view: PlayerView, legal: Sequence[Action], evaluate: LeafEvaluator,
+    def __init__(self, view: PlayerView, legal: Sequence[Action], evaluate: LeafEvaluator, *,
                  exploration: float, rollout_weight: float) -> None:
         public = view.public
         self.view = view
