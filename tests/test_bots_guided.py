@@ -45,9 +45,10 @@ from mattis.bots import (
     seat_rng,
     seat_view,
 )
+from mattis.bots.encoding import OBSERVATION_SIZE
 from mattis.bots.entrants import make_entrant_agent, parse_entrant
 from mattis.bots.guided import MAX_SEATS, LeafEvaluator
-from mattis.bots.network import NetworkEvaluator, random_network
+from mattis.bots.network import NetworkEvaluator, random_network, shipped_network
 from mattis.bots.view import CardTracker
 from mattis.table.config import table_profile
 from mattis.table.rating import BOT_PRIORS
@@ -241,6 +242,19 @@ def test_risks_are_read_per_relative_seat() -> None:
 
 
 # ====================================================================== 4. offered everywhere
+
+
+def test_the_shipped_network_loads_and_guides_the_level() -> None:
+    """``mattis/data/master.npz`` is a policy-and-value network of the encoding's size, and
+    the agent made by level name plays it."""
+    network = shipped_network()
+    assert network.trunk_weights[0].shape[0] == OBSERVATION_SIZE and network.parameters > 0
+    game = Game.new("pagat", 3, seed=9)
+    agent = make_agent("master", Limit(iterations=10))
+    assert isinstance(agent, GuidedAgent) and agent.evaluator is None  # read at the first move
+    decision = decide(agent, game, random.Random(0))
+    assert decision.action in game.legal_actions() and isinstance(agent.evaluator, NetworkEvaluator)
+    assert agent.evaluator.network is network
 
 
 def test_master_is_a_searching_level_that_needs_numpy() -> None:
