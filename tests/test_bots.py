@@ -67,7 +67,7 @@ WHOLE_GAME_LIMIT = Limit(iterations=8)
 """Searching bots' budget in whole games, which test that a search ends in legal, finished
 games, not how well it plays: many games, so the least budget that still searches."""
 RULE_BASED = ("easy", "normal")
-SEARCHING = ("hard", "expert")
+SEARCHING = ("hard", "expert", "master")
 EXPLANATION = re.compile(r"^search: (\d+)% of (\d+) simulations chose (\S+); "
                          r"it avoided Mattis in (\d+)% of them$")
 
@@ -869,9 +869,9 @@ def test_expert_is_reproducible_and_respects_its_budget() -> None:
 
 
 def test_expert_is_a_level_above_hard() -> None:
-    """``expert`` is the strongest built-in level (only the trained ``learned`` network follows
-    it in the list), with a larger default budget than ``hard``."""
-    assert LEVELS[-3:] == ("hard", "expert", "learned")
+    """``expert`` follows ``hard`` (then ``master``, the search guided by a network, and the
+    trained ``learned`` network), with a larger default budget than ``hard``."""
+    assert LEVELS[-4:] == ("hard", "expert", "master", "learned")
     agent = make_agent("expert")
     assert isinstance(agent, ExpertAgent) and agent.limit == EXPERT_LIMIT
     assert EXPERT_LIMIT.iterations is not None and EXPERT_LIMIT.seconds is not None

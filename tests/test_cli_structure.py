@@ -129,7 +129,7 @@ def test_player_counts_are_refused_in_the_same_words_by_every_command() -> None:
 
 
 def test_unknown_levels_are_refused_in_the_same_words_by_every_command() -> None:
-    levels = "random, easy, normal, hard, expert, learned"
+    levels = "random, easy, normal, hard, expert, master, learned"
     expected = f"error: --bots: unknown bot 'genius'; choose one of {levels}"
     assert run("play", "--bots", "normal,genius") == expected + " or learned:FILE.npz"
     tournaments_also_seat = ", openspiel-ismcts, learned:FILE.npz or module:callable"  # tournaments only

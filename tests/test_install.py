@@ -70,6 +70,7 @@ IMPORTED_WHERE_USED = {
     "mattis.tools.lab_report": {"matplotlib"},
     "mattis.tools.strength": {"matplotlib"},
     "mattis.bots.entrants": {"mattis.bots.learned"},
+    "mattis.bots.guided": {"mattis.bots.network"},
     "mattis.tools.tournament": {"mattis.envs.openspiel"},
 }
 """Base modules that import an extra inside the function that needs it, after checking it is

@@ -133,15 +133,20 @@ def test_mattis_serve_starts_from_the_server_profile_and_says_so() -> None:
 
     server = table_profile("server")
     defaults = {name: item.default for name, item in inspect.signature(serve_command).parameters.items()}
-    assert [defaults[name] for name in ("bot_delay", "absence", "hard_seconds", "expert_seconds")] == \
-        [server.bot_delay, server.absence_timeout, server.hard_seconds, server.expert_seconds]
+    assert [defaults[name] for name in ("bot_delay", "absence", "hard_seconds", "expert_seconds",
+                                        "master_seconds")] == \
+        [server.bot_delay, server.absence_timeout, server.hard_seconds, server.expert_seconds,
+         server.master_seconds]
     documented = dict(re.findall(r"^\| `(--[a-z-]+)` \| `([\d.]+)` \|", WEB_DOC, re.MULTILINE))
     assert float(documented["--bot-delay"]) == server.bot_delay
     assert float(documented["--absence"]) == server.absence_timeout
     assert float(documented["--hard-seconds"]) == server.hard_seconds
     assert float(documented["--expert-seconds"]) == server.expert_seconds
+    assert float(documented["--master-seconds"]) == server.master_seconds
+    assert server.move_seconds("master") == server.move_seconds("hard")
     paces = [server.move_seconds(level) for level in ("normal", "hard", "expert")]
-    told = "({:g} s for `easy` and `normal` and for a stand-in, {:g} s for `hard`, {:g} s for `expert`)"
+    told = ("({:g} s for `easy` and `normal` and for a stand-in, {:g} s for `hard` and `master`, "
+            "{:g} s for `expert`)")
     assert told.format(*paces) in WEB_WORDS
 
 

@@ -323,7 +323,7 @@ def test_tournament_messages_exist_in_both_languages() -> None:
 
 BAD_INPUT = [
     (["--bots", "hard,normal,clever"],
-     "'clever'; choose one of random, easy, normal, hard, expert, learned, openspiel-"),
+     "'clever'; choose one of random, easy, normal, hard, expert, master, learned, openspiel-"),
     (["--bots", "hard,normal"], "players: pagat allows 3-6 players, got 2"),
     (["--bots", "hard,normal,easy", "--players", "4"], "need one level per seat (4), got 3"),
     (["--bots", "hard,normal,easy,easy,easy,easy,easy"], "players: pagat allows 3-6 players, got 7"),

@@ -305,3 +305,33 @@ def test_the_rules_page_draws_its_examples_with_the_table_cards(browser: Browser
     page.wait_for_url(f"{base_url}/")
     assert not problems, problems
     context.close()
+
+
+def test_a_master_bot_is_offered_seated_and_plays(browser: Browser, base_url: str) -> None:
+    """Issue 27: the start page offers ``master`` (in bokmål: "mester"); a table seats it, and
+    it plays its moves there while the person plays theirs."""
+    from .test_web_browser import play_one
+
+    page = browser.new_page(viewport=DESKTOP)
+    problems = watch_errors(page)
+    open_start(page, base_url, "nb")
+    page.fill("#name", "Kari")
+    page.locator("#players .chip", has_text="3").click()
+    kinds = page.locator("#seats select.kind")
+    expect(kinds).to_have_count(2)
+    expect(kinds.first.locator('option[value="bot:master"]')).to_contain_text("mester")
+    kinds.first.select_option("bot:master")
+    page.click("#create")
+    table = table_of(page)
+    info = api(base_url, f"/api/tables/{table}")
+    assert [seat["level"] for seat in info["seats"]] == [None, "master", "normal"]
+    events = []
+    for _ in range(6):
+        if not play_one(page):
+            break
+        events.append(int(page.locator("#game").get_attribute("data-events") or 0))
+    assert len(events) >= 3 and events == sorted(events)
+    master = info["seats"][1]["name"]  # the bot's name at the table ("Ola")
+    expect(page.locator("#log")).to_contain_text(re.compile(rf"{re.escape(master)} (la|sjanset)"))
+    assert not problems, problems
+    page.close()

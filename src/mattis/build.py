@@ -33,12 +33,14 @@ COMPILED_MODULES: tuple[str, ...] = (
     "mattis.core.position",
     "mattis.core.record",
     "mattis.bots.ismcts",
+    "mattis.bots.guided",
     "mattis.bots.sampling",
     "mattis.bots.view",
     "mattis.bots.encoding",
 )
 """The modules a compiled build compiles (``setup.py`` reads this list): the rules core,
-the search's hot path (tree search, sampling, card memory) and the learning environments'
+the search's hot path (tree search, the network-guided search of ``master``, whose nodes
+extend the tree search's, sampling, card memory) and the learning environments'
 observation encoder (which needs the ``rl`` extra's NumPy, as it does in pure Python).
 Not compiled: the package ``__init__`` modules, the generator's declaration
 (``core/state.py``) and the rule options (``core/rules.py``), whose dataclass takes option

@@ -39,11 +39,10 @@ from ..core.cards import FULL_DECK_MASK, NUM_CARDS
 from ..core.events import RawEvent
 from ..core.observation import SeatView
 from ..core.phase import Phase
+from ..core.rules import MAX_SEATS as MAX_SEATS  # re-exported: the encoding's per-seat block size
 from ..core.rules import RULE_OPTIONS, Learned, Rules
 from .view import CardTracker, PlayerView
 
-MAX_SEATS = 6
-"""Per-seat blocks always have this many slots (the most players any rules allow)."""
 PHASES = tuple(Phase)
 """The order of the ``phase`` block's one-hot slots."""
 

@@ -2,8 +2,9 @@
 
 An entrant is
 
-- a bot level (``easy``, ``hard``, ``expert`` …), a searching one with a budget of its own
-  after a colon: ``hard:4000`` (iterations a move) or ``hard:0.5s`` (seconds a move);
+- a bot level (``easy``, ``hard``, ``expert``, ``master`` …), a searching one with a budget
+  of its own after a colon: ``hard:4000`` (iterations a move) or ``master:0.5s`` (seconds a
+  move);
 - ``learned:PATH.npz``: the ``learned`` network with a checkpoint of its own (made by
   ``mattis train``), so two checkpoints at one table are two entrants;
 - ``module:callable``: a researcher's agent, imported by name (from the current directory or
@@ -221,8 +222,8 @@ def check_entrant(name: str, named: Collection[str] = ()) -> None:
         checkpoint_policy(spec.path)
     elif spec.target is not None:
         _agent_of(spec.target, load_target(spec.target))
-    elif spec.kind == "learned" and not installed("numpy"):
-        raise EntrantError(needs_extra("the learned bot", "rl"), "cli.entrant.extra", name="learned")
+    elif spec.kind in ("learned", "master") and not installed("numpy"):
+        raise EntrantError(needs_extra(f"the {spec.kind} bot", "rl"), "cli.entrant.extra", name=spec.kind)
 
 
 def make_entrant_agent(name: str, limit: Limit | None = None, *,
@@ -230,7 +231,7 @@ def make_entrant_agent(name: str, limit: Limit | None = None, *,
     """A fresh agent for the canonical entrant ``name`` (not a tool's own ``named`` kinds):
     a level (its own budget before ``limit``), a checkpoint, or a module's agent.
     ``learned_checkpoint`` is the file plain ``learned`` plays (``None``: the shipped one)."""
-    from . import LEARNED, make_agent
+    from . import LEARNED, MASTER, make_agent
 
     spec = entrant_spec(name)
     if spec.target is not None:
@@ -241,7 +242,7 @@ def make_entrant_agent(name: str, limit: Limit | None = None, *,
         return LearnedAgent(checkpoint_policy(spec.path or learned_checkpoint or ""))
     if spec.kind == LEARNED and not installed("numpy"):
         raise EntrantError(needs_extra("the learned bot", "rl"), "cli.entrant.extra", name=LEARNED)
-    if spec.kind == "expert":  # a tournament-wide budget is hard's; expert keeps its own
+    if spec.kind in ("expert", MASTER):  # a tournament-wide budget is hard's; these keep their own
         return make_agent(spec.kind, spec.limit)
     return make_agent(spec.kind, spec.limit or limit)
 

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from ..core.actions import Action
-from .ismcts import IsmctsAgent
+from .ismcts import ROLLOUT_NOISE, IsmctsAgent
 from .protocol import Decision, Limit
 from .view import PlayerView
 
@@ -32,7 +32,7 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, limit: Limit = EXPERT_LIMIT, rollout_noise: float = 0.1) -> None:
+    def __init__(self, limit: Limit = EXPERT_LIMIT, rollout_noise: float = ROLLOUT_NOISE) -> None:
         self.limit = limit
         self._search = IsmctsAgent(limit, rollout_noise=rollout_noise, informed_rollouts=True,
                                    name=self.name)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import CARD_CODES, SUITS, rank_of
@@ -24,6 +25,11 @@ from .view import PlayerView
 
 DEFAULT_LIMIT = Limit(seconds=1.0)
 ROLLOUT_ACTION_CAP = 3000
+ROLLOUT_NOISE = 0.1
+"""The chance of a random move in a rollout (:func:`rollout_action`)."""
+CONFIDENT_AFTER = 1500
+"""Iterations after which a search stops once its favourite has three times the visits of
+the next move (:func:`settled`)."""
 _RANK_OF_CODE: dict[str, int] = {code: rank_of(card) for card, code in enumerate(CARD_CODES)}
 """A card code's rank (0 = two … 12 = ace), for reading the phase-1 round in rollouts."""
 PICKUP_MAX_RANK = 1
@@ -32,14 +38,17 @@ PICKUP_MIN_TRUMP = 6
 """… rather than spend a trump of 8 or higher (the ``normal`` bot's rule)."""
 
 
-class _Node:
+class SearchNode:
+    """One node of the shared tree: the edge's action and the player who chose it, with its
+    visits, how often it was available, and the summed reward of that player."""
+
     __slots__ = ("action", "available", "children", "parent", "player", "reward", "visits")
 
-    def __init__(self, action: Action | None, player: int, parent: _Node | None) -> None:
+    def __init__(self, action: Action | None, player: int, parent: SearchNode | None) -> None:
         self.action = action
         self.player = player
         self.parent = parent
-        self.children: dict[int, _Node] = {}
+        self.children: dict[int, SearchNode] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0
@@ -156,6 +165,70 @@ def _shed_choice(game: Game, legal: Sequence[Action]) -> Action:
     return best
 
 
+class Edge(Protocol):
+    """What the budget and the final choice read of a root's child, in any search's tree."""
+
+    @property
+    def action(self) -> Action | None: ...
+    @property
+    def visits(self) -> int: ...
+    @property
+    def reward(self) -> float: ...
+
+
+def run_search(children: Mapping[int, Edge], iterate: Callable[[], None], limit: Limit, *, early_stop: bool,
+               confident_after: int) -> int:
+    """Call ``iterate`` (one simulation into the tree whose root has ``children``) until
+    ``limit`` ends, or sooner once the choice is settled (:func:`settled`); returns how many
+    simulations ran."""
+    deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
+    max_iterations = limit.iterations if limit.iterations is not None else 1 << 62
+    iterations = 0
+    started = time.perf_counter()
+    while iterations < max_iterations:
+        if iterations & 15 == 0 and iterations:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            time_left = (deadline - now) * iterations / (now - started)
+            if early_stop and settled(children, iterations, max_iterations=max_iterations,
+                                      time_left=time_left, confident_after=confident_after):
+                break
+        iterate()
+        iterations += 1
+    return iterations
+
+
+def settled(children: Mapping[int, Edge], iterations: int, *, max_iterations: int, time_left: float,
+            confident_after: int) -> bool:
+    """True when more thinking will not change the choice: the most visited move cannot
+    be overtaken in the budget left, or after ``confident_after`` iterations it has three
+    times the visits of the next best. The budget is a maximum, not a quota."""
+    remaining = min(max_iterations - iterations, time_left)
+    visits = sorted((child.visits for child in children.values()), reverse=True)
+    if len(visits) < 2:
+        return False
+    if visits[0] - visits[1] > remaining:
+        return True
+    return iterations >= confident_after and visits[0] >= 3 * visits[1]
+
+
+def search_decision(children: Mapping[int, Edge], legal: Sequence[Action], iterations: int) -> Decision:
+    """The most visited legal move among the root's ``children``, explained by how often the
+    simulations chose it and how often it avoided Mattis (reason ``search``)."""
+    legal_indices = {action.index for action in legal}
+    candidates = [child for index, child in children.items() if index in legal_indices]
+    best = max(candidates, key=lambda child: (child.visits, -child.action.index if child.action else 0))
+    assert best.action is not None
+    share = best.visits / iterations
+    safe = best.reward / best.visits if best.visits else 0.0
+    text = (f"search: {share:.0%} of {iterations} simulations chose {best.action}; "
+            f"it avoided Mattis in {safe:.0%} of them")
+    return Decision(best.action, text, "search",
+                    (("share", f"{share:.0%}"), ("iterations", str(iterations)),
+                     ("safe", f"{safe:.0%}")), iterations)
+
+
 class IsmctsAgent:
     """Searches sampled positions for the move least likely to end as Mattis."""
 
@@ -167,9 +240,9 @@ class IsmctsAgent:
         limit: Limit = DEFAULT_LIMIT,
         *,
         exploration: float = 0.7,
-        rollout_noise: float = 0.1,
+        rollout_noise: float = ROLLOUT_NOISE,
         early_stop: bool = True,
-        confident_after: int = 1500,
+        confident_after: int = CONFIDENT_AFTER,
         informed_rollouts: bool = False,
         name: str = "hard",
     ) -> None:
@@ -186,52 +259,12 @@ class IsmctsAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        limit = limit or self.limit
-        deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
-        max_iterations = limit.iterations if limit.iterations is not None else 1 << 62
-        root = _Node(None, -1, None)
-        iterations = 0
-        started = time.perf_counter()
-        while iterations < max_iterations:
-            if iterations & 15 == 0 and iterations:
-                now = time.perf_counter()
-                if now >= deadline:
-                    break
-                time_left = (deadline - now) * iterations / (now - started)
-                settled = self.early_stop and self._settled(
-                    root, iterations, max_iterations=max_iterations, time_left=time_left,
-                    confident_after=self.confident_after)
-                if settled:
-                    break
-            self._iterate(root, view, rng)
-            iterations += 1
-        legal_indices = {action.index for action in legal}
-        candidates = [child for index, child in root.children.items() if index in legal_indices]
-        best = max(candidates, key=lambda child: (child.visits, -child.action.index if child.action else 0))
-        assert best.action is not None
-        share = best.visits / iterations
-        safe = best.reward / best.visits if best.visits else 0.0
-        text = (f"search: {share:.0%} of {iterations} simulations chose {best.action}; "
-                f"it avoided Mattis in {safe:.0%} of them")
-        return Decision(best.action, text, "search",
-                        (("share", f"{share:.0%}"), ("iterations", str(iterations)),
-                         ("safe", f"{safe:.0%}")), iterations)
+        root = SearchNode(None, -1, None)
+        iterations = run_search(root.children, lambda: self._iterate(root, view, rng), limit or self.limit,
+                                early_stop=self.early_stop, confident_after=self.confident_after)
+        return search_decision(root.children, legal, iterations)
 
-    @staticmethod
-    def _settled(root: _Node, iterations: int, *, max_iterations: int, time_left: float,
-                 confident_after: int) -> bool:
-        """True when more thinking will not change the choice: the most visited move cannot
-        be overtaken in the budget left, or after ``confident_after`` iterations it has three
-        times the visits of the next best. The budget is a maximum, not a quota."""
-        remaining = min(max_iterations - iterations, time_left)
-        visits = sorted((child.visits for child in root.children.values()), reverse=True)
-        if len(visits) < 2:
-            return False
-        if visits[0] - visits[1] > remaining:
-            return True
-        return iterations >= confident_after and visits[0] >= 3 * visits[1]
-
-    def _iterate(self, root: _Node, view: PlayerView, rng: random.Random) -> None:
+    def _iterate(self, root: SearchNode, view: PlayerView, rng: random.Random) -> None:
         game = Game.from_position(sample_position(view, rng), check=False)
         node = root
         exploration = self.exploration
@@ -248,7 +281,7 @@ class IsmctsAgent:
                     child.available += 1
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                child = _Node(action, player, node)
+                child = SearchNode(action, player, node)
                 child.available = 1
                 children[action.index] = child
                 game.apply_unchecked(action)
@@ -278,7 +311,7 @@ class IsmctsAgent:
             steps += 1
         losers = set(game.losers) if game.is_over else set()
         # Backpropagation: each node is scored for the player who chose it.
-        scored: _Node | None = node
+        scored: SearchNode | None = node
         while scored is not None:
             scored.visits += 1
             if scored.player >= 0 and scored.player not in losers:

@@ -6,7 +6,7 @@ numbers) and feeds two heads:
 
 - the *policy* head: one logit per action index (:data:`~mattis.core.actions.NUM_ACTIONS`),
   the search's prior for each legal move once the illegal ones are masked out;
-- the *value* head: :data:`~mattis.bots.encoding.MAX_SEATS` logits, one per seat counted
+- the *value* head: :data:`~mattis.core.rules.MAX_SEATS` logits, one per seat counted
   from the observer (0 the observer, 1 the player on its left …, as the encoding counts
   them); their sigmoid is that seat's estimated chance of ending as Mattis. One call thus
   scores a leaf for every player, which the search needs at each backup.
@@ -36,7 +36,9 @@ except ImportError as error:  # numpy is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.actions import NUM_ACTIONS
-from .encoding import MAX_SEATS, OBSERVATION_SIZE
+from ..core.rules import MAX_SEATS
+from .encoding import OBSERVATION_SIZE, encode_view
+from .view import PlayerView
 
 FORMAT: Final = "mattis-policy-value-1"
 """What the ``format`` entry of a network file says; another value is refused."""
@@ -203,6 +205,21 @@ def load_network(path: str | Path | None = None) -> PolicyValueNet:
                           arrays["value_w"], arrays["value_b"], meta)
 
 
+class NetworkEvaluator:
+    """A network as the ``master`` search's leaf evaluator
+    (:class:`~mattis.bots.guided.LeafEvaluator`): the view encoded
+    (:func:`~mattis.bots.encoding.encode_view`), then :meth:`PolicyValueNet.evaluate`."""
+
+    def __init__(self, network: PolicyValueNet) -> None:
+        self.network = network
+
+    def __call__(self, view: PlayerView, legal_indices: Sequence[int]) -> tuple[list[float], list[float]]:
+        evaluation = self.network.evaluate(encode_view(view), legal_indices)
+        priors: list[float] = evaluation.priors.tolist()
+        risks: list[float] = evaluation.risks.tolist()
+        return priors, risks
+
+
 @lru_cache(maxsize=1)
 def shipped_network() -> PolicyValueNet:
     """The shipped network, read once per process."""
@@ -211,5 +228,5 @@ def shipped_network() -> PolicyValueNet:
         return load_network(path)
 
 
-__all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "PolicyValueNet", "load_network",
-           "random_network", "save_network", "shipped_network"]
+__all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "NetworkEvaluator", "PolicyValueNet",
+           "load_network", "random_network", "save_network", "shipped_network"]

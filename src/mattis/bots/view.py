@@ -152,6 +152,33 @@ class CardTracker:
                 self._table = []
         self.count = len(self.log)
 
+    @staticmethod
+    def public(memory: CardMemory, players: int, rules: Rules, trump_suit: int | None) -> CardTracker:
+        """A tracker of what everyone knows at ``memory``'s moment: its events followed
+        again, so that no seat's own hand is in it (:meth:`snapshot` puts one in).
+        ``trump_suit``: the view's, known without a reveal in a puzzle."""
+        tracker = CardTracker(players, rules)
+        tracker.trump_suit = trump_suit
+        tracker.feed(memory.log[:memory.count])
+        return tracker
+
+    def fork(self) -> CardTracker:
+        """A copy that follows events of its own (a searched line of play) while this one
+        stays as it is."""
+        other = CardTracker(self.players, self.rules)
+        other.count = self.count
+        other.known_hands = self.known_hands[:]
+        other.known_won = self.known_won[:]
+        other.played_by = self.played_by[:]
+        other.excluded = self.excluded[:]
+        other.gone = self.gone
+        other.trump_suit = self.trump_suit
+        other.log = self.log[:]
+        other._trick_owner = dict(self._trick_owner)
+        other._table = self._table[:]
+        other._phase1 = self._phase1
+        return other
+
     def snapshot(self, seat: int, hand: int) -> CardMemory:
         """The memory as it stands, for ``seat`` holding ``hand`` (its own entry of
         :attr:`CardMemory.known_hands`: private draws change it, so no event tells it)."""

@@ -28,11 +28,10 @@ from rich.progress import (
 )
 from typer.core import TyperArgument, TyperCommand, TyperOption
 
-from ..bots import LEARNED, LEVELS, available_levels
+from ..bots import LEVELS, missing_extra
 from ..bots import parse_level as bots_parse_level
 from ..bots.entrants import EntrantError, checkpoint_level, checkpoint_levels, entrant_spec, parse_entrant
 from ..core import Rules
-from ..extras import needs_extra
 from ..frontend.text import clip, printable, shown
 from ..i18n import LANGS, Lang, detect_lang, message_keys, parse_lang, t
 
@@ -359,8 +358,9 @@ def parse_table_bots(text: str, lang: Lang = "en") -> tuple[list[str], tuple[tup
         checkpoints = checkpoint_levels(paths)
     except ValueError as error:
         raise UsageFailure(entrant_failure("--bots", error, lang)) from None
-    if LEARNED in levels and LEARNED not in available_levels():
-        raise UsageFailure(f"--bots: {needs_extra('the learned bot', 'rl')}")
+    missing = missing_extra(levels)
+    if missing is not None:
+        raise UsageFailure(f"--bots: {missing}")
     return levels, checkpoints
 
 
@@ -371,6 +371,7 @@ def parse_levels(text: str) -> list[str]:
         levels = [parse_level(item) for item in text.split(",")]
     except ValueError as error:
         raise UsageFailure(for_option("--bots", error)) from None
-    if LEARNED in levels and LEARNED not in available_levels():
-        raise UsageFailure(f"--bots: {needs_extra('the learned bot', 'rl')}")
+    missing = missing_extra(levels)
+    if missing is not None:
+        raise UsageFailure(f"--bots: {missing}")
     return levels

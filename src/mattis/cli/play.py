@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from ..bots import LEARNED, LEVELS
+from ..bots import LEVELS, NUMPY_LEVELS
 from ..frontend.match import ConsecutiveSeeds, Match
 from ..frontend.record import (
     SavedGameExists,
@@ -73,8 +73,8 @@ def play_command(
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="LEVEL,LEVEL",
         help=f"Bot levels for the other seats, clockwise from yours ({', '.join(LEVELS)}; "
-        f"{LEARNED} needs numpy), or learned:FILE.npz for a checkpoint of your own (made by 'mattis "
-        "train'). Default: normal for every other seat.", show_default=False)] = None,
+        f"{' and '.join(NUMPY_LEVELS)} need numpy), or learned:FILE.npz for a checkpoint of your "
+        "own (made by 'mattis train'). Default: normal for every other seat.", show_default=False)] = None,
     seat: Annotated[int, typer.Option(
         "--seat", help="Your seat (0 leads the first game; the last seat deals).")] = 0,
     seed: Annotated[int | None, typer.Option(

@@ -70,6 +70,10 @@ def serve_command(
         "--expert-seconds", min=0.01,
         help="Longest thinking time of expert bots per move (they stop sooner at "
              f"{EXPERT_ITERATIONS:,} iterations).")] = SERVED.expert_seconds,
+    master_seconds: Annotated[float, typer.Option(
+        "--master-seconds", min=0.01,
+        help="Longest thinking time of master bots per move (they stop sooner once sure).")
+    ] = SERVED.master_seconds,
     review_iterations: Annotated[int, typer.Option(
         "--review-iterations", min=1, max=MAX_ITERATIONS,
         help="Random deals per choice in a finished game's review (fewer: quicker, less sure)."
@@ -138,7 +142,7 @@ def serve_command(
     host = ALL_INTERFACES if lan else host or DEFAULT_HOST
     table = dataclasses.replace(SERVED, bot_delay=bot_delay, absence_timeout=absence,
                                 hard_seconds=hard_seconds, expert_seconds=expert_seconds,
-                                review_iterations=review_iterations,
+                                master_seconds=master_seconds, review_iterations=review_iterations,
                                 checkpoints=checkpoints)
     settings = Settings(table=table, allowed_origins=origins)
     listener = _listen(host, port)

@@ -22,7 +22,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, available_levels
+from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, missing_extra
 from ..bots.entrants import check_entrant
 from ..core import Rules
 from ..i18n import Lang, format_number, format_percent, percent_text, t
@@ -32,12 +32,12 @@ from ..tools.tournament import (
     DEFAULT_HARD_LIMIT,
     DEFAULT_OPENSPIEL_SIMULATIONS,
     ENTRANTS,
-    LEARNED_MISSING,
     NAMED,
     OPENSPIEL_MISSING,
     Standing,
     TournamentResult,
     check_checkpoint,
+    entrant_spec,
     openspiel_available,
     parse_entrant,
     planned_games,
@@ -125,8 +125,9 @@ def parse_entrants(text: str, lang: Lang = "en") -> list[str]:
         raise UsageFailure(entrant_failure("--bots", error, lang)) from None
     if uses_openspiel(names) and not openspiel_available():
         raise UsageFailure(f"--bots: {OPENSPIEL_MISSING}")
-    if LEARNED in names and LEARNED not in available_levels():
-        raise UsageFailure(f"--bots: {LEARNED_MISSING}")
+    missing = missing_extra(entrant_spec(name).kind for name in names)
+    if missing is not None:
+        raise UsageFailure(f"--bots: {missing}")
     for name in dict.fromkeys(names):
         try:
             check_entrant(name, NAMED)

@@ -152,7 +152,10 @@ def _as_text(value: object) -> str:
     return value.value if isinstance(value, StrEnum) else str(value)
 
 
-_PLAYER_COUNTS = tuple(range(2, 7))
+MAX_SEATS = 6
+"""The most players any rules allow (C2): per-seat vectors (the bots' encoding blocks, the
+policy-and-value network's risks) have this many slots."""
+_PLAYER_COUNTS = tuple(range(2, MAX_SEATS + 1))
 _FLAG = (True,)
 
 

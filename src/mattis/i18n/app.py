@@ -1,7 +1,7 @@
 """The offline app's texts (keys ``app.…``) (the English source).
 
-``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard`` or ``expert``
-bot's budget where it plays: the server's ``--hard-seconds``, or the phone budget on the device);
+``app.level_help.…`` say what each bot level does (``{seconds}`` is the ``hard``, ``expert`` or
+``master`` bot's budget where it plays: the server's ``--hard-seconds``, or the phone budget on the device);
 ``app.ui.…`` are the labels of installing, updating and playing with no server, served to
 the pages by ``GET /api/texts`` with the ``web.ui.…`` labels; ``web.err.open_elsewhere`` is the
 worker's one refusal the server never gives.
@@ -21,6 +21,9 @@ APP_MESSAGES: dict[str, Source] = {
     "app.level_help.learned": "a small neural network that learned the game against the bots",
     "app.level_help.expert": (
         "searches longer and plays the possible games out with card sense, up to {seconds} s a move"
+    ),
+    "app.level_help.master": (
+        "thinks with a neural network that learned from many games against itself, up to {seconds} s a move"
     ),
     "app.ui.offline": "No server answers: you play against bots on this device.",
     "app.ui.on_device": "On this device",

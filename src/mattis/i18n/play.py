@@ -21,6 +21,7 @@ PLAY_MESSAGES: dict[str, Source] = {
     "play.level.normal": "normal",
     "play.level.hard": "hard",
     "play.level.expert": "expert",
+    "play.level.master": "master",
     "play.level.learned": "learned",
     # Translators: a trained checkpoint seated by name (mattis play --bots learned:mine.npz)
     "play.level_checkpoint": "learned: {name}",

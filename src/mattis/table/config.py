@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..bots import EXPERT_SECONDS, LEARNED, Agent, available_levels, make_agent
+from ..bots import EXPERT_SECONDS, LEARNED, MASTER, MASTER_SECONDS, Agent, available_levels, make_agent
 from ..bots.entrants import LEARNED_PREFIX, is_checkpoint_level, make_entrant_agent
 from ..bots.review import DEVICE_ITERATIONS, REVIEW_ITERATIONS
 from .page import TABLE_PAGE
@@ -38,6 +38,9 @@ class TableConfig:
     expert_seconds: float = EXPERT_SECONDS
     """Longest thinking time of an ``expert`` bot per move (it stops sooner at its
     iteration budget, :data:`mattis.bots.EXPERT_LIMIT`)."""
+    master_seconds: float = MASTER_SECONDS
+    """Longest thinking time of a ``master`` bot per move (it stops sooner once its choice
+    is settled)."""
     hint_seconds: float = 0.5
     """Thinking time of the hint."""
     hint_cooldown: float = 2.0
@@ -86,6 +89,8 @@ class TableConfig:
             return self.hard_seconds
         if level == "expert":
             return self.expert_seconds
+        if level == MASTER:
+            return self.master_seconds
         return 0.0
 
     def move_seconds(self, level: str) -> float:
@@ -100,13 +105,18 @@ DEVICE_EXPERT_SECONDS = 2.0
 slower than a computer's Python, so the expert stops at this time, well before its iteration
 budget; it keeps its informed rollouts and still thinks twice as long as ``hard``."""
 
+DEVICE_MASTER_SECONDS = 2.0
+"""Longest thinking time of a ``master`` bot on a phone: Pyodide searches about five times
+slower than a computer's Python, so it thinks twice ``hard``'s second, as the expert does."""
+
 TERMINAL_PACE = 0.5
 """Seconds between two bot moves at a terminal: time to read one line of the log (the
 terminal holds a completed trick longer, and Enter skips the waiting)."""
 
 TABLE_PROFILES: dict[Profile, TableConfig] = {
     "server": TableConfig(),
-    "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS, invite_prefix=None,
+    "device": TableConfig(absence_timeout=None, expert_seconds=DEVICE_EXPERT_SECONDS,
+                          master_seconds=DEVICE_MASTER_SECONDS, invite_prefix=None,
                           review_iterations=DEVICE_ITERATIONS),
     "terminal": TableConfig(bot_delay=TERMINAL_PACE, absence_timeout=None, hint_cooldown=0.0,
                             invite_prefix=None),

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import EXPERT_LIMIT, Decision, Limit, hint, make_agent
+from ..bots import EXPERT_LIMIT, MASTER, Decision, Limit, hint, make_agent
 from ..bots.view import PlayerView
 from ..core.actions import Action
 from ..core.game import Game
@@ -80,7 +80,7 @@ def decision_from_parts(parts: DecisionParts) -> Decision:
 def choose_move(job: BotJob) -> DecisionParts:
     """What the bot of ``job.level`` plays from its view (in a worker process, or in line)."""
     limit = None
-    if job.level == "hard":
+    if job.level in ("hard", MASTER):
         limit = Limit(seconds=job.seconds)
     elif job.level == "expert":  # the table's time, and never more than its iteration budget
         limit = Limit(seconds=job.seconds, iterations=EXPERT_LIMIT.iterations)

@@ -49,6 +49,7 @@ class Rating:
 BOT_PRIORS: dict[str, Rating] = {
     "random": Rating(15.0, 2.0), "easy": Rating(20.0, 2.0), "normal": Rating(25.0, 2.0),
     "learned": Rating(26.0, 2.0), "hard": Rating(28.0, 2.0), "expert": Rating(30.0, 2.0),
+    "master": Rating(31.0, 2.0),
 }
 """The fixed rating a bot of each level plays with."""
 GUEST = Rating(25.0, 8.333)

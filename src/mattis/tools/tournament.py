@@ -54,6 +54,8 @@ from ..bots import (
     EXPERT_LIMIT,
     LEARNED,
     LEVELS,
+    MASTER,
+    MASTER_LIMIT,
     Agent,
     Limit,
     PlayedGame,
@@ -69,7 +71,7 @@ from ..bots.entrants import (
 from ..bots.entrants import entrant_spec as bots_entrant_spec
 from ..bots.entrants import parse_entrant as bots_parse_entrant
 from ..core import Game, Rules
-from ..extras import install_command, missing_modules, needs_extra
+from ..extras import install_command, missing_modules
 from .backends import Backend, LocalBackend, batches, run_in_order
 from .simulate import finishing_places  # one place convention
 
@@ -233,7 +235,8 @@ class TournamentResult:
     @property
     def reproducible(self) -> bool:
         """Whether the games depend only on the seed: false with a time-limited ``hard`` bot
-        (its own budget in seconds, or the tournament's, or the interactive default)."""
+        (its own budget in seconds, or the tournament's, or the interactive default), or an
+        ``expert`` or ``master`` whose own budget is in seconds."""
         for level in self.bots:
             spec = entrant_spec(level)
             if spec.kind == "hard":
@@ -241,6 +244,8 @@ class TournamentResult:
                 if limit is None or limit.seconds is not None:
                     return False
             if spec.kind == "expert" and (spec.limit or EXPERT_LIMIT).seconds is not None:
+                return False
+            if spec.kind == MASTER and (spec.limit or MASTER_LIMIT).seconds is not None:
                 return False
         return True
 
@@ -532,11 +537,9 @@ for ``hard``. The extra name lives here, not in :data:`mattis.bots.LEVELS`: it n
 DEFAULT_OPENSPIEL_SIMULATIONS = 200
 """The ``openspiel-ismcts`` budget unless told otherwise: simulations per decision (the
 agent's own default; about 0.3 s a decision on a laptop core)."""
-SEARCHING: tuple[str, ...] = ("hard", "expert", OPENSPIEL_ISMCTS)
+SEARCHING: tuple[str, ...] = ("hard", "expert", "master", OPENSPIEL_ISMCTS)
 """The entrants that search, and so take a budget of their own."""
 OPENSPIEL_MISSING = f"{OPENSPIEL_ISMCTS} needs OpenSpiel: {install_command('rl')}"
-LEARNED_MISSING = needs_extra("the learned bot", "rl")
-"""Without numpy the ``learned`` level cannot play: the one line that says so."""
 
 
 NAMED: tuple[str, ...] = (OPENSPIEL_ISMCTS,)

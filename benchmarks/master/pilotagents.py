@@ -1,0 +1,20 @@
+"""The pilots' settings of the ``master`` search as ``module:callable`` entrants (run
+``mattis tournament`` from this folder: ``--bots pilotagents:rollout_master,normal,normal``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mattis.bots import GuidedAgent, Limit, PlayerView
+from mattis.bots.guided import MAX_SEATS
+
+
+def uniform(view: PlayerView, legal_indices: Sequence[int]) -> tuple[list[float], list[float]]:
+    """An evaluator that knows nothing: even priors, every seat's risk one half."""
+    return [1 / len(legal_indices)] * len(legal_indices), [0.5] * MAX_SEATS
+
+
+def rollout_master() -> GuidedAgent:
+    """PUCT over sampled worlds with even priors and only ``hard``'s rollout as the leaf
+    value: the search machinery beside ``hard`` at the same budget."""
+    return GuidedAgent(Limit(iterations=300), evaluator=uniform, rollout_weight=1.0)
