@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
+from .actions import ALL_ACTIONS, CHANCE, PICKUP, RUNS, SINGLES, Action
 from .cards import (
     CARD_CODES,
     NUM_CARDS,
@@ -53,6 +53,9 @@ from .rules import (
 
 HAND_SIZE: Final = 3
 """Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
+
+_BELOW_ACES: Final = ((1 << NUM_CARDS) - 1) & ~sum(1 << (13 * suit + 12) for suit in range(4))
+"""Every card but the four aces: no sequence goes on above an ace (P2.2)."""
 
 _COLLECT: Final = Phase.COLLECT
 _SHED: Final = Phase.SHED
@@ -484,7 +487,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return legal[:]
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` (an :class:`Action` or its text; anything else is not) may be
@@ -674,18 +677,21 @@ class Game:
         """Every single card of ``starts`` and every sequence from it upwards in ``hand`` (P2.2)."""
         plays: list[Action] = []
         min_sequence = self._min_sequence
+        # Bit c: c and the next higher card of its suit are both in the hand, so a sequence
+        # through c goes on (one mask for the whole hand, no rank arithmetic per card).
+        linked = hand & (hand >> 1) & _BELOW_ACES if min_sequence else 0
         while starts:
             low_bit = starts & -starts
             starts ^= low_bit
             low = low_bit.bit_length() - 1
             plays.append(SINGLES[low])
-            if min_sequence:
-                row = SEQUENCES[low]
+            if linked >> low & 1:
+                runs = RUNS[low]
                 top = low
-                while top % 13 != 12 and hand >> (top + 1) & 1:
+                while linked >> top & 1:
                     top += 1
                     if top - low + 1 >= min_sequence:
-                        plays.append(row[top])
+                        plays.append(runs[top - low - 1])
         return plays
 
     # ------------------------------------------------------------------ applying
@@ -709,12 +715,15 @@ class Game:
             self._events = ((EV_CHANCE, seat, 1 << card), self._events)
         else:
             card = action.low
-            self._hands[seat] &= ~(1 << card)
-            self._events = ((EV_PLAY, seat, 1 << card), self._events)
+            bit = 1 << card
+            hands = self._hands  # not `hands[seat] &= …`: a compiled build does that generically
+            hands[seat] = hands[seat] & ~bit
+            self._events = ((EV_PLAY, seat, bit), self._events)
             if self._options.draws_after_play:  # P1.4a
                 self._draw(seat)
-        self._trick.append((seat, card))
-        self._round.append((seat, card))
+        played = (seat, card)  # one tuple for both lists: it never changes
+        self._trick.append(played)
+        self._round.append(played)
         del self._queue[0]
         self._p1_settle()
 
@@ -730,11 +739,13 @@ class Game:
             return
         card = self._stock[self._stock_pos]
         self._stock_pos += 1
-        self._hands[seat] |= 1 << card
+        bit = 1 << card
+        hands = self._hands
+        hands[seat] = hands[seat] | bit
         if remaining == 1:
             self._last_drawer = seat
             if self._trump_known:  # everyone sees who takes the face-up bottom card
-                self._events = ((EV_DRAW_TRUMP, seat, 1 << card), self._events)
+                self._events = ((EV_DRAW_TRUMP, seat, bit), self._events)
 
     def _p1_settle(self) -> None:
         """Run the automatic steps until a player must choose or phase 1 ends."""
@@ -772,18 +783,28 @@ class Game:
         if not played:  # everyone was skipped
             self._end_phase1()
             return
-        best: dict[int, int] = {}
+        # Plain lists and a bit set, not a dict and a set: a round is decided thousands of
+        # times a second in a search, and a compiled build keeps these loops native.
+        best = [-1] * self.players
         for seat, card in played:
             rank = rank_of(card)
-            if best.get(seat, -1) < rank:
+            if best[seat] < rank:
                 best[seat] = rank
         seats = self._tie or [seat for seat, _ in played]
-        ranks = [best[seat] for seat in seats]
-        top = max(ranks)
+        top = -1
+        for seat in seats:
+            if best[seat] > top:
+                top = best[seat]
         if not self._tie and self._options.any_match:
-            repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
-            if repeated:  # P1.5 any_match: the highest repeated rank goes to war
-                top = max(repeated)
+            seen = 0
+            repeated = -1
+            for seat in seats:
+                rank = best[seat]
+                if seen >> rank & 1 and rank > repeated:
+                    repeated = rank
+                seen |= 1 << rank
+            if repeated >= 0:  # P1.5 any_match: the highest repeated rank goes to war
+                top = repeated
         contenders = [seat for seat in seats if best[seat] == top]
         if len(contenders) == 1:
             self._p1_win(contenders[0])
@@ -807,7 +828,8 @@ class Game:
         taken = 0
         for _, card in self._trick:
             taken |= 1 << card
-        self._won[winner] |= taken
+        won = self._won
+        won[winner] = won[winner] | taken
         self._events = ((EV_WON, winner, taken), self._events)
         self._trick = []
         self._round = []
@@ -817,7 +839,12 @@ class Game:
         if not self._options.draws_after_play:  # P1.4a after_trick: winner first, then clockwise
             for offset in range(self.players):
                 seat = (winner + offset) % self.players
-                while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:
+                # Counted once per seat (each draw adds one card, or empties the stock by
+                # putting the hidden trump aside): a compiled build calls bit_count as a
+                # Python method.
+                for _ in range(HAND_SIZE - self._hands[seat].bit_count()):
+                    if self.stock_size == 0:
+                        break
                     self._draw(seat)
         self._p1_start_trick()
 
@@ -932,17 +959,22 @@ class Game:
         table = self._table
         if action is PICKUP:  # P2.4: the oldest play comes back into the hand
             _, oldest = table.pop(0)
-            self._hands[seat] |= oldest.mask
-            self._events = ((EV_PICKUP, seat, oldest.mask), self._events)
+            mask = oldest.mask
+            hands = self._hands
+            hands[seat] = hands[seat] | mask
+            self._events = ((EV_PICKUP, seat, mask), self._events)
             if not table:  # P2.7
                 self._p2_start_trick(self._next_in(seat))
             else:
                 self._to_move = self._next_in(seat)
             return
-        self._hands[seat] &= ~action.mask
+        mask = action.mask
+        hands = self._hands
+        hand = hands[seat] & ~mask
+        hands[seat] = hand
         table.append((seat, action))
-        self._events = ((EV_PLAY, seat, action.mask), self._events)
-        if not self._hands[seat]:  # P2.8
+        self._events = ((EV_PLAY, seat, mask), self._events)
+        if not hand:  # P2.8
             self._out[seat] = True
             self._out_order.append(seat)
             self._in_count -= 1
