@@ -37,7 +37,7 @@ from .cards import (
     shuffled_deck,
 )
 from .errors import IllegalAction, InvalidAction, Reason
-from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
+from .events import Event, EventHistory, EventKind, RawEvent, RawEvents, raw_event
 from .observation import SeatView, build_view, public_view
 from .options import EngineOptions, options_for
 from .phase import PHASE_NAMED, Phase
@@ -96,11 +96,14 @@ class GameResult:
     """True when the losers had nothing after phase 1 (P1.10) rather than losing phase 2."""
 
 
-def _cons_to_list(cell: tuple[Any, Any] | None) -> list[Any]:
+def _cons_to_list(cell: tuple[Any, ...] | None) -> list[Any]:
+    """The items of a linked list of cells, oldest first: a cell is ``(item, earlier)`` (the
+    action log) or ``(kind, seat, mask, earlier)`` (the event list, see
+    :data:`~mattis.core.events.RawEvents`), whose item is the raw event before ``earlier``."""
     items = []
     while cell is not None:
-        items.append(cell[0])
-        cell = cell[1]
+        items.append(cell[0] if len(cell) == 2 else cell[:-1])
+        cell = cell[-1]
     items.reverse()
     return items
 
@@ -432,8 +435,8 @@ class Game:
         cell = self._events
         for _ in range(self.num_events - start):
             assert cell is not None
-            items.append(cell[0])
-            cell = cell[1]
+            items.append(raw_event(cell))
+            cell = cell[3]
         items.reverse()
         return items
 
@@ -712,13 +715,13 @@ class Game:
         if action is CHANCE:  # P1.4: the top of the stock, played at once
             card = self._stock[self._stock_pos]
             self._stock_pos += 1
-            self._events = ((EV_CHANCE, seat, 1 << card), self._events)
+            self._events = (EV_CHANCE, seat, 1 << card, self._events)
         else:
             card = action.low
             bit = 1 << card
             hands = self._hands  # not `hands[seat] &= …`: a compiled build does that generically
             hands[seat] = hands[seat] & ~bit
-            self._events = ((EV_PLAY, seat, bit), self._events)
+            self._events = (EV_PLAY, seat, bit, self._events)
             if self._options.draws_after_play:  # P1.4a
                 self._draw(seat)
         played = (seat, card)  # one tuple for both lists: it never changes
@@ -735,7 +738,7 @@ class Game:
         if remaining == 1 and self._options.hidden_trump:
             self._stock_pos += 1
             self._trump_holder = seat
-            self._events = ((EV_ASIDE, seat, 0), self._events)
+            self._events = (EV_ASIDE, seat, 0, self._events)
             return
         card = self._stock[self._stock_pos]
         self._stock_pos += 1
@@ -745,7 +748,7 @@ class Game:
         if remaining == 1:
             self._last_drawer = seat
             if self._trump_known:  # everyone sees who takes the face-up bottom card
-                self._events = ((EV_DRAW_TRUMP, seat, bit), self._events)
+                self._events = (EV_DRAW_TRUMP, seat, bit, self._events)
 
     def _p1_settle(self) -> None:
         """Run the automatic steps until a player must choose or phase 1 ends."""
@@ -773,7 +776,7 @@ class Game:
         self._tie.remove(seat)
         self._queue = [s for s in self._queue if s != seat]
         self._round = [(s, c) for s, c in self._round if s != seat]
-        self._events = ((EV_DROP, seat, 0), self._events)
+        self._events = (EV_DROP, seat, 0, self._events)
         if len(self._tie) == 1:
             self._p1_win(self._tie[0])
 
@@ -830,7 +833,7 @@ class Game:
             taken |= 1 << card
         won = self._won
         won[winner] = won[winner] | taken
-        self._events = ((EV_WON, winner, taken), self._events)
+        self._events = (EV_WON, winner, taken, self._events)
         self._trick = []
         self._round = []
         self._tie = []
@@ -885,7 +888,7 @@ class Game:
             for seat, card in self._trick:
                 self._hands[seat] |= 1 << card
                 returned |= 1 << card
-            self._events = ((EV_BACK, -1, returned), self._events)
+            self._events = (EV_BACK, -1, returned, self._events)
         self._trick, self._round, self._tie, self._queue = [], [], [], []
         if self.stock_size > 0:  # P1.7c: the rest of the stock leaves the game unseen
             self._removed |= mask_of(self._stock[self._stock_pos:])
@@ -897,8 +900,8 @@ class Game:
         if self._trump_holder >= 0:
             self._hands[self._trump_holder] |= 1 << self._trump_card
         if self._trump_card >= 0:
-            self._events = ((EV_REVEAL, self._trump_holder,
-                             (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
+            self._events = (EV_REVEAL, self._trump_holder,
+                            (1 << self._trump_card) if self._trump_card >= 0 else 0, self._events)
         self._trump_known = True
         rules = self._options
         if rules.nothing_left is NothingLeft.LOSE:  # P1.10 Blåmattis / Blodmattis
@@ -908,7 +911,7 @@ class Game:
                 empty = [seat for seat in range(self.players) if self._hands[seat] == 0]
             if empty:
                 for seat in empty:
-                    self._events = ((EV_LOSE, seat, 0), self._events)
+                    self._events = (EV_LOSE, seat, 0, self._events)
                 self._losers = tuple(empty)
                 self._lost_on_empty = True
                 self._phase = _OVER
@@ -922,7 +925,7 @@ class Game:
         else:  # P1.7c: whoever would have led the next phase-1 trick
             leader = self._leader
         self._p2_start_trick(leader)
-        self._events = ((EV_SHED, self._leader, 0), self._events)
+        self._events = (EV_SHED, self._leader, 0, self._events)
 
     # Phase 2 ---------------------------------------------------------
 
@@ -962,7 +965,7 @@ class Game:
             mask = oldest.mask
             hands = self._hands
             hands[seat] = hands[seat] | mask
-            self._events = ((EV_PICKUP, seat, mask), self._events)
+            self._events = (EV_PICKUP, seat, mask, self._events)
             if not table:  # P2.7
                 self._p2_start_trick(self._next_in(seat))
             else:
@@ -973,16 +976,16 @@ class Game:
         hand = hands[seat] & ~mask
         hands[seat] = hand
         table.append((seat, action))
-        self._events = ((EV_PLAY, seat, mask), self._events)
+        self._events = (EV_PLAY, seat, mask, self._events)
         if not hand:  # P2.8
             self._out[seat] = True
             self._out_order.append(seat)
             self._in_count -= 1
-            self._events = ((EV_OUT, seat, 0), self._events)
+            self._events = (EV_OUT, seat, 0, self._events)
             if self._in_count == 1:  # P2.9
                 loser = self._next_in(seat)
                 self._losers = (loser,)
-                self._events = ((EV_LOSE, loser, 0), self._events)
+                self._events = (EV_LOSE, loser, 0, self._events)
                 self._phase = _OVER
                 self._to_move = -1
                 return
@@ -991,7 +994,7 @@ class Game:
             for _, play in table:
                 cleared |= play.mask
             self._discard |= cleared
-            self._events = ((EV_CLEAR, seat, cleared), self._events)
+            self._events = (EV_CLEAR, seat, cleared, self._events)
             self._p2_start_trick(seat)
         else:
             self._to_move = self._next_in(seat)
