@@ -16,8 +16,8 @@ default) through their public API only, and each side's figure is actions per CP
 
 Both loops choose a move as ``floor(random() * number_of_moves)`` with a seeded generator,
 the idiom a JavaScript driver writes (``Math.floor(rand() * legal.length)``), play a few
-untimed games first (V8 compiles hot code as it runs), stop a game at
-:data:`ACTION_CAP` actions, and count only the timed games. Rounds alternate which engine
+untimed games first (V8 compiles hot code as it runs), count a game's actions in a local
+counter and stop it at :data:`ACTION_CAP`, and count only the timed games. Rounds alternate which engine
 runs first, so load on this shared machine falls on both alike; the medians of the rounds
 and their ratio (ours / theirs) are printed per player count. Without ``--peer`` only our
 figures are measured and the peer is reported as skipped.
@@ -57,10 +57,12 @@ def our_playouts(rules: str, players: int, games: int, warmup: int, seed: int) -
             actions = 0
             started = time.process_time()
         game = Game.new(rules, players, seed=seed * 100_000 + number)
-        while not game.is_over and game.num_actions < ACTION_CAP:
+        played = 0
+        while not game.is_over and played < ACTION_CAP:
             legal = game.legal_actions()
             game.apply(legal[floor(rand() * len(legal))])
-            actions += 1
+            played += 1
+        actions += played
     return {"actions": actions, "games": games, "cpu_seconds": time.process_time() - started}
 
 
