@@ -28,7 +28,6 @@ from .cards import (
     SUIT_MASKS,
     SUITS,
     card_code,
-    cards_in,
     codes_of,
     mask_of,
     parse_card,
@@ -637,7 +636,8 @@ class Game:
             return self._p2_legal(self._options.follow_suit)
         if self._phase is _COLLECT:
             seat = self._to_move
-            legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
+            hand = self._hands[seat]
+            legal = self._plays(hand, hand, 0)  # phase 1: single cards, no sequences
             if self._p1_may_chance():
                 legal.append(CHANCE)
             return legal
@@ -659,7 +659,7 @@ class Game:
         hand = self._hands[self._to_move]
         table = self._table
         if not table:  # P2.3: lead any play
-            return self._plays(hand, hand)
+            return self._plays(hand, hand, self._min_sequence)
         if not hand:  # P1.10 must_pick_up: an empty player must pick up
             return [PICKUP]
         target = table[-1][1]
@@ -671,15 +671,15 @@ class Game:
         # … or any trump play, unless follow_suit binds a player holding the led suit.
         if target_suit != trump and not (suit_cards and follow_suit):
             starts |= hand & SUIT_MASKS[trump]
-        plays = self._plays(hand, starts)
+        plays = self._plays(hand, starts, self._min_sequence)
         if not plays or self._options.voluntary_pickup:  # P2.4
             plays.append(PICKUP)
         return plays
 
-    def _plays(self, hand: int, starts: int) -> list[Action]:
-        """Every single card of ``starts`` and every sequence from it upwards in ``hand`` (P2.2)."""
+    def _plays(self, hand: int, starts: int, min_sequence: int) -> list[Action]:
+        """Every single card of ``starts`` and every sequence of at least ``min_sequence``
+        cards (none if 0) from it upwards in ``hand`` (P2.2)."""
         plays: list[Action] = []
-        min_sequence = self._min_sequence
         # Bit c: c and the next higher card of its suit are both in the hand, so a sequence
         # through c goes on (one mask for the whole hand, no rank arithmetic per card).
         linked = hand & (hand >> 1) & _BELOW_ACES if min_sequence else 0
