@@ -189,6 +189,9 @@ _TABLES = _build_tables()
 SINGLES: Final = _TABLES[0]
 SEQUENCES: Final = _TABLES[1]
 _BY_INDEX: Final = _TABLES[2]
+RUNS: Final = tuple(tuple(row[high] for high in sorted(row)) for row in SEQUENCES)
+"""The sequences from each card upwards, shortest first: ``RUNS[low][high - low - 1]`` is
+``SEQUENCES[low][high]``, for the legal-move generator (a tuple index, not a dict look-up)."""
 CHANCE: Final = Action(ActionKind.CHANCE, (), len(_BY_INDEX))
 _BY_INDEX.append(CHANCE)
 PICKUP: Final = Action(ActionKind.PICKUP, (), len(_BY_INDEX))

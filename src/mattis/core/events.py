@@ -1,6 +1,6 @@
 """Public events: what everyone at the table saw happen, as small immutable records.
 
-The game keeps its history internally as plain ``(kind, seat, card mask)`` tuples, which
+The game keeps its history internally as plain ``(kind, seat, card mask)`` values, which
 cost nothing to create in the hot path, and hands out :class:`Event` values when asked
 (:attr:`Game.history`, :meth:`Game.events_since`, the ``history`` of a view). An event
 carries card faces only when those cards were face up at that moment (rules section 5).
@@ -51,9 +51,15 @@ class EventKind(StrEnum):
 RawEvent = tuple[EventKind, int, int]
 """The engine's internal form: kind, seat (-1 for none) and card mask."""
 
-RawEvents = tuple[RawEvent, Any] | None
-"""The engine's event list: a linked list of ``(event, earlier events)`` cells, newest first,
-which a game extends by one cell per event and shares unchanged with its copies."""
+RawEvents = tuple[EventKind, int, int, Any] | None
+"""The engine's event list: a linked list of ``(kind, seat, mask, earlier events)`` cells,
+newest first, which a game extends by one cell per event (one tuple: the event and the link
+together) and shares unchanged with its copies."""
+
+
+def raw_event(cell: tuple[EventKind, int, int, Any]) -> RawEvent:
+    """The event of a cell of :data:`RawEvents`."""
+    return (cell[0], cell[1], cell[2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +137,7 @@ class EventHistory(Sequence[Event]):
         while walk is not mark:
             assert walk is not None, "a later event list always ends in an earlier one"
             count += 1
-            walk = walk[1]
+            walk = walk[3]
         return EventHistory(cell, count)
 
     def __len__(self) -> int:
@@ -155,9 +161,9 @@ class EventHistory(Sequence[Event]):
             cell = self._cell
             for _ in range(back):
                 assert cell is not None
-                cell = cell[1]
+                cell = cell[3]
             assert cell is not None
-            return Event.from_raw(cell[0])
+            return Event.from_raw(raw_event(cell))
         return Event.from_raw(self._laid_out()[position])
 
     def __iter__(self) -> Iterator[Event]:
@@ -167,8 +173,8 @@ class EventHistory(Sequence[Event]):
     def __reversed__(self) -> Iterator[Event]:
         cell = self._cell
         while cell is not None:
-            yield Event.from_raw(cell[0])
-            cell = cell[1]
+            yield Event.from_raw(raw_event(cell))
+            cell = cell[3]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventHistory):
@@ -193,8 +199,8 @@ class EventHistory(Sequence[Event]):
             raw = []
             cell = self._cell
             while cell is not None:
-                raw.append(cell[0])
-                cell = cell[1]
+                raw.append(raw_event(cell))
+                cell = cell[3]
             raw.reverse()
             self._raw = raw
         return raw

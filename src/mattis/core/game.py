@@ -21,14 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from .actions import ALL_ACTIONS, CHANCE, PICKUP, SEQUENCES, SINGLES, Action
+from .actions import ALL_ACTIONS, CHANCE, PICKUP, RUNS, SINGLES, Action
 from .cards import (
     CARD_CODES,
     NUM_CARDS,
     SUIT_MASKS,
     SUITS,
     card_code,
-    cards_in,
     codes_of,
     mask_of,
     parse_card,
@@ -37,7 +36,7 @@ from .cards import (
     shuffled_deck,
 )
 from .errors import IllegalAction, InvalidAction, Reason
-from .events import Event, EventHistory, EventKind, RawEvent, RawEvents
+from .events import Event, EventHistory, EventKind, RawEvent, RawEvents, raw_event
 from .observation import SeatView, build_view, public_view
 from .options import EngineOptions, options_for
 from .phase import PHASE_NAMED, Phase
@@ -53,6 +52,9 @@ from .rules import (
 
 HAND_SIZE: Final = 3
 """Cards dealt to each player, and the hand size drawing restores (C3, P1.4a)."""
+
+_BELOW_ACES: Final = ((1 << NUM_CARDS) - 1) & ~sum(1 << (13 * suit + 12) for suit in range(4))
+"""Every card but the four aces: no sequence goes on above an ace (P2.2)."""
 
 _COLLECT: Final = Phase.COLLECT
 _SHED: Final = Phase.SHED
@@ -93,11 +95,14 @@ class GameResult:
     """True when the losers had nothing after phase 1 (P1.10) rather than losing phase 2."""
 
 
-def _cons_to_list(cell: tuple[Any, Any] | None) -> list[Any]:
+def _cons_to_list(cell: tuple[Any, ...] | None) -> list[Any]:
+    """The items of a linked list of cells, oldest first: a cell is ``(item, earlier)`` (the
+    action log) or ``(kind, seat, mask, earlier)`` (the event list, see
+    :data:`~mattis.core.events.RawEvents`), whose item is the raw event before ``earlier``."""
     items = []
     while cell is not None:
-        items.append(cell[0])
-        cell = cell[1]
+        items.append(cell[0] if len(cell) == 2 else cell[:-1])
+        cell = cell[-1]
     items.reverse()
     return items
 
@@ -429,8 +434,8 @@ class Game:
         cell = self._events
         for _ in range(self.num_events - start):
             assert cell is not None
-            items.append(cell[0])
-            cell = cell[1]
+            items.append(raw_event(cell))
+            cell = cell[3]
         items.reverse()
         return items
 
@@ -484,7 +489,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return legal[:]
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` (an :class:`Action` or its text; anything else is not) may be
@@ -631,7 +636,8 @@ class Game:
             return self._p2_legal(self._options.follow_suit)
         if self._phase is _COLLECT:
             seat = self._to_move
-            legal = [SINGLES[card] for card in cards_in(self._hands[seat])]
+            hand = self._hands[seat]
+            legal = self._plays(hand, hand, 0)  # phase 1: single cards, no sequences
             if self._p1_may_chance():
                 legal.append(CHANCE)
             return legal
@@ -653,7 +659,7 @@ class Game:
         hand = self._hands[self._to_move]
         table = self._table
         if not table:  # P2.3: lead any play
-            return self._plays(hand, hand)
+            return self._plays(hand, hand, self._min_sequence)
         if not hand:  # P1.10 must_pick_up: an empty player must pick up
             return [PICKUP]
         target = table[-1][1]
@@ -665,27 +671,30 @@ class Game:
         # … or any trump play, unless follow_suit binds a player holding the led suit.
         if target_suit != trump and not (suit_cards and follow_suit):
             starts |= hand & SUIT_MASKS[trump]
-        plays = self._plays(hand, starts)
+        plays = self._plays(hand, starts, self._min_sequence)
         if not plays or self._options.voluntary_pickup:  # P2.4
             plays.append(PICKUP)
         return plays
 
-    def _plays(self, hand: int, starts: int) -> list[Action]:
-        """Every single card of ``starts`` and every sequence from it upwards in ``hand`` (P2.2)."""
+    def _plays(self, hand: int, starts: int, min_sequence: int) -> list[Action]:
+        """Every single card of ``starts`` and every sequence of at least ``min_sequence``
+        cards (none if 0) from it upwards in ``hand`` (P2.2)."""
         plays: list[Action] = []
-        min_sequence = self._min_sequence
+        # Bit c: c and the next higher card of its suit are both in the hand, so a sequence
+        # through c goes on (one mask for the whole hand, no rank arithmetic per card).
+        linked = hand & (hand >> 1) & _BELOW_ACES if min_sequence else 0
         while starts:
             low_bit = starts & -starts
             starts ^= low_bit
             low = low_bit.bit_length() - 1
             plays.append(SINGLES[low])
-            if min_sequence:
-                row = SEQUENCES[low]
+            if linked >> low & 1:
+                runs = RUNS[low]
                 top = low
-                while top % 13 != 12 and hand >> (top + 1) & 1:
+                while linked >> top & 1:
                     top += 1
                     if top - low + 1 >= min_sequence:
-                        plays.append(row[top])
+                        plays.append(runs[top - low - 1])
         return plays
 
     # ------------------------------------------------------------------ applying
@@ -706,15 +715,18 @@ class Game:
         if action is CHANCE:  # P1.4: the top of the stock, played at once
             card = self._stock[self._stock_pos]
             self._stock_pos += 1
-            self._events = ((EV_CHANCE, seat, 1 << card), self._events)
+            self._events = (EV_CHANCE, seat, 1 << card, self._events)
         else:
             card = action.low
-            self._hands[seat] &= ~(1 << card)
-            self._events = ((EV_PLAY, seat, 1 << card), self._events)
+            bit = 1 << card
+            hands = self._hands  # not `hands[seat] &= …`: a compiled build does that generically
+            hands[seat] = hands[seat] & ~bit
+            self._events = (EV_PLAY, seat, bit, self._events)
             if self._options.draws_after_play:  # P1.4a
                 self._draw(seat)
-        self._trick.append((seat, card))
-        self._round.append((seat, card))
+        played = (seat, card)  # one tuple for both lists: it never changes
+        self._trick.append(played)
+        self._round.append(played)
         del self._queue[0]
         self._p1_settle()
 
@@ -726,15 +738,17 @@ class Game:
         if remaining == 1 and self._options.hidden_trump:
             self._stock_pos += 1
             self._trump_holder = seat
-            self._events = ((EV_ASIDE, seat, 0), self._events)
+            self._events = (EV_ASIDE, seat, 0, self._events)
             return
         card = self._stock[self._stock_pos]
         self._stock_pos += 1
-        self._hands[seat] |= 1 << card
+        bit = 1 << card
+        hands = self._hands
+        hands[seat] = hands[seat] | bit
         if remaining == 1:
             self._last_drawer = seat
             if self._trump_known:  # everyone sees who takes the face-up bottom card
-                self._events = ((EV_DRAW_TRUMP, seat, 1 << card), self._events)
+                self._events = (EV_DRAW_TRUMP, seat, bit, self._events)
 
     def _p1_settle(self) -> None:
         """Run the automatic steps until a player must choose or phase 1 ends."""
@@ -762,7 +776,7 @@ class Game:
         self._tie.remove(seat)
         self._queue = [s for s in self._queue if s != seat]
         self._round = [(s, c) for s, c in self._round if s != seat]
-        self._events = ((EV_DROP, seat, 0), self._events)
+        self._events = (EV_DROP, seat, 0, self._events)
         if len(self._tie) == 1:
             self._p1_win(self._tie[0])
 
@@ -772,18 +786,28 @@ class Game:
         if not played:  # everyone was skipped
             self._end_phase1()
             return
-        best: dict[int, int] = {}
+        # Plain lists and a bit set, not a dict and a set: a round is decided thousands of
+        # times a second in a search, and a compiled build keeps these loops native.
+        best = [-1] * self.players
         for seat, card in played:
             rank = rank_of(card)
-            if best.get(seat, -1) < rank:
+            if best[seat] < rank:
                 best[seat] = rank
         seats = self._tie or [seat for seat, _ in played]
-        ranks = [best[seat] for seat in seats]
-        top = max(ranks)
+        top = -1
+        for seat in seats:
+            if best[seat] > top:
+                top = best[seat]
         if not self._tie and self._options.any_match:
-            repeated = [rank for rank in set(ranks) if ranks.count(rank) > 1]
-            if repeated:  # P1.5 any_match: the highest repeated rank goes to war
-                top = max(repeated)
+            seen = 0
+            repeated = -1
+            for seat in seats:
+                rank = best[seat]
+                if seen >> rank & 1 and rank > repeated:
+                    repeated = rank
+                seen |= 1 << rank
+            if repeated >= 0:  # P1.5 any_match: the highest repeated rank goes to war
+                top = repeated
         contenders = [seat for seat in seats if best[seat] == top]
         if len(contenders) == 1:
             self._p1_win(contenders[0])
@@ -807,8 +831,9 @@ class Game:
         taken = 0
         for _, card in self._trick:
             taken |= 1 << card
-        self._won[winner] |= taken
-        self._events = ((EV_WON, winner, taken), self._events)
+        won = self._won
+        won[winner] = won[winner] | taken
+        self._events = (EV_WON, winner, taken, self._events)
         self._trick = []
         self._round = []
         self._tie = []
@@ -817,7 +842,12 @@ class Game:
         if not self._options.draws_after_play:  # P1.4a after_trick: winner first, then clockwise
             for offset in range(self.players):
                 seat = (winner + offset) % self.players
-                while self._hands[seat].bit_count() < HAND_SIZE and self.stock_size > 0:
+                # Counted once per seat (each draw adds one card, or empties the stock by
+                # putting the hidden trump aside): a compiled build calls bit_count as a
+                # Python method.
+                for _ in range(HAND_SIZE - self._hands[seat].bit_count()):
+                    if self.stock_size == 0:
+                        break
                     self._draw(seat)
         self._p1_start_trick()
 
@@ -858,7 +888,7 @@ class Game:
             for seat, card in self._trick:
                 self._hands[seat] |= 1 << card
                 returned |= 1 << card
-            self._events = ((EV_BACK, -1, returned), self._events)
+            self._events = (EV_BACK, -1, returned, self._events)
         self._trick, self._round, self._tie, self._queue = [], [], [], []
         if self.stock_size > 0:  # P1.7c: the rest of the stock leaves the game unseen
             self._removed |= mask_of(self._stock[self._stock_pos:])
@@ -870,8 +900,8 @@ class Game:
         if self._trump_holder >= 0:
             self._hands[self._trump_holder] |= 1 << self._trump_card
         if self._trump_card >= 0:
-            self._events = ((EV_REVEAL, self._trump_holder,
-                             (1 << self._trump_card) if self._trump_card >= 0 else 0), self._events)
+            self._events = (EV_REVEAL, self._trump_holder,
+                            (1 << self._trump_card) if self._trump_card >= 0 else 0, self._events)
         self._trump_known = True
         rules = self._options
         if rules.nothing_left is NothingLeft.LOSE:  # P1.10 Blåmattis / Blodmattis
@@ -881,7 +911,7 @@ class Game:
                 empty = [seat for seat in range(self.players) if self._hands[seat] == 0]
             if empty:
                 for seat in empty:
-                    self._events = ((EV_LOSE, seat, 0), self._events)
+                    self._events = (EV_LOSE, seat, 0, self._events)
                 self._losers = tuple(empty)
                 self._lost_on_empty = True
                 self._phase = _OVER
@@ -895,7 +925,7 @@ class Game:
         else:  # P1.7c: whoever would have led the next phase-1 trick
             leader = self._leader
         self._p2_start_trick(leader)
-        self._events = ((EV_SHED, self._leader, 0), self._events)
+        self._events = (EV_SHED, self._leader, 0, self._events)
 
     # Phase 2 ---------------------------------------------------------
 
@@ -932,25 +962,30 @@ class Game:
         table = self._table
         if action is PICKUP:  # P2.4: the oldest play comes back into the hand
             _, oldest = table.pop(0)
-            self._hands[seat] |= oldest.mask
-            self._events = ((EV_PICKUP, seat, oldest.mask), self._events)
+            mask = oldest.mask
+            hands = self._hands
+            hands[seat] = hands[seat] | mask
+            self._events = (EV_PICKUP, seat, mask, self._events)
             if not table:  # P2.7
                 self._p2_start_trick(self._next_in(seat))
             else:
                 self._to_move = self._next_in(seat)
             return
-        self._hands[seat] &= ~action.mask
+        mask = action.mask
+        hands = self._hands
+        hand = hands[seat] & ~mask
+        hands[seat] = hand
         table.append((seat, action))
-        self._events = ((EV_PLAY, seat, action.mask), self._events)
-        if not self._hands[seat]:  # P2.8
+        self._events = (EV_PLAY, seat, mask, self._events)
+        if not hand:  # P2.8
             self._out[seat] = True
             self._out_order.append(seat)
             self._in_count -= 1
-            self._events = ((EV_OUT, seat, 0), self._events)
+            self._events = (EV_OUT, seat, 0, self._events)
             if self._in_count == 1:  # P2.9
                 loser = self._next_in(seat)
                 self._losers = (loser,)
-                self._events = ((EV_LOSE, loser, 0), self._events)
+                self._events = (EV_LOSE, loser, 0, self._events)
                 self._phase = _OVER
                 self._to_move = -1
                 return
@@ -959,7 +994,7 @@ class Game:
             for _, play in table:
                 cleared |= play.mask
             self._discard |= cleared
-            self._events = ((EV_CLEAR, seat, cleared), self._events)
+            self._events = (EV_CLEAR, seat, cleared, self._events)
             self._p2_start_trick(seat)
         else:
             self._to_move = self._next_in(seat)
