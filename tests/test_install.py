@@ -57,7 +57,8 @@ RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
                   "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector",
-                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.envs.train", "mattis.envs.solve")
+                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.bots.network", "mattis.envs.train",
+                  "mattis.envs.solve")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {

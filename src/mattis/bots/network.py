@@ -36,6 +36,7 @@ except ImportError as error:  # numpy is missing: say what to install
     raise MissingExtra(__name__, "rl", error.name) from error
 
 from ..core.actions import NUM_ACTIONS
+from .compact import Shape
 from .encoding import MAX_SEATS, OBSERVATION_SIZE
 
 FORMAT: Final = "mattis-policy-value-1"
@@ -203,6 +204,21 @@ def load_network(path: str | Path | None = None) -> PolicyValueNet:
                           arrays["value_w"], arrays["value_b"], meta)
 
 
+def compact_bytes(network: PolicyValueNet) -> bytes:
+    """``network`` in the offline app's file format (:mod:`mattis.bots.compact`): float16
+    when every weight is a float16 number already (a network read from a float16 file, as
+    the shipped one is), so the file is exact and half the size; float32 otherwise."""
+    arrays: list[Matrix] = []
+    for weight, bias in zip(network.trunk_weights, network.trunk_biases, strict=True):
+        arrays += [weight, bias]
+    arrays += [network.policy_weight.T, network.policy_bias, network.value_weight.T, network.value_bias]
+    exact16 = all(np.array_equal(array.astype(np.float16).astype(np.float32), array) for array in arrays)
+    dtype = np.dtype("<f2" if exact16 else "<f4")
+    shape = Shape(OBSERVATION_SIZE, tuple(int(bias.size) for bias in network.trunk_biases), NUM_ACTIONS,
+                  MAX_SEATS, dtype.itemsize)
+    return shape.header() + b"".join(np.ascontiguousarray(array, dtype=dtype).tobytes() for array in arrays)
+
+
 @lru_cache(maxsize=1)
 def shipped_network() -> PolicyValueNet:
     """The shipped network, read once per process."""
@@ -211,5 +227,5 @@ def shipped_network() -> PolicyValueNet:
         return load_network(path)
 
 
-__all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "PolicyValueNet", "load_network",
-           "random_network", "save_network", "shipped_network"]
+__all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "PolicyValueNet", "compact_bytes",
+           "load_network", "random_network", "save_network", "shipped_network"]
