@@ -70,3 +70,27 @@ def test_the_worker_evaluates_the_network_in_javascript_like_numpy(base_url: str
             np.testing.assert_allclose(risks, expected.risks, atol=1e-4, rtol=1e-4)
             assert sum(priors) == pytest.approx(1.0, abs=1e-6)
         assert json.dumps(data["results"])  # plain numbers, as the page's answers are
+
+
+def test_the_shipped_network_is_fetched_by_the_worker_and_evaluates_like_numpy(base_url: str) -> None:
+    """Where the app was built with a network (``mattis app build`` exports
+    ``mattis/data/master.npz``): the worker fetches ``network.bin`` itself and agrees with numpy."""
+    source = pwa.shipped_network_file()
+    if source is None or not pwa.NETWORK_INFO.is_file():
+        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    network = load_network(source)
+    cases: list[Any] = []
+    for view, legal in positions(8, seed=4):
+        indices, values = sparse_view(view)
+        cases.append([indices, values, legal])
+    with chromium() as (_, browser):
+        page = browser.new_page()
+        install(page, f"{base_url}/?lang=en")
+        answer = page.evaluate(CHECK, {"cases": cases})
+    assert answer["ok"] and answer["data"]["backend"] == "shipped", answer
+    for (indices, values, legal), (priors, risks) in zip(cases, answer["data"]["results"], strict=True):
+        dense = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        dense[indices] = values
+        expected = network.evaluate(dense, legal)
+        np.testing.assert_allclose(priors, expected.priors, atol=1e-4, rtol=1e-4)
+        np.testing.assert_allclose(risks, expected.risks, atol=1e-4, rtol=1e-4)

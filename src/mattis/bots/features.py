@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..core.cards import NUM_CARDS
@@ -156,84 +157,96 @@ def sparse_view(view: Mapping[str, Any] | SeatView | PlayerView) -> Sparse:
 
     ``view`` is a ``Game.view(seat)`` dict, a ``Game.seat_view(seat)`` or a
     :class:`PlayerView`. Each slot comes once, so a network's first layer may add each
-    value's row of weights without looking."""
+    value's row of weights without looking. Every slot before ``hand_sizes`` holds 0 or 1,
+    so the ones are listed first and the counts after them."""
     known = player_view(view)
     public, memory = known.public, known.memory
     players, me = public.players, public.seat
-    indices: list[int] = []
-    values: list[float] = []
-
-    def rel(seat: int) -> int:
-        return (seat - me) % players
+    order = [(me + row) % players for row in range(players)]
+    """The seat of each relative row: the observer's, then the next clockwise …"""
+    ones: list[int] = []
+    add = ones.append
 
     def cards(start: int, mask: int) -> None:
         while mask:
             low = mask & -mask
-            indices.append(start + low.bit_length() - 1)
-            values.append(1.0)
+            add(start + low.bit_length() - 1)
             mask ^= low
 
-    def rows(name: str, masks: Mapping[int, int]) -> None:
-        """A per-seat card block, from each relative seat's mask."""
-        start = SLICES[name].start
-        for row in sorted(masks):
-            cards(start + row * NUM_CARDS, masks[row])
+    def one_hot(start: int, seat: int | None) -> None:
+        if seat is not None and seat >= 0:
+            add(start + (seat - me) % players)
 
-    def one_hot(name: str, slot: int | None) -> None:
-        if slot is not None and slot >= 0:
-            indices.append(SLICES[name].start + slot)
-            values.append(1.0)
-
-    def flags(name: str, seats: set[int]) -> None:
-        start = SLICES[name].start
-        for slot in sorted(seats):
-            indices.append(start + slot)
-            values.append(1.0)
-
-    def numbers(name: str, by_slot: Mapping[int, float]) -> None:
-        start = SLICES[name].start
-        for slot in sorted(by_slot):
-            if by_slot[slot]:
-                indices.append(start + slot)
-                values.append(by_slot[slot])
-
-    cards(SLICES["hand"].start, public.hand)
-    table: dict[int, int] = {}
+    cards(_HAND, public.hand)
+    table = [0] * players
     for seat, card in public.trick:
-        table[rel(seat)] = table.get(rel(seat), 0) | 1 << card
+        table[seat] |= 1 << card
     for seat, play in public.plays:
-        table[rel(seat)] = table.get(rel(seat), 0) | play.mask
-    rows("table_by_seat", table)
+        table[seat] |= play.mask
+    for row, seat in enumerate(order):
+        cards(_TABLE + row * NUM_CARDS, table[seat])
     if public.plays:
-        cards(SLICES["to_beat"].start, public.plays[-1][1].mask)
+        cards(_TO_BEAT, public.plays[-1][1].mask)
     current_round = 0
     for _, card in public.current_round:
         current_round |= 1 << card
-    cards(SLICES["current_round"].start, current_round)
-    rows("won_by_seat", {rel(seat): memory.known_won[seat] for seat in range(players)})
-    rows("known_by_seat", {rel(seat): memory.known_hands[seat] for seat in range(players)})
-    cards(SLICES["gone"].start, memory.gone)
-    cards(SLICES["unseen"].start, known.unseen)
+    cards(_CURRENT_ROUND, current_round)
+    for row, seat in enumerate(order):
+        cards(_WON + row * NUM_CARDS, memory.known_won[seat])
+    for row, seat in enumerate(order):
+        cards(_KNOWN + row * NUM_CARDS, memory.known_hands[seat])
+    cards(_GONE, memory.gone)
+    cards(_UNSEEN, known.unseen)
     if public.trump_card is not None:
-        cards(SLICES["trump_card"].start, 1 << public.trump_card)
-    one_hot("trump_suit", 4 if public.trump_suit is None else public.trump_suit)
-    one_hot("phase", PHASES.index(public.phase))
-    marked: tuple[tuple[str, int | None], ...] = (
-        ("to_move", public.to_move), ("leader", public.leader), ("dealer", public.dealer),
-        ("trump_holder", public.trump_holder), ("last_drawer", public.last_drawer))
-    for name, marked_seat in marked:
-        one_hot(name, None if marked_seat is None or marked_seat < 0 else rel(marked_seat))
-    flags("present", set(range(players)))
-    for name, seats in (("out", public.out), ("losers", public.losers), ("tie", public.tie),
-                        ("due", public.due)):
-        flags(name, {rel(int(seat)) for seat in seats})
-    numbers("hand_sizes", {rel(seat): public.hand_sizes[seat] / NUM_CARDS for seat in range(players)})
-    numbers("won_sizes", {rel(seat): public.won_sizes[seat] / NUM_CARDS for seat in range(players)})
-    numbers("stock_size", {0: public.stock_size / NUM_CARDS})
-    numbers("removed_count", {0: public.removed_count / NUM_CARDS})
-    numbers("trick_size", {0: (public.trick_size or 0) / MAX_SEATS})
-    numbers("rules", dict(enumerate(rules_values(public.rules))))
-    return indices, values
+        add(_TRUMP_CARD + public.trump_card)
+    add(_TRUMP_SUIT + (4 if public.trump_suit is None else public.trump_suit))
+    add(_PHASE + PHASES.index(public.phase))
+    one_hot(_TO_MOVE, public.to_move)
+    one_hot(_LEADER, public.leader)
+    one_hot(_DEALER, public.dealer)
+    one_hot(_TRUMP_HOLDER, public.trump_holder)
+    one_hot(_LAST_DRAWER, public.last_drawer)
+    ones += range(_PRESENT, _PRESENT + players)
+    for start, seats in ((_OUT, public.out), (_LOSERS, public.losers), (_TIE, public.tie),
+                         (_DUE, public.due)):
+        if seats:
+            ones += sorted({start + (int(seat) - me) % players for seat in seats})
+    indices = ones
+    values = [1.0] * len(ones)
+    for start, sizes in ((_HAND_SIZES, public.hand_sizes), (_WON_SIZES, public.won_sizes)):
+        for row, seat in enumerate(order):
+            if sizes[seat]:
+                indices.append(start + row)
+                values.append(sizes[seat] / NUM_CARDS)
+    for index, count, scale in ((_STOCK_SIZE, public.stock_size, NUM_CARDS),
+                                (_REMOVED_COUNT, public.removed_count, NUM_CARDS),
+                                (_TRICK_SIZE, public.trick_size or 0, MAX_SEATS)):
+        if count:
+            indices.append(index)
+            values.append(count / scale)
+    rule_indices, rule_values = _sparse_rules(public.rules)
+    return indices + rule_indices, values + rule_values
+
+
+@lru_cache(maxsize=64)
+def _sparse_rules(rules: Rules) -> Sparse:
+    """The nonzero slots of the ``rules`` block and their values (a game's rules never change)."""
+    numbers = rules_values(rules)
+    indices = [_RULES + slot for slot, number in enumerate(numbers) if number]
+    return indices, [number for number in numbers if number]
+
+
+_HAND, _TABLE, _TO_BEAT, _CURRENT_ROUND, _WON, _KNOWN, _GONE, _UNSEEN, _TRUMP_CARD = (
+    SLICES[name].start for name in ("hand", "table_by_seat", "to_beat", "current_round", "won_by_seat",
+                                    "known_by_seat", "gone", "unseen", "trump_card"))
+_TRUMP_SUIT, _PHASE, _TO_MOVE, _LEADER, _DEALER, _TRUMP_HOLDER, _LAST_DRAWER = (
+    SLICES[name].start for name in ("trump_suit", "phase", "to_move", "leader", "dealer", "trump_holder",
+                                    "last_drawer"))
+_PRESENT, _OUT, _LOSERS, _TIE, _DUE = (
+    SLICES[name].start for name in ("present", "out", "losers", "tie", "due"))
+_HAND_SIZES, _WON_SIZES, _STOCK_SIZE, _REMOVED_COUNT, _TRICK_SIZE, _RULES = (
+    SLICES[name].start for name in ("hand_sizes", "won_sizes", "stock_size", "removed_count", "trick_size",
+                                    "rules"))
 
 
 __all__ = ["LAYOUT", "MAX_SEATS", "OBSERVATION_SIZE", "PHASES", "RULES_SIZE", "SLICES", "Slot", "Sparse",

@@ -126,20 +126,26 @@ class DeviceNetworks:
             raise RuntimeError("this app was built without a network (network.bin)")
         return JsNetwork(module, await module.load())
 
-    async def from_bytes(self, text: str) -> tuple[SparseNetwork, str]:
+    async def from_bytes(self, text: str, python: bool = False) -> tuple[SparseNetwork, str]:
         """A network from base64 text of its file, and what evaluates it (``javascript`` in
-        the worker, ``python`` elsewhere)."""
+        the worker, ``python`` elsewhere or if asked)."""
         module = js_module()
-        if module is not None:
+        if module is not None and not python:
             return JsNetwork(module, await module.parse(text)), "javascript"
         return CompactNetwork.from_bytes(base64.b64decode(text)), "python"
 
     async def check(self, message: dict[str, Any]) -> dict[str, Any]:
         """The page's ``networkCheck`` call (the browser test and the benchmark): the network
-        in ``weights`` (base64) evaluated on each of ``cases`` (``[indices, values, legal]``)
-        and, if given, on each of ``views`` (``[view, legal]``: a ``Game.view`` dict, encoded
-        here); each ``repeat`` times, timed."""
-        network, backend = await self.from_bytes(str(message.get("weights") or ""))
+        in ``weights`` (base64; without it the shipped one, read now if it was not yet; in
+        Python if ``python`` is true) evaluated on each of ``cases`` (``[indices, values,
+        legal]``) and, if given, on each of ``views`` (``[view, legal]``: a ``Game.view``
+        dict, encoded here); each ``repeat`` times, timed."""
+        started = time.perf_counter()
+        if message.get("weights"):
+            network, backend = await self.from_bytes(str(message["weights"]), bool(message.get("python")))
+        else:
+            network, backend = await self.shipped(), "shipped"
+        read_seconds = time.perf_counter() - started
         repeat = max(1, int(message.get("repeat") or 1))
         cases = [(list(indices), list(values), list(legal))
                  for indices, values, legal in message.get("cases") or []]
@@ -148,7 +154,8 @@ class DeviceNetworks:
         for _ in range(repeat):
             results = [network.evaluate(*case) for case in cases]
         per_call = (time.perf_counter() - started) / max(1, repeat * len(cases))
-        answer: dict[str, Any] = {"backend": backend, "results": results, "seconds_per_call": per_call}
+        answer: dict[str, Any] = {"backend": backend, "results": results, "seconds_per_call": per_call,
+                                  "read_seconds": read_seconds}
         views = [(PlayerView.from_dict(view), list(legal)) for view, legal in message.get("views") or []]
         if views:
             evaluator = DeviceEvaluator(network)
