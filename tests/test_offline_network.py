@@ -29,7 +29,7 @@ from mattis.bots.view import PlayerView
 from mattis.core.actions import NUM_ACTIONS, Action
 from mattis.core.rules import PRESET_NAMES
 from mattis.offline import DeviceHost, device_config
-from mattis.offline.network import MASTER_LEVEL, DeviceEvaluator, network_levels
+from mattis.offline.network import MASTER_LEVEL, NETWORK_AGENT, DeviceEvaluator, network_levels
 from mattis.table import table_profile
 from mattis.table.jobs import BotJob, decision_from_parts
 from mattis.web import pwa
@@ -158,7 +158,7 @@ class Greedy:
 
     name = "master"
 
-    def __init__(self, limit: Limit, evaluator: DeviceEvaluator) -> None:
+    def __init__(self, limit: Limit, *, evaluator: DeviceEvaluator) -> None:
         self.limit, self.evaluator = limit, evaluator
 
     def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random,
@@ -210,9 +210,11 @@ def test_other_levels_never_fetch_the_network(tmp_path: Path) -> None:
 def test_master_is_offered_only_with_a_network_and_an_agent_to_play_it() -> None:
     assert network_levels(False, Greedy) == () and network_levels(True, None) == ()
     assert network_levels(True, Greedy) == (MASTER_LEVEL,)
-    assert MASTER_LEVEL not in device_config(network=False).levels()
-    # Until the master branch is merged no agent plays it (mattis.offline.network.NETWORK_AGENT).
-    assert device_config(network=True).host_levels == network_levels(True)
+    assert device_config(network=False).host_levels == ()
+    # NETWORK_AGENT: None until the master branch is merged (mattis.offline.network), then master.
+    assert device_config(network=True).host_levels == network_levels(True, NETWORK_AGENT)
+    config = dataclasses.replace(table_profile("device"), host_levels=(MASTER_LEVEL,))
+    assert MASTER_LEVEL in config.levels() and config.levels().count(MASTER_LEVEL) == 1
 
 
 def test_the_network_check_call_answers_numpy_s_numbers_on_cpython(tmp_path: Path) -> None:

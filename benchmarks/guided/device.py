@@ -14,7 +14,7 @@
 The network is ``--network FILE.npz`` (default: ``mattis/data/master.npz``, else a random one of
 64 hidden units saved as float16, the shipped format).
 
-    .venv/bin/python benchmarks/guided/device.py [--network FILE.npz] [--first-deal LABEL=SRC ...]
+    .venv/bin/python benchmarks/guided/device.py [--network FILE.npz] [--first-deal LABEL=SRC ...] [--warm N]
 
 ``LABEL=SRC``: a ``src`` folder holding a ``mattis`` package to serve the app from
 (``PYTHONPATH``), ``-`` for this checkout.
@@ -77,6 +77,7 @@ CHECK = """async (message) => new Promise((resolve, reject) => {
 })"""
 
 WARM_RUNS = 5
+"""Warm starts measured after the first (which makes the memory snapshot), by default."""
 
 
 def per_call(function: Callable[[], object], calls: int) -> float:
@@ -147,7 +148,7 @@ def serving(source: str, folder: str) -> Iterator[str]:
 
 
 def in_browser(network: PolicyValueNet, cases: list[tuple[dict[str, Any], list[int]]],
-               apps: dict[str, str]) -> dict[str, Any]:
+               apps: dict[str, str], warm_runs: int = WARM_RUNS) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     sparse = [[*sparse_view(view), legal] for view, legal in cases]
     weights = base64.b64encode(compact_bytes(network)).decode()
@@ -161,7 +162,7 @@ def in_browser(network: PolicyValueNet, cases: list[tuple[dict[str, Any], list[i
                 page.evaluate(FAST_BOTS)
                 context.set_offline(True)
                 first_deal(page, f"{base}/?lang=en")  # the first warm start makes the snapshot
-                warm = sorted(first_deal(page, f"{base}/?lang=en") for _ in range(WARM_RUNS))
+                warm = sorted(first_deal(page, f"{base}/?lang=en") for _ in range(warm_runs))
                 figures[f"first_deal_{label}"] = {"cold_s": round(cold, 2),
                                                   "warm_median_s": round(warm[len(warm) // 2], 2),
                                                   "warm_best_s": round(warm[0], 2)}
@@ -190,6 +191,7 @@ def main() -> None:
     parser.add_argument("--network", type=Path, default=pwa.shipped_network_file())
     parser.add_argument("--first-deal", nargs="*", default=["this=-"], metavar="LABEL=SRC")
     parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--warm", type=int, default=WARM_RUNS, help="warm starts measured per app")
     args = parser.parse_args()
     if args.network is None:
         folder = Path(tempfile.mkdtemp())
@@ -205,7 +207,7 @@ def main() -> None:
         "native": native(network, cases),
     }
     apps = dict(item.split("=", 1) for item in args.first_deal)
-    figures |= in_browser(network, cases, apps)
+    figures |= in_browser(network, cases, apps, args.warm)
     print(json.dumps(figures, indent=2))
 
 

@@ -30,12 +30,19 @@ JS_MODULE = "mattis_network"
 MASTER_LEVEL = "master"
 """The level the device plays with its network (``mattis.bots.MASTER`` once merged)."""
 
-NetworkAgent = Callable[[Limit, "DeviceEvaluator"], Agent]
-"""Makes the ``master`` agent for one move: its budget and the device's leaf evaluator."""
 
-# ---- WIRING, for the lead once the ``master`` branch is merged: one line, here.
+
+class NetworkAgent(Protocol):
+    """Makes the ``master`` agent for one move from its budget and the device's leaf
+    evaluator, as ``GuidedAgent(limit, evaluator=…)`` does."""
+
+    def __call__(self, limit: Limit, *, evaluator: DeviceEvaluator) -> Agent:
+        ...
+
+
+# ---- WIRING, for the lead once the ``master`` branch is merged: these two lines, here.
 #     from ..bots.guided import GuidedAgent
-#     NETWORK_AGENT: NetworkAgent | None = lambda limit, evaluator: GuidedAgent(limit, evaluator=evaluator)
+#     NETWORK_AGENT: NetworkAgent | None = GuidedAgent
 NETWORK_AGENT: NetworkAgent | None = None
 """The agent the device's ``master`` level plays; ``None``: the app offers no ``master``."""
 
@@ -48,7 +55,7 @@ def network_levels(has_network: bool, agent: NetworkAgent | None = NETWORK_AGENT
 
 def network_move(job: BotJob, agent: NetworkAgent, evaluator: DeviceEvaluator) -> DecisionParts:
     """A ``master`` bot's move on the device: its search, with the network in JavaScript."""
-    return agent_move(job, agent(Limit(seconds=job.seconds), evaluator))
+    return agent_move(job, agent(Limit(seconds=job.seconds), evaluator=evaluator))
 
 
 class SparseNetwork(Protocol):
