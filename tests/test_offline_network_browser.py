@@ -54,7 +54,8 @@ def test_the_worker_evaluates_the_network_in_javascript_like_numpy(base_url: str
         for view, legal in positions(12, seed=len(hidden)):
             indices, values = sparse_view(view)
             cases.append([indices, values, legal])
-        message = {"weights": base64.b64encode(compact_bytes(network)).decode(), "cases": cases, "repeat": 1}
+        message = {"weights": base64.b64encode(compact_bytes(network)).decode(), "cases": cases, "repeat": 1,
+                   "grow_mb": 64}  # the array shared with JavaScript must survive Pyodide's memory growing
         with chromium() as (_, browser):
             page = browser.new_page()
             install(page, f"{base_url}/?lang=en")
@@ -69,6 +70,7 @@ def test_the_worker_evaluates_the_network_in_javascript_like_numpy(base_url: str
             np.testing.assert_allclose(priors, expected.priors, atol=1e-4, rtol=1e-4)
             np.testing.assert_allclose(risks, expected.risks, atol=1e-4, rtol=1e-4)
             assert sum(priors) == pytest.approx(1.0, abs=1e-6)
+        assert data["after_growth"] == data["results"]
         assert json.dumps(data["results"])  # plain numbers, as the page's answers are
 
 

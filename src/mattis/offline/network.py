@@ -16,13 +16,15 @@ from __future__ import annotations
 import base64
 import importlib
 import time
+from array import array
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from ..bots.compact import CompactNetwork
-from ..bots.features import sparse_view
+from ..bots.features import MAX_SEATS, OBSERVATION_SIZE, sparse_view
 from ..bots.protocol import Agent, Limit
 from ..bots.view import PlayerView
+from ..core.actions import NUM_ACTIONS
 from ..table.jobs import BotJob, DecisionParts, agent_move
 
 JS_MODULE = "mattis_network"
@@ -67,19 +69,31 @@ class SparseNetwork(Protocol):
         ...
 
 
+SHARED_SIZE = 2 * OBSERVATION_SIZE + NUM_ACTIONS
+"""Numbers in the array Python and JavaScript share: the most an evaluation reads."""
+
+
 class JsNetwork:
-    """A network read by the worker's JavaScript, evaluated there."""
+    """A network read by the worker's JavaScript, evaluated there.
+
+    Python and JavaScript share one array: Python writes the input into it and JavaScript its
+    answer over it, so a call passes two whole numbers (converting lists each way cost more
+    than the arithmetic)."""
 
     def __init__(self, module: Any, net: Any) -> None:
-        self.module = module
-        self.net = net
+        self.shared = array("d", bytes(8 * SHARED_SIZE))
+        self._evaluate = module.share(net, self.shared)
 
     def evaluate(self, indices: Sequence[int], values: Sequence[float],
                  legal_indices: Sequence[int]) -> tuple[list[float], list[float]]:
-        """One call into JavaScript; its numbers come back as one list, priors first."""
-        numbers: list[float] = self.module.evaluate(self.net, indices, values, legal_indices).to_py()
-        count = len(legal_indices)
-        return numbers[:count], numbers[count:]
+        count, legal = len(indices), len(legal_indices)
+        shared = self.shared
+        shared[:count] = array("d", indices)
+        shared[count:2 * count] = array("d", values)
+        shared[2 * count:2 * count + legal] = array("d", legal_indices)
+        self._evaluate(count, legal)
+        numbers = shared[:legal + MAX_SEATS].tolist()
+        return numbers[:legal], numbers[legal:]
 
 
 class DeviceEvaluator:
@@ -146,7 +160,8 @@ class DeviceNetworks:
         in ``weights`` (base64; without it the shipped one, read now if it was not yet; in
         Python if ``python`` is true) evaluated on each of ``cases`` (``[indices, values,
         legal]``) and, if given, on each of ``views`` (``[view, legal]``: a ``Game.view``
-        dict, encoded here); each ``repeat`` times, timed."""
+        dict, encoded here); each ``repeat`` times, timed; with ``grow_mb``, the cases once more
+        after that many megabytes were taken (``after_growth``: the shared array moved)."""
         started = time.perf_counter()
         if message.get("weights"):
             network, backend = await self.from_bytes(str(message["weights"]), bool(message.get("python")))
@@ -163,6 +178,10 @@ class DeviceNetworks:
         per_call = (time.perf_counter() - started) / max(1, repeat * len(cases))
         answer: dict[str, Any] = {"backend": backend, "results": results, "seconds_per_call": per_call,
                                   "read_seconds": read_seconds}
+        if message.get("grow_mb"):  # the same again once Python's memory has grown (the shared array moves)
+            grown = bytearray(int(message["grow_mb"]) << 20)
+            answer["after_growth"] = [network.evaluate(*case) for case in cases]
+            del grown
         views = [(PlayerView.from_dict(view), list(legal)) for view, legal in message.get("views") or []]
         if views:
             evaluator = DeviceEvaluator(network)

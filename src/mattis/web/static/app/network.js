@@ -109,6 +109,14 @@ export function evaluate(net, indices, values, legal) {
   return out;
 }
 
+export function evaluateShared(net, data, count, legal) {
+  // evaluate() on data = [indices (count)..., values (count)..., legal...], its answer written
+  // over data's start (priors, then risks): Python's own array, shared with the worker.
+  const result = evaluate(net, data.subarray(0, count), data.subarray(count, 2 * count),
+    data.subarray(2 * count, 2 * count + legal));
+  data.set(result);
+}
+
 export function fromBase64(text) {
   // The network in base64 text (the tests' and the benchmark's network, handed in by a call).
   const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));

@@ -143,7 +143,6 @@ function makeNetworkModule(info) {
   let loading = null;
   let code = null;
   const module = async () => (code ??= await import("./network.js"));
-  const list = (items) => (items && typeof items.toJs === "function" ? items.toJs() : items);
   return {
     available: () => info !== null,
     load() {
@@ -160,8 +159,19 @@ function makeNetworkModule(info) {
       // A network handed in as base64 text (the tests' and the benchmark's).
       return (await module()).fromBase64(base64);
     },
-    evaluate(net, indices, values, legal) {
-      return code.evaluate(net, list(indices), list(values), list(legal));
+    share(net, array) {
+      // The evaluation of net for a Python array('d') that each call reads its input from and
+      // writes its answer into (evaluateShared): the calls pass two numbers, and no list
+      // crosses over.
+      const kept = array.copy(); // a proxy of our own: the call's own is let go when it returns
+      let buffer = kept.getBuffer("f64");
+      return (count, legal) => {
+        if (buffer.data.byteLength === 0) { // Python's memory grew: the old view is gone
+          buffer.release();
+          buffer = kept.getBuffer("f64");
+        }
+        code.evaluateShared(net, buffer.data, count, legal);
+      };
     },
   };
 }
