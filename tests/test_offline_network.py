@@ -261,6 +261,9 @@ def test_the_build_exports_the_shipped_network_and_removes_a_stale_one(
     assert info["file"] == "network.bin" and info["bytes"] == len(data) and info["widths"] == [16]
     assert info["float_bytes"] == 2
     assert not pwa.export_network(said.append)  # current: nothing written
+    assert pwa.has_network()
     monkeypatch.setattr(pwa, "shipped_network_file", lambda: None)
     assert pwa.export_network(said.append)
-    assert not pwa.NETWORK_FILE.exists() and not pwa.NETWORK_INFO.exists()
+    assert not pwa.NETWORK_FILE.exists() and not pwa.has_network()
+    assert json.loads(pwa.NETWORK_INFO.read_text(encoding="utf-8")) == {"file": None}  # no 404 at the start
+    assert not pwa.export_network(said.append)

@@ -78,7 +78,7 @@ def test_the_shipped_network_is_fetched_by_the_worker_and_evaluates_like_numpy(b
     """Where the app was built with a network (``mattis app build`` exports
     ``mattis/data/master.npz``): the worker fetches ``network.bin`` itself and agrees with numpy."""
     source = pwa.shipped_network_file()
-    if source is None or not pwa.NETWORK_INFO.is_file():
+    if source is None or not pwa.has_network():
         pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
     network = load_network(source)
     cases: list[Any] = []

@@ -179,7 +179,7 @@ def in_browser(network: PolicyValueNet, cases: list[tuple[dict[str, Any], list[i
                 answer = page.evaluate(CHECK, {"weights": weights, "cases": sparse, "repeat": 2,
                                                "python": True})
                 figures["worker_python_fallback_us"] = round(answer["seconds_per_call"] * 1e6, 1)
-                if pwa.NETWORK_INFO.is_file():
+                if pwa.has_network():
                     shipped = page.evaluate(CHECK, {"cases": sparse[:1]})
                     figures["worker_first_read_of_shipped_weights_s"] = round(shipped["read_seconds"], 3)
                 context.close()
@@ -203,7 +203,7 @@ def main() -> None:
     figures: dict[str, Any] = {
         "load_average": os.getloadavg(), "network": str(args.network),
         "hidden": [int(bias.size) for bias in network.trunk_biases], "parameters": network.parameters,
-        "file_bytes": len(compact_bytes(network)), "app_has_network": pwa.NETWORK_INFO.is_file(),
+        "file_bytes": len(compact_bytes(network)), "app_has_network": pwa.has_network(),
         "native": native(network, cases),
     }
     apps = dict(item.split("=", 1) for item in args.first_deal)

@@ -33,7 +33,6 @@ MASTER_LEVEL = "master"
 """The level the device plays with its network (``mattis.bots.MASTER`` once merged)."""
 
 
-
 class NetworkAgent(Protocol):
     """Makes the ``master`` agent for one move from its budget and the device's leaf
     evaluator, as ``GuidedAgent(limit, evaluator=…)`` does."""
@@ -51,7 +50,7 @@ NETWORK_AGENT: NetworkAgent | None = None
 
 def network_levels(has_network: bool, agent: NetworkAgent | None = NETWORK_AGENT) -> tuple[str, ...]:
     """The levels the device plays with its network: ``master`` when the app was built with
-    one (``has_network``: its ``network.json`` is there) and there is an agent to play it."""
+    one (``has_network``: its ``network.json`` names a file) and there is an agent to play it."""
     return (MASTER_LEVEL,) if has_network and agent is not None else ()
 
 

@@ -233,7 +233,7 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
 def device_levels() -> tuple[str, ...]:
     """The levels the offline app offers: those that need no numpy, and ``master`` where the
     app was built with its network (:func:`mattis.offline.network.network_levels`)."""
-    return (*BASE_LEVELS, *network_levels(pwa.NETWORK_INFO.is_file()))
+    return (*BASE_LEVELS, *network_levels(pwa.has_network()))
 
 
 def empty_loss_warnings(preset: str, lang: Lang) -> list[dict[str, Any]]:

@@ -139,31 +139,43 @@ def export_network(say: Callable[[str], object] = print) -> bool:
     compact format (:data:`NETWORK_FILE`, :mod:`mattis.bots.compact`) and a few bytes saying
     so (:data:`NETWORK_INFO`, which the worker reads at its start; the weights only when a
     ``master`` bot moves). Without a shipped network (or numpy to read it) the app has none,
-    and offers no ``master``. Returns whether a file changed."""
+    and offers no ``master``: ``network.json`` then says ``{"file": null}`` (so the worker's
+    start asks for nothing that is missing). Returns whether a file changed."""
     source = shipped_network_file()
-    if source is None or not installed("numpy"):
-        if source is not None:
-            say("numpy is not installed: the offline app is built without the master bot's network")
-        stale = [path for path in (NETWORK_FILE, NETWORK_INFO) if path.exists()]
-        for path in stale:
-            path.unlink()
-        return bool(stale)
-    from ..bots.network import compact_bytes, load_network  # numpy: only for the build
+    data: bytes | None = None
+    info: dict[str, Any] = {"file": None}
+    if source is not None and not installed("numpy"):
+        say("numpy is not installed: the offline app is built without the master bot's network")
+    elif source is not None:
+        from ..bots.network import compact_bytes, load_network  # numpy: only for the build
 
-    data = compact_bytes(load_network(source))
-    shape = read_shape(data)
-    info = {"file": NETWORK_FILE.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-            "widths": list(shape.widths), "float_bytes": shape.itemsize}
-    text = json.dumps(info, separators=(",", ":")) + "\n"
-    if NETWORK_FILE.is_file() and NETWORK_FILE.read_bytes() == data and NETWORK_INFO.is_file() \
-            and NETWORK_INFO.read_text(encoding="utf-8") == text:
+        data = compact_bytes(load_network(source))
+        shape = read_shape(data)
+        info = {"file": NETWORK_FILE.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                "widths": list(shape.widths), "float_bytes": shape.itemsize}
+    text = (json.dumps(info, separators=(",", ":")) + "\n").encode()
+    current = NETWORK_INFO.is_file() and NETWORK_INFO.read_bytes() == text and (
+        NETWORK_FILE.is_file() and NETWORK_FILE.read_bytes() == data if data else not NETWORK_FILE.exists())
+    if current:
         return False
-    for path, content in ((NETWORK_FILE, data), (NETWORK_INFO, text.encode())):
-        partial = path.with_name(f".{path.name}.partial")  # whole or not at all: pages may read it
-        partial.write_bytes(content)
-        partial.replace(path)
-    say(f"wrote the master bot's network for the app ({len(data):,} bytes, {NETWORK_FILE.name})")
+    if data is None:
+        NETWORK_FILE.unlink(missing_ok=True)
+    for path, content in ((NETWORK_FILE, data), (NETWORK_INFO, text)):
+        if content is not None:
+            partial = path.with_name(f".{path.name}.partial")  # whole or not at all: pages may read it
+            partial.write_bytes(content)
+            partial.replace(path)
+    if data is not None:
+        say(f"wrote the master bot's network for the app ({len(data):,} bytes, {NETWORK_FILE.name})")
     return True
+
+
+def has_network() -> bool:
+    """Whether the app was built with the ``master`` bot's network (:func:`export_network`)."""
+    try:
+        return bool(json.loads(NETWORK_INFO.read_text(encoding="utf-8")).get("file"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 @contextlib.contextmanager

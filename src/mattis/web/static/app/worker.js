@@ -177,10 +177,11 @@ function makeNetworkModule(info) {
 }
 
 async function networkInfo() {
-  // network.json, if the app was built with a network; null if not.
+  // network.json, if the app was built with a network; null if not (or an older build).
   try {
     const response = await fetch(new URL("./network.json", import.meta.url));
-    return response.ok ? await response.json() : null;
+    const info = response.ok ? await response.json() : null;
+    return info && info.file ? info : null;
   } catch {
     return null;
   }
