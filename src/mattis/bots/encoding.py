@@ -10,19 +10,16 @@ be in a hand, cards gone) is the seat's :class:`~mattis.bots.view.CardTracker`, 
 the same views. :func:`encode_view` works a vector out from a whole view;
 :class:`SeatEncoder` keeps one up to date from the events since its last update.
 
-Seats are *relative*: slot 0 is the observer, slot 1 the player on its left (the next to
-play clockwise), and so on. Every per-seat block has :data:`MAX_SEATS` slots so one layout
-fits 2-6 players; slots of absent seats stay 0. Cards are numbered 0-51, ``suit * 13 +
-rank`` (clubs, diamonds, hearts, spades; 2 … A), the numbering of :attr:`Action.index` for
-single cards. Every value lies in [0, 1]; counts are divided by 52 (or by 6 for the
-phase-2 trick size). ``docs/research.md`` lists every slot.
+The layout (:data:`LAYOUT`: relative seats, card numbering, scales) and the values are
+declared once, without numpy, in :mod:`mattis.bots.features` (the offline app's network reads
+them there); this module builds numpy vectors and batches from them. ``docs/research.md``
+lists every slot.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -39,178 +36,35 @@ from ..core.cards import FULL_DECK_MASK, NUM_CARDS
 from ..core.events import RawEvent
 from ..core.observation import SeatView
 from ..core.phase import Phase
-from ..core.rules import MAX_SEATS as MAX_SEATS  # re-exported: the encoding's per-seat block size
-from ..core.rules import RULE_OPTIONS, Learned, Rules
-from .view import CardTracker, PlayerView
-
-PHASES = tuple(Phase)
-"""The order of the ``phase`` block's one-hot slots."""
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One named block of the observation vector."""
-
-    name: str
-    size: int
-    meaning: str
-
-
-def _learned_options() -> tuple[tuple[str, Learned], ...]:
-    """The options the rules block holds, by their first slot (from each field's
-    :class:`~mattis.core.rules.RuleOption`)."""
-    learned = [(name, option.learned) for name, option in RULE_OPTIONS.items() if option.learned]
-    return tuple(sorted(learned, key=lambda item: item[1].slot))
-
-
-_LEARNED = _learned_options()
-RULES_SIZE: int = sum(learned.width for _, learned in _LEARNED)
-"""How many numbers the ``rules`` block holds."""
-
-
-def _rules_meaning() -> str:
-    """The ``rules`` block's slots in words: ``trick=pair, chance, …, removed_two_player / 10``."""
-    parts: list[str] = []
-    for name, learned in _LEARNED:
-        if learned.scale:
-            parts.append(f"{name} / {learned.scale}")
-        else:
-            parts += [name if mark is True else f"{name}={mark}" for mark in learned.marks]
-    return "the rule options: " + ", ".join(parts)
-
-
-LAYOUT: tuple[Slot, ...] = (
-    Slot("hand", NUM_CARDS, "1 for each card in the observer's hand"),
-    Slot("table_by_seat", MAX_SEATS * NUM_CARDS,
-         "cards face up on the table, by the relative seat that played them (phase 1: the "
-         "current trick with war cards; phase 2: every play on the table)"),
-    Slot("to_beat", NUM_CARDS, "phase 2: the cards of the newest play on the table, the one to beat"),
-    Slot("current_round", NUM_CARDS,
-         "phase 1: the cards of the current round (the first round of the trick or the current "
-         "round of a tie), which decide it"),
-    Slot("won_by_seat", MAX_SEATS * NUM_CARDS,
-         "phase 1: the cards in each relative seat's won pile (all were played face up)"),
-    Slot("known_by_seat", MAX_SEATS * NUM_CARDS,
-         "cards known to be in each relative seat's hand (slot 0: the whole own hand; others: "
-         "picked up, taken back, the revealed trump card, won piles that joined the hand)"),
-    Slot("gone", NUM_CARDS, "cards seen leaving the game (cleared phase-2 tricks)"),
-    Slot("unseen", NUM_CARDS,
-         "cards whose place the observer cannot know: hidden parts of other hands, the stock, "
-         "the reserved trump card, removed cards"),
-    Slot("trump_card", NUM_CARDS, "the trump card, once its face is public"),
-    Slot("trump_suit", 5, "the trump suit one-hot: clubs, diamonds, hearts, spades, unknown"),
-    Slot("phase", 3, "one-hot: collect (phase 1), shed (phase 2), over"),
-    Slot("to_move", MAX_SEATS, "one-hot relative seat to move (all 0 when the game is over)"),
-    Slot("leader", MAX_SEATS, "one-hot relative seat that led the current trick"),
-    Slot("dealer", MAX_SEATS, "one-hot relative seat of the dealer"),
-    Slot("trump_holder", MAX_SEATS,
-         "one-hot relative seat that put the hidden trump card aside (hidden_last), 0 if nobody"),
-    Slot("last_drawer", MAX_SEATS,
-         "one-hot relative seat that drew the face-up bottom card (bottom_up), 0 if nobody"),
-    Slot("present", MAX_SEATS, "1 for each relative seat in the game (the player count)"),
-    Slot("out", MAX_SEATS, "1 for each relative seat that has gone out in phase 2"),
-    Slot("losers", MAX_SEATS, "1 for each relative seat that lost (Mattis), once the game is over"),
-    Slot("tie", MAX_SEATS, "phase 1: 1 for each relative seat playing off a tie or war"),
-    Slot("due", MAX_SEATS, "phase 1: 1 for each relative seat still due to play in this round"),
-    Slot("hand_sizes", MAX_SEATS, "cards in each relative seat's hand / 52"),
-    Slot("won_sizes", MAX_SEATS, "cards in each relative seat's won pile / 52"),
-    Slot("stock_size", 1, "cards in the stock / 52 (the reserved trump card included until put aside)"),
-    Slot("removed_count", 1, "cards that left the game unseen / 52"),
-    Slot("trick_size", 1, "phase 2: how many plays complete the current trick / 6"),
-    Slot("rules", RULES_SIZE, _rules_meaning()),
+from ..core.rules import Rules
+from .features import (
+    LAYOUT,
+    MAX_SEATS,
+    OBSERVATION_SIZE,
+    PHASES,
+    RULES_SIZE,
+    SLICES,
+    Slot,
+    rules_values,
+    sparse_view,
 )
-"""The observation vector, block by block, in order."""
-
-
-def _offsets() -> dict[str, slice]:
-    result: dict[str, slice] = {}
-    start = 0
-    for slot in LAYOUT:
-        result[slot.name] = slice(start, start + slot.size)
-        start += slot.size
-    return result
-
-
-SLICES: Mapping[str, slice] = _offsets()
-"""Where each block of :data:`LAYOUT` lies in the vector."""
-OBSERVATION_SIZE: int = sum(slot.size for slot in LAYOUT)
-"""The length of every observation vector."""
+from .view import CardTracker, PlayerView
 
 Observation = npt.NDArray[np.float32]
 
 
 def encode_view(view: Mapping[str, Any] | SeatView | PlayerView) -> Observation:
-    """The observation vector of one seat's view, float32 in [0, 1], worked out from scratch.
+    """The observation vector of one seat's view, float32 in [0, 1], worked out from scratch:
+    :func:`~mattis.bots.features.sparse_view`'s values in their slots, zeros elsewhere.
 
     ``view`` is a ``Game.view(seat)`` dict, a ``Game.seat_view(seat)`` or a
     :class:`PlayerView`; a dict or a :class:`SeatView` must hold the whole history. This
     is the reference the environments' :class:`SeatEncoder` is tested against; it costs
     time in proportion to the history, the encoder a constant time per step.
     """
-    if isinstance(view, PlayerView):
-        known = view
-    elif isinstance(view, SeatView):
-        known = PlayerView.of(view)
-    else:
-        known = PlayerView.from_dict(dict(view))
-    public, memory = known.public, known.memory
+    indices, values = sparse_view(view)
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    players = public.players
-    me = public.seat
-
-    def rel(seat: int) -> int:
-        return (seat - me) % players
-
-    def cards(name: str, mask: int, row: int = 0) -> None:
-        base = SLICES[name].start + row * NUM_CARDS
-        while mask:
-            low = mask & -mask
-            out[base + low.bit_length() - 1] = 1.0
-            mask ^= low
-
-    def one_hot(name: str, seat: int | None) -> None:
-        if seat is not None and seat >= 0:
-            out[SLICES[name].start + rel(seat)] = 1.0
-
-    def flags(name: str, seats: Iterable[int]) -> None:
-        for seat in seats:
-            out[SLICES[name].start + rel(int(seat))] = 1.0
-
-    cards("hand", public.hand)
-    for seat, card in public.trick:
-        cards("table_by_seat", 1 << card, rel(seat))
-    for seat, play in public.plays:
-        cards("table_by_seat", play.mask, rel(seat))
-    if public.plays:
-        cards("to_beat", public.plays[-1][1].mask)
-    for _, card in public.current_round:
-        cards("current_round", 1 << card)
-    for seat in range(players):
-        cards("won_by_seat", memory.known_won[seat], rel(seat))
-        cards("known_by_seat", memory.known_hands[seat], rel(seat))
-    cards("gone", memory.gone)
-    cards("unseen", known.unseen)
-    if public.trump_card is not None:
-        cards("trump_card", 1 << public.trump_card)
-    out[SLICES["trump_suit"].start + (4 if public.trump_suit is None else public.trump_suit)] = 1.0
-    out[SLICES["phase"].start + PHASES.index(public.phase)] = 1.0
-    one_hot("to_move", public.to_move)
-    one_hot("leader", public.leader)
-    one_hot("dealer", public.dealer)
-    one_hot("trump_holder", public.trump_holder)
-    one_hot("last_drawer", public.last_drawer)
-    flags("present", range(players))
-    flags("out", public.out)
-    flags("losers", public.losers)
-    flags("tie", public.tie)
-    flags("due", public.due)
-    for seat in range(players):
-        out[SLICES["hand_sizes"].start + rel(seat)] = public.hand_sizes[seat] / NUM_CARDS
-        out[SLICES["won_sizes"].start + rel(seat)] = public.won_sizes[seat] / NUM_CARDS
-    out[SLICES["stock_size"].start] = public.stock_size / NUM_CARDS
-    out[SLICES["removed_count"].start] = public.removed_count / NUM_CARDS
-    out[SLICES["trick_size"].start] = (public.trick_size or 0) / MAX_SEATS
-    out[SLICES["rules"]] = rules_vector(public.rules)
+    out[indices] = values
     return out
 
 
@@ -562,16 +416,8 @@ def unpack_into(packs: Sequence[Sequence[int]], out: npt.NDArray[np.float32],
 
 
 def rules_vector(rules: Rules) -> Observation:
-    """The numbers of the ``rules`` block (see :data:`LAYOUT`), laid out by each option's
-    :class:`~mattis.core.rules.Learned`."""
-    numbers: list[float] = []
-    for name, learned in _LEARNED:
-        value = getattr(rules, name)
-        if learned.scale:
-            numbers.append(value / learned.scale)
-        else:
-            numbers += [float(value == mark) for mark in learned.marks]
-    return np.array(numbers, dtype=np.float32)
+    """The numbers of the ``rules`` block (see :data:`LAYOUT`) as float32."""
+    return np.array(rules_values(rules), dtype=np.float32)
 
 
 def action_mask(legal_indices: list[int] | tuple[int, ...]) -> npt.NDArray[np.int8]:
@@ -592,3 +438,10 @@ def terminal_rewards(losers: tuple[int, ...] | list[int], players: int) -> tuple
     loser_share = -1.0 / len(lost)
     winner_share = 1.0 / (players - len(lost))
     return tuple(loser_share if seat in lost else winner_share for seat in range(players))
+
+
+__all__ = [
+    "LAYOUT", "MAX_SEATS", "OBSERVATION_SIZE", "PACKED_WORDS", "PHASES", "RULES_SIZE", "SLICES",
+    "Observation", "SeatEncoder", "SeatPacker", "Slot", "action_mask", "encode_view", "rules_vector",
+    "terminal_rewards", "unpack_into",
+]

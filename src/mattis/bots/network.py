@@ -37,6 +37,7 @@ except ImportError as error:  # numpy is missing: say what to install
 
 from ..core.actions import NUM_ACTIONS
 from ..core.rules import MAX_SEATS
+from .compact import Shape
 from .encoding import OBSERVATION_SIZE, encode_view
 from .view import PlayerView
 
@@ -220,6 +221,21 @@ class NetworkEvaluator:
         return priors, risks
 
 
+def compact_bytes(network: PolicyValueNet) -> bytes:
+    """``network`` in the offline app's file format (:mod:`mattis.bots.compact`): float16
+    when every weight is a float16 number already (a network read from a float16 file, as
+    the shipped one is), so the file is exact and half the size; float32 otherwise."""
+    arrays: list[Matrix] = []
+    for weight, bias in zip(network.trunk_weights, network.trunk_biases, strict=True):
+        arrays += [weight, bias]
+    arrays += [network.policy_weight.T, network.policy_bias, network.value_weight.T, network.value_bias]
+    exact16 = all(np.array_equal(array.astype(np.float16).astype(np.float32), array) for array in arrays)
+    dtype = np.dtype("<f2" if exact16 else "<f4")
+    shape = Shape(OBSERVATION_SIZE, tuple(int(bias.size) for bias in network.trunk_biases), NUM_ACTIONS,
+                  MAX_SEATS, dtype.itemsize)
+    return shape.header() + b"".join(np.ascontiguousarray(array, dtype=dtype).tobytes() for array in arrays)
+
+
 @lru_cache(maxsize=1)
 def shipped_network() -> PolicyValueNet:
     """The shipped network, read once per process."""
@@ -229,4 +245,4 @@ def shipped_network() -> PolicyValueNet:
 
 
 __all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "NetworkEvaluator", "PolicyValueNet",
-           "load_network", "random_network", "save_network", "shipped_network"]
+           "compact_bytes", "load_network", "random_network", "save_network", "shipped_network"]

@@ -39,13 +39,14 @@ from ..i18n import Lang
 from ..table.config import TableConfig, table_profile
 from ..table.errors import Refusal
 from ..table.host import Connection, Timer
-from ..table.jobs import DecisionParts, Job, run_job
+from ..table.jobs import BotJob, DecisionParts, Job, run_job
 from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.protocol import refused_opening
 from ..table.review import ReviewDesk
 from ..table.rows import ActionRow, Row
 from ..table.session import TableSession
+from .network import NETWORK_AGENT, DeviceNetworks, NetworkAgent, NetworkSource, network_levels, network_move
 from .requests import DeviceRequests, page_lang
 from .stats import seat_result
 
@@ -63,14 +64,17 @@ def is_local(table_id: str) -> bool:
 
 
 def device_config(bot_delay: float | None = None, hard_seconds: float | None = None,
-                  hint_seconds: float | None = None) -> TableConfig:
+                  hint_seconds: float | None = None, network: bool = False) -> TableConfig:
     """The ``device`` profile, with what the test hooks change (the worker's address carries
-    them, from ``localStorage`` ``mattis.app.bot_delay``, ``.hard_seconds``, ``.hint_seconds``)."""
+    them, from ``localStorage`` ``mattis.app.bot_delay``, ``.hard_seconds``, ``.hint_seconds``),
+    and ``master`` where the app has a network (``network``: the worker found its
+    ``network.json``; :func:`~mattis.offline.network.network_levels`)."""
     profile = table_profile("device")
     return dataclasses.replace(
         profile, bot_delay=profile.bot_delay if bot_delay is None else bot_delay,
         hard_seconds=profile.hard_seconds if hard_seconds is None else hard_seconds,
-        hint_seconds=profile.hint_seconds if hint_seconds is None else hint_seconds)
+        hint_seconds=profile.hint_seconds if hint_seconds is None else hint_seconds,
+        host_levels=network_levels(network))
 
 
 class Device(Protocol):
@@ -113,11 +117,17 @@ def record_key(table_id: str, game_number: int) -> str:
 class DeviceHost(DeviceRequests):
     """Every table of the device, hosted for the page: their :class:`~mattis.table.TableHost`."""
 
-    def __init__(self, device: Device, post: Callable[[str], object],
-                 config: TableConfig | None = None) -> None:
+    def __init__(self, device: Device, post: Callable[[str], object], config: TableConfig | None = None, *,
+                 network: NetworkSource | None = None,
+                 network_agent: NetworkAgent | None = NETWORK_AGENT) -> None:
+        """``network``: where the ``master`` bot's network comes from (default: the worker's
+        JavaScript, :mod:`mattis.offline.network`); ``network_agent``: the agent that plays it."""
         self.device = device
         self.post = post
         self.config = config or table_profile("device")
+        self.networks = DeviceNetworks(network)
+        """The ``master`` bot's network, read when it first moves."""
+        self.network_agent = network_agent
         self.tables: dict[str, Table] = {}
         self.stores: dict[str, MemoryStore] = {}
         self.connections: dict[str, tuple[Table, Connection[str]]] = {}
@@ -320,7 +330,12 @@ class DeviceHost(DeviceRequests):
         self._post(connection.link, {"closed": code})
 
     async def think(self, job: Job, asker: Connection[str] | None = None) -> DecisionParts:
-        """Search in line: the worker is not the page, so the page stays responsive."""
+        """Search in line: the worker is not the page, so the page stays responsive. A level
+        of the host's own (``master``) searches with the device's network, fetched the first
+        time."""
+        agent = self.network_agent
+        if isinstance(job, BotJob) and job.level in self.config.host_levels and agent is not None:
+            return network_move(job, agent, await self.networks.evaluator())
         return run_job(job)
 
     def admit_searching_bots(self, table_id: str) -> None:

@@ -24,6 +24,7 @@ from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.records import finished_record
 from ..table.review import ReviewDesk, ReviewKey, review_answer
+from .network import DeviceNetworks
 from .stats import device_stats
 
 REVIEW_PAUSE = 0.005
@@ -47,6 +48,7 @@ class DeviceRequests(ABC):
     failures: list[str]
     reviews: ReviewDesk
     review_turn: asyncio.Lock
+    networks: DeviceNetworks
 
     @abstractmethod
     async def create(self, body: object) -> tuple[TableMaster[str], int, str]:
@@ -91,6 +93,8 @@ class DeviceRequests(ABC):
             return 200, device_stats(await self.saved_results())
         if name == "searchSpeed":
             return 200, search_speed(float(message.get("seconds") or 1.0))
+        if name == "networkCheck":
+            return 200, await self.networks.check(message)
         table = await self.table(str(message.get("tableId") or ""))
         if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
             number = message.get("game")

@@ -62,11 +62,17 @@ class TableConfig:
     ``("learned:mine", "/runs/mine.npz")`` (:func:`mattis.bots.entrants.checkpoint_levels`).
     Only the host's own command line fills it (``mattis play --bots learned:PATH``, ``mattis
     serve --allow-checkpoint PATH``): a request names the level, never a file."""
+    host_levels: tuple[str, ...] = ()
+    """Levels this host plays by its own means where this process could not: the offline
+    app's ``master``, whose network runs in the worker's JavaScript (Pyodide has no numpy).
+    The host runs their moves itself (:meth:`mattis.offline.DeviceHost.think`)."""
 
     def levels(self) -> tuple[str, ...]:
-        """The bot levels a table here may seat: those that can play in this process, and
-        the allowed checkpoints where the ``learned`` level can play."""
+        """The bot levels a table here may seat: those that can play in this process, the
+        host's own (:attr:`host_levels`), and the allowed checkpoints where the ``learned``
+        level can play."""
         levels = available_levels()
+        levels = (*levels, *(level for level in self.host_levels if level not in levels))
         if LEARNED not in levels:
             return levels
         return (*levels, *(level for level, _ in self.checkpoints))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import EXPERT_LIMIT, MASTER, Decision, Limit, hint, make_agent
+from ..bots import EXPERT_LIMIT, MASTER, Agent, Decision, Limit, hint, make_agent
 from ..bots.view import PlayerView
 from ..core.actions import Action
 from ..core.game import Game
@@ -84,7 +84,12 @@ def choose_move(job: BotJob) -> DecisionParts:
         limit = Limit(seconds=job.seconds)
     elif job.level == "expert":  # the table's time, and never more than its iteration budget
         limit = Limit(seconds=job.seconds, iterations=EXPERT_LIMIT.iterations)
-    agent = make_agent(job.level, limit)
+    return agent_move(job, make_agent(job.level, limit))
+
+
+def agent_move(job: BotJob, agent: Agent) -> DecisionParts:
+    """What ``agent`` plays from the job's view (a host that makes the agent itself: the
+    offline app's ``master``, whose network runs in the worker's JavaScript)."""
     actions = [Action.parse(text) for text in job.legal]
     return decision_parts(agent.choose(PlayerView.from_dict(job.view), actions, generator(job.rng_seed)))
 

@@ -73,6 +73,7 @@ from ..i18n import (
     preset_summary,
     t,
 )
+from ..offline.network import network_levels
 from ..pool import worker_pool
 from ..table import Connection, Refusal, TableConfig, error_message, table_profile
 from ..table.coaching import coach_url
@@ -225,8 +226,14 @@ def options_payload(lang: Lang, config: TableConfig | None = None, on_device: bo
     levels = [{"level": level, "label": level_label(level, lang),
                "description": t(f"app.level_help.{LEARNED if is_checkpoint_level(level) else level}", lang,
                                 seconds=format_seconds(config.thinking_seconds(level), lang))}
-              for level in (BASE_LEVELS if on_device else config.levels())]
+              for level in (device_levels() if on_device else config.levels())]
     return {"presets": presets, "options": options, "levels": levels}
+
+
+def device_levels() -> tuple[str, ...]:
+    """The levels the offline app offers: those that need no numpy, and ``master`` where the
+    app was built with its network (:func:`mattis.offline.network.network_levels`)."""
+    return (*BASE_LEVELS, *network_levels(pwa.has_network()))
 
 
 def empty_loss_warnings(preset: str, lang: Lang) -> list[dict[str, Any]]:

@@ -37,7 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..bots.compact import DEVICE_NETWORK, read_shape
 from ..core.rules import PRESET_NAMES
+from ..extras import installed
 from ..frontend.tutorial import lesson
 from ..i18n import DEFAULT_LANG, LANG_ALIASES, LANGS, LOCALE_DIR, Lang
 from ..table import TableConfig, table_profile
@@ -53,6 +55,10 @@ APP = STATIC / "app"
 RUNTIME_DIR = APP / "pyodide"
 ICON_DIR = APP / "icons"
 BUILD_INFO = APP / "build.json"
+NETWORK_FILE = APP / DEVICE_NETWORK
+"""The ``master`` bot's network in the app (:func:`export_network`), fetched when it first moves."""
+NETWORK_INFO = APP / "network.json"
+"""What the worker reads at its start to know the app has a network: its file, size and digest."""
 LOCKFILE_DIR = WEB / "runtime"
 SERVICE_WORKER_SOURCE = LOCKFILE_DIR / "sw.js"
 
@@ -110,15 +116,66 @@ def is_built() -> bool:
 
 def build(force: bool = False, say: Callable[[str], object] = print) -> bool:
     """Fetch Pyodide with ``npm ci`` (pinned by the lockfile, integrity checked by npm), copy
-    what the worker loads, gzip it, and draw the icons. Does nothing when the build is
-    current (``False``), unless ``force``."""
-    if is_built() and not force:
-        return False
+    what the worker loads, gzip it, draw the icons, and write the ``master`` bot's network
+    (:func:`export_network`). Does nothing when the build is current (``False``), unless
+    ``force``."""
+    built = False
     with _build_lock():
-        if is_built() and not force:  # another process built it while this one waited
-            return False
-        _build(say)
+        if force or not is_built():  # another process may have built it while this one waited
+            _build(say)
+            built = True
+        exported = export_network(say)
+    return built or exported
+
+
+def shipped_network_file() -> Path | None:
+    """The network the ``master`` bot plays (``mattis/data/master.npz``), if the package has one."""
+    path = PACKAGE / "data" / "master.npz"
+    return path if path.is_file() else None
+
+
+def export_network(say: Callable[[str], object] = print) -> bool:
+    """Write the shipped network for the offline app, where numpy is not: its weights in the
+    compact format (:data:`NETWORK_FILE`, :mod:`mattis.bots.compact`) and a few bytes saying
+    so (:data:`NETWORK_INFO`, which the worker reads at its start; the weights only when a
+    ``master`` bot moves). Without a shipped network (or numpy to read it) the app has none,
+    and offers no ``master``: ``network.json`` then says ``{"file": null}`` (so the worker's
+    start asks for nothing that is missing). Returns whether a file changed."""
+    source = shipped_network_file()
+    data: bytes | None = None
+    info: dict[str, Any] = {"file": None}
+    if source is not None and not installed("numpy"):
+        say("numpy is not installed: the offline app is built without the master bot's network")
+    elif source is not None:
+        from ..bots.network import compact_bytes, load_network  # numpy: only for the build
+
+        data = compact_bytes(load_network(source))
+        shape = read_shape(data)
+        info = {"file": NETWORK_FILE.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                "widths": list(shape.widths), "float_bytes": shape.itemsize}
+    text = (json.dumps(info, separators=(",", ":")) + "\n").encode()
+    current = NETWORK_INFO.is_file() and NETWORK_INFO.read_bytes() == text and (
+        NETWORK_FILE.is_file() and NETWORK_FILE.read_bytes() == data if data else not NETWORK_FILE.exists())
+    if current:
+        return False
+    if data is None:
+        NETWORK_FILE.unlink(missing_ok=True)
+    for path, content in ((NETWORK_FILE, data), (NETWORK_INFO, text)):
+        if content is not None:
+            partial = path.with_name(f".{path.name}.partial")  # whole or not at all: pages may read it
+            partial.write_bytes(content)
+            partial.replace(path)
+    if data is not None:
+        say(f"wrote the master bot's network for the app ({len(data):,} bytes, {NETWORK_FILE.name})")
     return True
+
+
+def has_network() -> bool:
+    """Whether the app was built with the ``master`` bot's network (:func:`export_network`)."""
+    try:
+        return bool(json.loads(NETWORK_INFO.read_text(encoding="utf-8")).get("file"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 @contextlib.contextmanager

@@ -11,6 +11,10 @@
 // package imported, made on the first start of each version and loaded on the next ones (a
 // start then skips Python's own start-up and our imports: a few hundred milliseconds instead
 // of seconds).
+//
+// The master bot's network (network.js, network.bin) is not loaded at start: the start only
+// reads network.json, a few bytes saying the app has one, so the table offers master; its code
+// and weights are fetched when a master bot first moves (mattis/offline/network.py).
 import "./database.js";
 import { loadPyodide, version as pyodideVersion } from "./pyodide/pyodide.mjs";
 
@@ -110,13 +114,16 @@ async function start() {
     if (!response.ok) throw new Error(`mattis.zip: ${response.status}`);
     return response.arrayBuffer();
   });
+  const network = networkInfo();
   const db = await openDatabase();
   const { pyodide, from } = await startPython(db, await zip);
   phases.python = seconds(started);
   pyodide.runPython(IMPORT);
   const offline = pyodide.pyimport("mattis.offline");
   const device = makeDevice(db);
-  const options = {};
+  const info = await network;
+  pyodide.registerJsModule("mattis_network", makeNetworkModule(info));
+  const options = { network: info !== null };
   for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
@@ -129,6 +136,55 @@ async function start() {
   phases.package = seconds(started) - phases.python;
   self.postMessage(JSON.stringify({ ready: true, seconds: seconds(started), phases, from }));
   for (const text of queued.splice(0)) tables.receive(text);
+}
+
+function makeNetworkModule(info) {
+  // What Python imports as mattis_network: the network's arithmetic, in JavaScript.
+  let loading = null;
+  let code = null;
+  const module = async () => (code ??= await import("./network.js"));
+  return {
+    available: () => info !== null,
+    load() {
+      // The shipped network, fetched and read once (a Promise of it).
+      loading ??= (async () => {
+        const { parseNetwork } = await module();
+        const response = await fetch(new URL(`./${info.file}`, import.meta.url));
+        if (!response.ok) throw new Error(`${info.file}: ${response.status}`);
+        return parseNetwork(await response.arrayBuffer());
+      })();
+      return loading;
+    },
+    async parse(base64) {
+      // A network handed in as base64 text (the tests' and the benchmark's).
+      return (await module()).fromBase64(base64);
+    },
+    share(net, array) {
+      // The evaluation of net for a Python array('d') that each call reads its input from and
+      // writes its answer into (evaluateShared): the calls pass two numbers, and no list
+      // crosses over.
+      const kept = array.copy(); // a proxy of our own: the call's own is let go when it returns
+      let buffer = kept.getBuffer("f64");
+      return (count, legal) => {
+        if (buffer.data.byteLength === 0) { // Python's memory grew: the old view is gone
+          buffer.release();
+          buffer = kept.getBuffer("f64");
+        }
+        code.evaluateShared(net, buffer.data, count, legal);
+      };
+    },
+  };
+}
+
+async function networkInfo() {
+  // network.json, if the app was built with a network; null if not (or an older build).
+  try {
+    const response = await fetch(new URL("./network.json", import.meta.url));
+    const info = response.ok ? await response.json() : null;
+    return info && info.file ? info : null;
+  } catch {
+    return null;
+  }
 }
 
 function seconds(since) {
