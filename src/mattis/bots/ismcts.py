@@ -13,6 +13,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..core.actions import CHANCE, PICKUP, Action
 from ..core.cards import CARD_CODES, SUITS, rank_of
@@ -30,6 +31,18 @@ PICKUP_MAX_RANK = 1
 """Informed rollouts pick up a single card this low (2 or 3) …"""
 PICKUP_MIN_TRUMP = 6
 """… rather than spend a trump of 8 or higher (the ``normal`` bot's rule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RootVisits:
+    """How often one search visited each legal move at its root."""
+
+    actions: tuple[Action, ...]
+    """The legal moves, in the order they were given."""
+    visits: tuple[int, ...]
+    """Each move's visits (0 for a move the search never tried)."""
+    iterations: int
+    """The simulations the search ran (1 for a forced move)."""
 
 
 class _Node:
@@ -186,7 +199,34 @@ class IsmctsAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        limit = limit or self.limit
+        root, iterations = self._search(view, rng, limit or self.limit)
+        legal_indices = {action.index for action in legal}
+        candidates = [child for index, child in root.children.items() if index in legal_indices]
+        best = max(candidates, key=lambda child: (child.visits, -child.action.index if child.action else 0))
+        assert best.action is not None
+        share = best.visits / iterations
+        safe = best.reward / best.visits if best.visits else 0.0
+        text = (f"search: {share:.0%} of {iterations} simulations chose {best.action}; "
+                f"it avoided Mattis in {safe:.0%} of them")
+        return Decision(best.action, text, "search",
+                        (("share", f"{share:.0%}"), ("iterations", str(iterations)),
+                         ("safe", f"{safe:.0%}")), iterations)
+
+    def root_visits(
+        self, view: PlayerView, legal: Sequence[Action], rng: random.Random, limit: Limit | None = None
+    ) -> RootVisits:
+        """The search :meth:`choose` runs, but its root's visits of every legal move rather
+        than one move: the policy target the ``master`` network is trained on. The same
+        ``rng`` state gives the same tree as :meth:`choose`."""
+        if len(legal) == 1:
+            return RootVisits(tuple(legal), (1,), 1)
+        root, iterations = self._search(view, rng, limit or self.limit)
+        visits = tuple(root.children[action.index].visits if action.index in root.children else 0
+                       for action in legal)
+        return RootVisits(tuple(legal), visits, iterations)
+
+    def _search(self, view: PlayerView, rng: random.Random, limit: Limit) -> tuple[_Node, int]:
+        """The tree grown from ``view`` within ``limit``, and the iterations it took."""
         deadline = time.perf_counter() + limit.seconds if limit.seconds is not None else math.inf
         max_iterations = limit.iterations if limit.iterations is not None else 1 << 62
         root = _Node(None, -1, None)
@@ -205,17 +245,7 @@ class IsmctsAgent:
                     break
             self._iterate(root, view, rng)
             iterations += 1
-        legal_indices = {action.index for action in legal}
-        candidates = [child for index, child in root.children.items() if index in legal_indices]
-        best = max(candidates, key=lambda child: (child.visits, -child.action.index if child.action else 0))
-        assert best.action is not None
-        share = best.visits / iterations
-        safe = best.reward / best.visits if best.visits else 0.0
-        text = (f"search: {share:.0%} of {iterations} simulations chose {best.action}; "
-                f"it avoided Mattis in {safe:.0%} of them")
-        return Decision(best.action, text, "search",
-                        (("share", f"{share:.0%}"), ("iterations", str(iterations)),
-                         ("safe", f"{safe:.0%}")), iterations)
+        return root, iterations
 
     @staticmethod
     def _settled(root: _Node, iterations: int, *, max_iterations: int, time_left: float,
