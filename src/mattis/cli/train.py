@@ -21,7 +21,16 @@ from ..bots import BASE_LEVELS, parse_level
 from ..core.rules import Rules
 from ..extras import missing_modules, needs_extra
 from ..i18n import Lang, format_decimal, format_number, format_percent, t
-from .common import LangOption, SetOption, fail, for_option, language, parse_seed, rules_or_exit
+from .common import (
+    LangOption,
+    SetOption,
+    fail,
+    for_option,
+    language,
+    parse_seed,
+    progress_bar,
+    rules_or_exit,
+)
 
 MAX_ENVS = 256
 """More games at once only cost memory: each process steps its share one after the other."""
@@ -134,6 +143,10 @@ def train_command(
         "--tables", metavar="SIZES",
         help="--level master: table sizes the games take in turn, comma-separated (3,3,4: two games "
              "of three players, then one of four); default --players.", show_default=False)] = None,
+    hidden: Annotated[str | None, typer.Option(
+        "--hidden", metavar="SIZES",
+        help="--level master: the trunk's layers, comma-separated (default 256,128); the file must "
+             "stay under 2 MB in float16.", show_default=False)] = None,
     summary: Annotated[Path | None, typer.Option(
         "--summary", metavar="FILE",
         help="--level master: also write the run's figures (games, positions, CPU hours, held-out "
@@ -148,7 +161,7 @@ def train_command(
              "--start": start, "--save-every": save_every, "--minutes": minutes,
              "--snapshot-minutes": snapshot_minutes, "--games": games,
              "--search-iterations": search_iterations, "--data": data, "--epochs": epochs,
-             "--tables": tables, "--summary": summary}
+             "--tables": tables, "--summary": summary, "--hidden": hidden}
     others = LEARNED_DEFAULTS if level == "master" else MASTER_DEFAULTS
     for option, default in others.items():
         if given[option] != default:
@@ -156,7 +169,7 @@ def train_command(
                    level="learned" if level == "master" else "master"))
     if level == "master":
         train_master(out=out, games=games, iterations=search_iterations, data=data, epochs=epochs,
-                     tables=tables, summary=summary, seed=seed, rules=rules, players=players,
+                     tables=tables, hidden=hidden, summary=summary, seed=seed, rules=rules, players=players,
                      sets=sets, workers=workers, float32=float32, learning_rate=learning_rate,
                      lang=language(lang))
         return
@@ -226,12 +239,20 @@ def train_command(
             sys.stdout.write(f"no snapshot after {at:g} min: the run ended before\n")
 
 
-def parse_tables(text: str, rules: Rules, lang: Lang) -> tuple[int, ...]:
-    """``"3,3,4"`` as ``(3, 3, 4)``, each size one the rules allow."""
+def parse_sizes(option: str, text: str, lang: Lang) -> tuple[int, ...]:
+    """``"3,3,4"`` as ``(3, 3, 4)``: whole numbers above 0."""
     try:
         sizes = tuple(int(item) for item in text.split(","))
     except ValueError:
-        fail(t("train.tables", lang, text=repr(text)))
+        fail(t("train.sizes", lang, option=option, text=repr(text)))
+    if not all(size > 0 for size in sizes):
+        fail(t("train.sizes", lang, option=option, text=repr(text)))
+    return sizes
+
+
+def parse_tables(text: str, rules: Rules, lang: Lang) -> tuple[int, ...]:
+    """``"3,3,4"`` as ``(3, 3, 4)``, each size one the rules allow."""
+    sizes = parse_sizes("--tables", text, lang)
     for size in sizes:
         try:
             rules.check_players(size)
@@ -241,28 +262,28 @@ def parse_tables(text: str, rules: Rules, lang: Lang) -> tuple[int, ...]:
 
 
 def train_master(*, out: Path, games: int, iterations: int, data: Path | None, epochs: int,
-                 tables: str | None, summary: Path | None, seed: int, rules: str, players: int,
-                 sets: list[str] | None, workers: int, float32: bool, learning_rate: float,
+                 tables: str | None, hidden: str | None, summary: Path | None, seed: int, rules: str,
+                 players: int, sets: list[str] | None, workers: int, float32: bool, learning_rate: float,
                  lang: Lang) -> None:
     """``--level master``: play the missing search games into ``data``, then train on them."""
     for extra in ("rl", "train"):
         if missing_modules(extra):
             fail(needs_extra("mattis train", "train"))
+    from ..envs.guided_data import DataError, DataSettings, generate
+    from ..envs.guided_train import DEFAULT_HIDDEN, MAX_FILE_BYTES, EpochReport, train_network
+
     resolved = rules_or_exit(rules, sets)
     try:
         resolved.check_players(players)
     except ValueError as error:
         fail(for_option("--players", error))
     sizes = parse_tables(tables, resolved, lang) if tables else (players,)
+    layers = parse_sizes("--hidden", hidden, lang) if hidden else DEFAULT_HIDDEN
     if out.is_dir():
         fail(f"--out: {out} is a folder; give a file name such as {out / 'master.npz'}")
     if not out.parent.is_dir():
         fail(f"--out: the folder {out.parent} does not exist")
     folder = data if data is not None else out.with_name(out.stem + "-data")
-
-    from ..envs.guided_data import DataError, DataSettings, generate
-    from ..envs.guided_train import MAX_FILE_BYTES, EpochReport, train_network
-    from .common import progress_bar
 
     settings = DataSettings.of(resolved, sizes, iterations, seed)
     try:
@@ -284,7 +305,8 @@ def train_master(*, out: Path, games: int, iterations: int, data: Path | None, e
         sys.stderr.flush()
 
     try:
-        result = train_network(folder, games, out, epochs=epochs, seed=seed, learning_rate=learning_rate,
+        result = train_network(folder, games, out, epochs=epochs, hidden=layers, seed=seed,
+                               learning_rate=learning_rate,
                                dtype="float32" if float32 else "float16", report=report,
                                meta={"rules": rules, "tables": ",".join(map(str, sizes)),
                                      "search_iterations": str(iterations)})
@@ -319,6 +341,6 @@ def train_master(*, out: Path, games: int, iterations: int, data: Path | None, e
             "train_positions": figures.train_positions, "holdout_positions": figures.holdout_positions,
             "capped_games": figures.capped, "generation_cpu_hours": round(figures.cpu_seconds / 3600, 4),
             "training_cpu_hours": round(result.cpu_seconds / 3600, 4), "epochs": epochs,
-            "best_epoch": result.best_epoch, "learning_rate": learning_rate,
+            "best_epoch": result.best_epoch, "learning_rate": learning_rate, "hidden": list(layers),
             "holdout": metrics.to_json(), "history": [epoch.to_json() for epoch in result.history]}
         summary.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

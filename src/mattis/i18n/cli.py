@@ -275,7 +275,7 @@ CLI_MESSAGES: dict[str, Source] = {
     # mattis train --level master
     "train.level": "--level: choose learned or master, got {level}",
     "train.only_for": "{option} applies to --level {level} only",
-    "train.tables": "--tables: give table sizes separated by commas, such as 3,3,4; got {text}",
+    "train.sizes": "{option}: give whole numbers above 0 separated by commas, such as 3,3,4; got {text}",
     "train.master.playing": "Search games",
     "train.master.played": (
         "played {played} games ({kept} already in {folder}): {positions} positions in {hours} CPU hours"
