@@ -85,7 +85,8 @@ def run_alone(code: str, name: str = "example") -> str:
     return finished.stdout
 
 
-SMALLER = {"--games": "2", "--hard-iterations": "1", "--openspiel-simulations": "5", "--steps": "2000"}
+SMALLER = {"--games": "2", "--hard-iterations": "1", "--openspiel-simulations": "5", "--steps": "2000",
+           "--search-iterations": "10", "--epochs": "1"}
 """The docs' commands run as written but smaller: fewer games, a shorter search (an
 entrant's own budget too) and a few thousand training steps, so the options and values they
 show are checked without an hour of play."""

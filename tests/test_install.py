@@ -58,12 +58,13 @@ RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
                   "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector",
                   "mattis.bots.encoding", "mattis.bots.learned", "mattis.bots.network", "mattis.envs.train",
-                  "mattis.envs.solve")
+                  "mattis.envs.solve", "mattis.envs.guided_data", "mattis.envs.guided_train")
 """The modules (with their submodules) that may import an optional library when imported."""
 
 IMPORTED_WHERE_USED = {
     "mattis.bots": {"mattis.bots.learned"},
-    "mattis.cli.train": {"mattis.envs.train", "mattis.bots.learned"},
+    "mattis.cli.train": {"mattis.envs.train", "mattis.bots.learned", "mattis.envs.guided_data",
+                         "mattis.envs.guided_train"},
     "mattis.cli.solve": {"mattis.envs.openspiel", "mattis.envs.solve"},
     "mattis.cli.serve": {"uvicorn", "sqlalchemy", "mattis.web"},
     "mattis.cli.offline": {"mattis.web"},

@@ -13,6 +13,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.actions import CHANCE, PICKUP, Action
@@ -36,6 +37,18 @@ PICKUP_MAX_RANK = 1
 """Informed rollouts pick up a single card this low (2 or 3) …"""
 PICKUP_MIN_TRUMP = 6
 """… rather than spend a trump of 8 or higher (the ``normal`` bot's rule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RootVisits:
+    """How often one search visited each legal move at its root."""
+
+    actions: tuple[Action, ...]
+    """The legal moves, in the order they were given."""
+    visits: tuple[int, ...]
+    """Each move's visits (0 for a move the search never tried)."""
+    iterations: int
+    """The simulations the search ran (1 for a forced move)."""
 
 
 class SearchNode:
@@ -259,10 +272,28 @@ class IsmctsAgent:
     ) -> Decision:
         if len(legal) == 1:
             return Decision(legal[0], "the only legal move", "forced")
-        root = SearchNode(None, -1, None)
-        iterations = run_search(root.children, lambda: self._iterate(root, view, rng), limit or self.limit,
-                                early_stop=self.early_stop, confident_after=self.confident_after)
+        root, iterations = self._grow(view, rng, limit or self.limit)
         return search_decision(root.children, legal, iterations)
+
+    def root_visits(
+        self, view: PlayerView, legal: Sequence[Action], rng: random.Random, limit: Limit | None = None
+    ) -> RootVisits:
+        """The search :meth:`choose` runs, but its root's visits of every legal move rather
+        than one move: the policy target the ``master`` network is trained on. The same
+        ``rng`` state gives the same tree as :meth:`choose`."""
+        if len(legal) == 1:
+            return RootVisits(tuple(legal), (1,), 1)
+        root, iterations = self._grow(view, rng, limit or self.limit)
+        visits = tuple(root.children[action.index].visits if action.index in root.children else 0
+                       for action in legal)
+        return RootVisits(tuple(legal), visits, iterations)
+
+    def _grow(self, view: PlayerView, rng: random.Random, limit: Limit) -> tuple[SearchNode, int]:
+        """The tree grown from ``view`` within ``limit``, and the iterations it took."""
+        root = SearchNode(None, -1, None)
+        iterations = run_search(root.children, lambda: self._iterate(root, view, rng), limit,
+                                early_stop=self.early_stop, confident_after=self.confident_after)
+        return root, iterations
 
     def _iterate(self, root: SearchNode, view: PlayerView, rng: random.Random) -> None:
         game = Game.from_position(sample_position(view, rng), check=False)

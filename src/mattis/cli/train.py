@@ -1,27 +1,51 @@
 """``mattis train``: train a policy for the ``learned`` level against our bots (the ``train``
-extra: CPU torch and sb3-contrib's maskable PPO).
+extra: CPU torch and sb3-contrib's maskable PPO), or, with ``--level master``, the
+policy-and-value network of the ``master`` search from games of the ``hard`` search.
 
-Presentation only: :mod:`mattis.envs.train` trains; this module checks the options, says how
-far a run is on stderr (a line every 10 seconds at a terminal, every minute into a log) and
-where the checkpoint went. ``mattis tournament --learned-checkpoint FILE`` then measures it.
+Presentation only: :mod:`mattis.envs.train` trains the first, :mod:`mattis.envs.guided_data`
+and :mod:`mattis.envs.guided_train` the second; this module checks the options, says how far a
+run is on stderr (a line every 10 seconds at a terminal, every minute into a log) and where the
+network went. ``mattis tournament --learned-checkpoint FILE`` then measures a learned policy.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from ..bots import BASE_LEVELS, parse_level
+from ..core.rules import Rules
 from ..extras import missing_modules, needs_extra
-from .common import SetOption, fail, for_option, parse_seed, rules_or_exit
+from ..i18n import Lang, format_decimal, format_number, format_percent, t
+from .common import (
+    LangOption,
+    SetOption,
+    fail,
+    for_option,
+    language,
+    parse_seed,
+    progress_bar,
+    rules_or_exit,
+)
 
 MAX_ENVS = 256
 """More games at once only cost memory: each process steps its share one after the other."""
 MAX_WORKERS = 16
 """Processes stepping the games: more than the machine's cores only waits."""
+TRAIN_LEVELS = ("learned", "master")
+"""What ``--level`` trains: the PPO policy of ``learned`` or the network of the ``master`` search."""
+LEARNED_DEFAULTS: dict[str, object] = {
+    "--opponents": "easy", "--steps": 100_000, "--envs": 8, "--shaping": 0.3, "--start": None,
+    "--save-every": None, "--minutes": None, "--snapshot-minutes": None}
+"""The options only ``--level learned`` reads, with their defaults (``master`` refuses others)."""
+MASTER_DEFAULTS: dict[str, object] = {
+    "--games": 1_000, "--search-iterations": 300, "--data": None, "--epochs": 10, "--tables": None,
+    "--summary": None}
+"""The options only ``--level master`` reads, with their defaults."""
 
 
 def parse_opponents(text: str) -> list[str]:
@@ -98,8 +122,57 @@ def train_command(
         help="Also write the policy as it stands after these minutes of training, comma-separated "
              "(5,15,30 writes FILE-5min.npz, FILE-15min.npz, FILE-30min.npz): a learning curve "
              "from one run.", show_default=False)] = None,
+    level: Annotated[str, typer.Option(
+        "--level",
+        help="What to train: learned (a PPO policy against our bots) or master (the policy-and-value "
+             "network of the master search, from games of the hard search against itself).")] = "learned",
+    games: Annotated[int, typer.Option(
+        "--games", min=1, help="--level master: the search games to learn from (games already in "
+                                 "--data are kept, the missing ones played).")] = 1_000,
+    search_iterations: Annotated[int, typer.Option(
+        "--search-iterations", min=1, metavar="K",
+        help="--level master: simulations of the hard search at each decision of those games.")] = 300,
+    data: Annotated[Path | None, typer.Option(
+        "--data", metavar="DIR",
+        help="--level master: the folder of the games, one file per game as it ends, so a stopped run "
+             "goes on where it stopped; default FILE's name with -data.", show_default=False)] = None,
+    epochs: Annotated[int, typer.Option(
+        "--epochs", min=1, help="--level master: passes over the training positions; the one best on "
+                                "the held-out games is kept.")] = 10,
+    tables: Annotated[str | None, typer.Option(
+        "--tables", metavar="SIZES",
+        help="--level master: table sizes the games take in turn, comma-separated (3,3,4: two games "
+             "of three players, then one of four); default --players.", show_default=False)] = None,
+    hidden: Annotated[str | None, typer.Option(
+        "--hidden", metavar="SIZES",
+        help="--level master: the trunk's layers, comma-separated (default 256,128); the file must "
+             "stay under 2 MB in float16.", show_default=False)] = None,
+    summary: Annotated[Path | None, typer.Option(
+        "--summary", metavar="FILE",
+        help="--level master: also write the run's figures (games, positions, CPU hours, held-out "
+             "metrics per epoch) to this JSON file.", show_default=False)] = None,
+    lang: LangOption = None,
 ) -> None:
-    """Train a policy for the learned bot against our bots and write its checkpoint."""
+    """Train a policy for the learned bot against our bots, or the master bot's network from search
+    games, and write it."""
+    if level not in TRAIN_LEVELS:
+        fail(t("train.level", language(lang), level=level))
+    given = {"--opponents": opponents, "--steps": steps, "--envs": envs, "--shaping": shaping,
+             "--start": start, "--save-every": save_every, "--minutes": minutes,
+             "--snapshot-minutes": snapshot_minutes, "--games": games,
+             "--search-iterations": search_iterations, "--data": data, "--epochs": epochs,
+             "--tables": tables, "--summary": summary, "--hidden": hidden}
+    others = LEARNED_DEFAULTS if level == "master" else MASTER_DEFAULTS
+    for option, default in others.items():
+        if given[option] != default:
+            fail(t("train.only_for", language(lang), option=option,
+                   level="learned" if level == "master" else "master"))
+    if level == "master":
+        train_master(out=out, games=games, iterations=search_iterations, data=data, epochs=epochs,
+                     tables=tables, hidden=hidden, summary=summary, seed=seed, rules=rules, players=players,
+                     sets=sets, workers=workers, float32=float32, learning_rate=learning_rate,
+                     lang=language(lang))
+        return
     for extra in ("rl", "train"):
         if missing_modules(extra):
             fail(needs_extra("mattis train", "train"))
@@ -164,3 +237,110 @@ def train_command(
             sys.stdout.write(f"snapshot after {at:g} min: {path}\n")
         else:
             sys.stdout.write(f"no snapshot after {at:g} min: the run ended before\n")
+
+
+def parse_sizes(option: str, text: str, lang: Lang) -> tuple[int, ...]:
+    """``"3,3,4"`` as ``(3, 3, 4)``: whole numbers above 0."""
+    try:
+        sizes = tuple(int(item) for item in text.split(","))
+    except ValueError:
+        fail(t("train.sizes", lang, option=option, text=repr(text)))
+    if not all(size > 0 for size in sizes):
+        fail(t("train.sizes", lang, option=option, text=repr(text)))
+    return sizes
+
+
+def parse_tables(text: str, rules: Rules, lang: Lang) -> tuple[int, ...]:
+    """``"3,3,4"`` as ``(3, 3, 4)``, each size one the rules allow."""
+    sizes = parse_sizes("--tables", text, lang)
+    for size in sizes:
+        try:
+            rules.check_players(size)
+        except ValueError as error:
+            fail(for_option("--tables", error))
+    return sizes
+
+
+def train_master(*, out: Path, games: int, iterations: int, data: Path | None, epochs: int,
+                 tables: str | None, hidden: str | None, summary: Path | None, seed: int, rules: str,
+                 players: int, sets: list[str] | None, workers: int, float32: bool, learning_rate: float,
+                 lang: Lang) -> None:
+    """``--level master``: play the missing search games into ``data``, then train on them."""
+    for extra in ("rl", "train"):
+        if missing_modules(extra):
+            fail(needs_extra("mattis train", "train"))
+    from ..envs.guided_data import DataError, DataSettings, generate
+    from ..envs.guided_train import DEFAULT_HIDDEN, MAX_FILE_BYTES, EpochReport, train_network
+
+    resolved = rules_or_exit(rules, sets)
+    try:
+        resolved.check_players(players)
+    except ValueError as error:
+        fail(for_option("--players", error))
+    sizes = parse_tables(tables, resolved, lang) if tables else (players,)
+    layers = parse_sizes("--hidden", hidden, lang) if hidden else DEFAULT_HIDDEN
+    if out.is_dir():
+        fail(f"--out: {out} is a folder; give a file name such as {out / 'master.npz'}")
+    if not out.parent.is_dir():
+        fail(f"--out: the folder {out.parent} does not exist")
+    folder = data if data is not None else out.with_name(out.stem + "-data")
+
+    settings = DataSettings.of(resolved, sizes, iterations, seed)
+    try:
+        with progress_bar(t("train.master.playing", lang), total=games) as update:
+            played = generate(folder, settings, games, workers=workers, progress=update)
+    except (DataError, OSError) as error:
+        fail(for_option("--data", error))
+    sys.stderr.write(t("train.master.played", lang, played=format_number(played.played, lang),
+                       kept=format_number(played.skipped, lang), folder=folder,
+                       positions=format_number(played.positions, lang),
+                       hours=format_decimal(round(played.cpu_seconds / 3600, 3), lang)) + "\n")
+
+    def report(epoch: EpochReport) -> None:
+        sys.stderr.write(t("train.master.epoch", lang, epoch=epoch.epoch, epochs=epoch.epochs,
+                           agreement=format_percent(epoch.metrics.agreement, lang),
+                           brier=format_decimal(round(epoch.metrics.brier, 4), lang),
+                           base=format_decimal(round(epoch.metrics.base_brier, 4), lang),
+                           minutes=format_number(epoch.seconds / 60, lang, 1)) + "\n")
+        sys.stderr.flush()
+
+    try:
+        result = train_network(folder, games, out, epochs=epochs, hidden=layers, seed=seed,
+                               learning_rate=learning_rate,
+                               dtype="float32" if float32 else "float16", report=report,
+                               meta={"rules": rules, "tables": ",".join(map(str, sizes)),
+                                     "search_iterations": str(iterations)})
+    except DataError as error:
+        fail(for_option("--data", error))
+    except OSError as error:
+        fail(f"--out: cannot write {out}: {error.strerror or error}")
+    figures = result.data
+    metrics = result.metrics
+    kilobytes = format_number(result.file_bytes / 1024, lang)
+    lines = [
+        t("train.master.wrote", lang, out=out, size=kilobytes,
+          numbers=format_number(result.network.parameters, lang), games=format_number(figures.games, lang),
+          positions=format_number(figures.train_positions + figures.holdout_positions, lang),
+          epoch=result.best_epoch, epochs=epochs),
+        t("train.master.holdout", lang, positions=format_number(figures.holdout_positions, lang),
+          agreement=format_percent(metrics.agreement, lang),
+          policy=format_decimal(round(metrics.policy_loss, 3), lang),
+          brier=format_decimal(round(metrics.brier, 4), lang),
+          base=format_decimal(round(metrics.base_brier, 4), lang),
+          logloss=format_decimal(round(metrics.value_loss, 4), lang)),
+        t("train.master.cost", lang, generation=format_decimal(round(figures.cpu_seconds / 3600, 2), lang),
+          training=format_decimal(round(result.cpu_seconds / 3600, 2), lang)),
+    ]
+    if result.file_bytes > MAX_FILE_BYTES:
+        lines.append(t("train.master.too_big", lang, out=out, size=kilobytes))
+    sys.stdout.write("\n".join(lines) + "\n")
+    if summary is not None:
+        record: dict[str, Any] = {
+            "out": str(out), "bytes": result.file_bytes, "parameters": result.network.parameters,
+            "settings": settings.to_json(), "games": figures.games,
+            "train_positions": figures.train_positions, "holdout_positions": figures.holdout_positions,
+            "capped_games": figures.capped, "generation_cpu_hours": round(figures.cpu_seconds / 3600, 4),
+            "training_cpu_hours": round(result.cpu_seconds / 3600, 4), "epochs": epochs,
+            "best_epoch": result.best_epoch, "learning_rate": learning_rate, "hidden": list(layers),
+            "holdout": metrics.to_json(), "history": [epoch.to_json() for epoch in result.history]}
+        summary.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -272,4 +272,27 @@ CLI_MESSAGES: dict[str, Source] = {
         "Cost: how many percentage points the risk rose above the safest move's; {mark} marks "
         "a turning point. Move numbers are those of 'mattis replay'."
     ),
+    # mattis train --level master
+    "train.level": "--level: choose learned or master, got {level}",
+    "train.only_for": "{option} applies to --level {level} only",
+    "train.sizes": "{option}: give whole numbers above 0 separated by commas, such as 3,3,4; got {text}",
+    "train.master.playing": "Search games",
+    "train.master.played": (
+        "played {played} games ({kept} already in {folder}): {positions} positions in {hours} CPU hours"
+    ),
+    "train.master.epoch": (
+        "epoch {epoch}/{epochs}: held out, the search's move first in {agreement}; "
+        "Mattis risk Brier {brier} (a seat's rate alone: {base}); {minutes} CPU min so far"
+    ),
+    "train.master.wrote": (
+        "wrote {out} ({size} kB, {numbers} numbers) from {games} games and {positions} positions; "
+        "kept epoch {epoch} of {epochs}"
+    ),
+    "train.master.holdout": (
+        "held out (every tenth game, {positions} positions): the search's move first in {agreement}, "
+        "policy cross-entropy {policy}; Mattis risk Brier {brier} (a seat's rate alone: {base}), "
+        "log-loss {logloss}"
+    ),
+    "train.master.cost": "CPU hours: {generation} playing the games (all of them), {training} training",
+    "train.master.too_big": "warning: {out} is {size} kB, more than the 2 MB a shipped network may have",
 }
