@@ -167,7 +167,7 @@ def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> No
 def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None:
     from mattis.table import table_profile
     from mattis.web import pwa  # here, not above: CI's train venv runs the torch test without the web
-    from mattis.web.app import options_payload
+    from mattis.web.app import device_levels, options_payload
     labels: tuple[tuple[Lang, str], ...] = (("nb", "maskinlært"), ("en", "learned"))
     for lang, label in labels:
         served = {item["level"]: item for item in options_payload(lang)["levels"]}
@@ -175,11 +175,12 @@ def test_the_web_offers_the_learned_level_and_the_offline_app_does_not() -> None
         assert served["learned"]["label"] == label and served["learned"]["description"]
         offered = options_payload(lang, table_profile("device"), on_device=True)["levels"]
         device = [item["level"] for item in offered]
-        assert device == list(BASE_LEVELS)
+        assert device == list(device_levels())  # the numpy-free levels, and master with its network
+        assert "learned" not in device and device[:len(BASE_LEVELS)] == list(BASE_LEVELS)
     kept = {item.url: item for item in pwa.app_files(lambda lang: "", options_payload, lambda lang: {})}
     for lang in ("nb", "en"):
         levels = [item["level"] for item in json.loads(kept[f"/api/options?lang={lang}"].data)["levels"]]
-        assert levels == list(BASE_LEVELS)
+        assert levels == list(device_levels())
 
 
 def test_the_offline_apps_python_does_not_offer_the_learned_level(tmp_path: Path) -> None:

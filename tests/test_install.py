@@ -57,7 +57,8 @@ RUN_CLI = BLOCKER + "from mattis.cli.app import main\nmain()\n"
 
 NEEDS_AN_EXTRA = ("mattis.web", "mattis.envs.encoding", "mattis.envs.gymnasium", "mattis.envs.openspiel",
                   "mattis.envs.pettingzoo", "mattis.envs.render", "mattis.envs.vector",
-                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.bots.network", "mattis.envs.train",
+                  "mattis.bots.encoding", "mattis.bots.learned", "mattis.bots.network", "mattis.bots.weights",
+                  "mattis.envs.train",
                   "mattis.envs.solve", "mattis.envs.guided_data", "mattis.envs.guided_train")
 """The modules (with their submodules) that may import an optional library when imported."""
 

@@ -33,6 +33,7 @@ from ..core.actions import NUM_ACTIONS, Action
 from .encoding import OBSERVATION_SIZE, encode_view
 from .protocol import Decision, Limit
 from .view import PlayerView
+from .weights import layer_arrays, meta_of, numbered_layers, read_arrays, write_arrays
 
 FORMAT: Final = "mattis-policy-1"
 """What the ``format`` entry of a checkpoint says; another value is refused."""
@@ -98,17 +99,9 @@ def save_checkpoint(path: str | Path, weights: Sequence[Any], biases: Sequence[A
                     *, dtype: str = "float16", meta: dict[str, str] | None = None) -> Path:
     """Write a checkpoint (compressed ``.npz``; ``dtype`` ``float16`` halves the file, ``float32``
     keeps the trained numbers exactly) and check that it loads."""
-    if dtype not in ("float16", "float32"):
-        raise ValueError(f"dtype: expected float16 or float32, got {dtype!r}")
-    arrays: dict[str, Any] = {"format": np.array(FORMAT), "activation": np.array(activation)}
-    for index, (weight, bias) in enumerate(zip(weights, biases, strict=True)):
-        arrays[f"w{index}"] = np.asarray(weight, dtype=dtype)
-        arrays[f"b{index}"] = np.asarray(bias, dtype=dtype)
-    for key, value in (meta or {}).items():
-        arrays[f"meta_{key}"] = np.array(str(value))
-    target = Path(path)
-    with target.open("wb") as handle:
-        np.savez_compressed(handle, **arrays)
+    arrays = layer_arrays(weights, biases, meta or {}, dtype)
+    arrays.update(format=np.array(FORMAT), activation=np.array(activation))
+    target = write_arrays(path, arrays)
     load_checkpoint(target)
     return target
 
@@ -118,12 +111,7 @@ def load_checkpoint(path: str | Path | None = None) -> Policy:
     one raises :class:`CheckpointError` saying why."""
     if path is None:
         return shipped_policy()
-    try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, ValueError, EOFError) as error:
-        raise CheckpointError(f"cannot read the checkpoint {path}: {error}") from None
-    return _policy_of(arrays, str(path))
+    return _policy_of(read_arrays(path, "checkpoint", CheckpointError), str(path))
 
 
 @lru_cache(maxsize=1)
@@ -137,16 +125,8 @@ def shipped_policy() -> Policy:
 def _policy_of(arrays: dict[str, Any], where: str) -> Policy:
     if str(arrays.get("format", "")) != FORMAT:
         raise CheckpointError(f"{where} is not a Mattis policy checkpoint (format {FORMAT} expected)")
-    weights: list[Matrix] = []
-    biases: list[Matrix] = []
-    while f"w{len(weights)}" in arrays:
-        index = len(weights)
-        if f"b{index}" not in arrays:
-            raise CheckpointError(f"{where}: layer {index} has no bias")
-        weights.append(arrays[f"w{index}"])
-        biases.append(arrays[f"b{index}"])
-    meta = {key[len("meta_"):]: str(value) for key, value in arrays.items() if key.startswith("meta_")}
-    return Policy(weights, biases, str(arrays.get("activation", "")), meta)
+    weights, biases = numbered_layers(arrays, where, "layer", CheckpointError)
+    return Policy(weights, biases, str(arrays.get("activation", "")), meta_of(arrays))
 
 
 class LearnedAgent:

@@ -40,6 +40,7 @@ from ..core.rules import MAX_SEATS
 from .compact import Shape
 from .encoding import OBSERVATION_SIZE, encode_view
 from .view import PlayerView
+from .weights import layer_arrays, meta_of, numbered_layers, read_arrays, write_arrays
 
 FORMAT: Final = "mattis-policy-value-1"
 """What the ``format`` entry of a network file says; another value is refused."""
@@ -159,21 +160,13 @@ def random_network(seed: int, hidden: Sequence[int] = (64,)) -> PolicyValueNet:
 def save_network(path: str | Path, network: PolicyValueNet, *, dtype: str = "float16") -> Path:
     """Write ``network`` (compressed; ``float16`` halves the file, ``float32`` keeps every bit)
     and check that the file loads."""
-    if dtype not in ("float16", "float32"):
-        raise ValueError(f"dtype: expected float16 or float32, got {dtype!r}")
-    arrays: dict[str, Any] = {"format": np.array(FORMAT)}
-    for index, (weight, bias) in enumerate(zip(network.trunk_weights, network.trunk_biases, strict=True)):
-        arrays[f"w{index}"] = weight.astype(dtype)
-        arrays[f"b{index}"] = bias.astype(dtype)
+    arrays = layer_arrays(network.trunk_weights, network.trunk_biases, network.meta, dtype)
+    arrays["format"] = np.array(FORMAT)
     arrays["policy_w"] = network.policy_weight.astype(dtype)
     arrays["policy_b"] = network.policy_bias.astype(dtype)
     arrays["value_w"] = network.value_weight.astype(dtype)
     arrays["value_b"] = network.value_bias.astype(dtype)
-    for key, value in network.meta.items():
-        arrays[f"meta_{key}"] = np.array(str(value))
-    target = Path(path)
-    with target.open("wb") as handle:
-        np.savez_compressed(handle, **arrays)
+    target = write_arrays(path, arrays)
     load_network(target)
     return target
 
@@ -183,27 +176,15 @@ def load_network(path: str | Path | None = None) -> PolicyValueNet:
     :class:`NetworkError` saying why."""
     if path is None:
         return shipped_network()
-    try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            arrays = {key: data[key] for key in data.files}
-    except (OSError, ValueError, EOFError) as error:
-        raise NetworkError(f"cannot read the network {path}: {error}") from None
+    arrays = read_arrays(path, "network", NetworkError)
     if str(arrays.get("format", "")) != FORMAT:
         raise NetworkError(f"{path} is not a Mattis policy-value network (format {FORMAT} expected)")
     missing = [key for key in ("policy_w", "policy_b", "value_w", "value_b") if key not in arrays]
     if missing:
         raise NetworkError(f"{path}: no {', '.join(missing)}")
-    weights: list[Matrix] = []
-    biases: list[Matrix] = []
-    while f"w{len(weights)}" in arrays:
-        index = len(weights)
-        if f"b{index}" not in arrays:
-            raise NetworkError(f"{path}: trunk layer {index} has no bias")
-        weights.append(arrays[f"w{index}"])
-        biases.append(arrays[f"b{index}"])
-    meta = {key[len("meta_"):]: str(value) for key, value in arrays.items() if key.startswith("meta_")}
+    weights, biases = numbered_layers(arrays, str(path), "trunk layer", NetworkError)
     return PolicyValueNet(weights, biases, arrays["policy_w"], arrays["policy_b"],
-                          arrays["value_w"], arrays["value_b"], meta)
+                          arrays["value_w"], arrays["value_b"], meta_of(arrays))
 
 
 class NetworkEvaluator:
