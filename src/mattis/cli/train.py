@@ -173,14 +173,7 @@ def train_command(
                      sets=sets, workers=workers, float32=float32, learning_rate=learning_rate,
                      lang=language(lang))
         return
-    for extra in ("rl", "train"):
-        if missing_modules(extra):
-            fail(needs_extra("mattis train", "train"))
-    resolved = rules_or_exit(rules, sets)
-    try:
-        resolved.check_players(players)
-    except ValueError as error:
-        fail(for_option("--players", error))
+    resolved = checked_setup(rules, sets, players)
     levels = parse_opponents(opponents)
     if out.is_dir():
         fail(f"--out: {out} is a folder; give a file name such as {out / 'learned.npz'}")
@@ -261,22 +254,29 @@ def parse_tables(text: str, rules: Rules, lang: Lang) -> tuple[int, ...]:
     return sizes
 
 
-def train_master(*, out: Path, games: int, iterations: int, data: Path | None, epochs: int,
-                 tables: str | None, hidden: str | None, summary: Path | None, seed: int, rules: str,
-                 players: int, sets: list[str] | None, workers: int, float32: bool, learning_rate: float,
-                 lang: Lang) -> None:
-    """``--level master``: play the missing search games into ``data``, then train on them."""
+def checked_setup(rules: str, sets: list[str] | None, players: int) -> Rules:
+    """What both modes check first: the extras are installed, the rules read, the player count
+    allowed; each failure ends the command with one line."""
     for extra in ("rl", "train"):
         if missing_modules(extra):
             fail(needs_extra("mattis train", "train"))
-    from ..envs.guided_data import DataError, DataSettings, generate
-    from ..envs.guided_train import DEFAULT_HIDDEN, MAX_FILE_BYTES, EpochReport, train_network
-
     resolved = rules_or_exit(rules, sets)
     try:
         resolved.check_players(players)
     except ValueError as error:
         fail(for_option("--players", error))
+    return resolved
+
+
+def train_master(*, out: Path, games: int, iterations: int, data: Path | None, epochs: int,
+                 tables: str | None, hidden: str | None, summary: Path | None, seed: int, rules: str,
+                 players: int, sets: list[str] | None, workers: int, float32: bool, learning_rate: float,
+                 lang: Lang) -> None:
+    """``--level master``: play the missing search games into ``data``, then train on them."""
+    resolved = checked_setup(rules, sets, players)
+    from ..envs.guided_data import DataError, DataSettings, generate
+    from ..envs.guided_train import DEFAULT_HIDDEN, MAX_FILE_BYTES, EpochReport, train_network
+
     sizes = parse_tables(tables, resolved, lang) if tables else (players,)
     layers = parse_sizes("--hidden", hidden, lang) if hidden else DEFAULT_HIDDEN
     if out.is_dir():
