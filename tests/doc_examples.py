@@ -106,11 +106,11 @@ def smaller(command: str, folder: Path) -> list[str]:
         if before == "--out":
             word = str(folder / word)
         if before == "--learned-checkpoint":
-            word = str(resources.files("mattis").joinpath("data", "learned.npz"))
+            word = str(resources.files("mattis").joinpath("data", "master.npz"))  # its policy path
         if before == "--bots":  # an entrant's own budget too: hard:1000 searches as hard:1
             word = re.sub(r":\d+", ":5", re.sub(r"\bhard:\d+", "hard:1", word))
-            shipped = resources.files("mattis").joinpath("data", "learned.npz")  # a checkpoint of one's own
-            word = re.sub(r"learned:[^,]+", f"learned:{shipped}", word)  # is the shipped one
+            shipped = resources.files("mattis").joinpath("data", "master.npz")  # a checkpoint of one's own
+            word = re.sub(r"learned:[^,]+", f"learned:{shipped}", word)  # is the shipped network
         shown.append(SMALLER.get(before, word))
     if shown[0] in ("tournament", "simulate", "lab") and "--games" not in shown:
         shown += ["--games", SMALLER["--games"]]

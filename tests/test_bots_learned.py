@@ -1,6 +1,8 @@
-"""The ``learned`` level (issue 17, item 4): a trained network played with numpy alone.
+"""The ``learned`` level (issue 17, item 4; issue 27, item 3): a trained network played with
+numpy alone, by default the shipped ``master`` network's policy path.
 
-The shipped checkpoint loads and plays whole games legally in every preset and player count,
+The shipped policy loads and plays whole games legally in every preset and player count,
+its logits are the master network's policy head, a checkpoint or a network file both load,
 always the same move for a view; the numpy inference is the torch policy's (when torch is
 installed); the web server offers the level and the offline app, which has no numpy, does not.
 Without numpy, choosing it is one line (tests/test_install.py runs the commands so).
@@ -22,14 +24,15 @@ import pytest
 from mattis import Game, Rules
 from mattis.bots import BASE_LEVELS, LEARNED, LEVELS, PlayerView, available_levels, make_agent, play_game
 from mattis.bots.learned import (
-    SHIPPED_CHECKPOINT,
     CheckpointError,
     LearnedAgent,
     Policy,
     load_checkpoint,
+    policy_of_network,
     save_checkpoint,
     shipped_policy,
 )
+from mattis.bots.network import SHIPPED_NETWORK, random_network, save_network, shipped_network
 from mattis.bots.rule_based import RandomAgent
 from mattis.core.actions import NUM_ACTIONS
 from mattis.core.rules import PRESET_NAMES
@@ -43,7 +46,8 @@ HAS_TORCH = installed("torch") and installed("sb3_contrib")
 
 
 def shipped_path() -> Path:
-    return Path(str(resources.files("mattis").joinpath("data", SHIPPED_CHECKPOINT)))
+    """The file the shipped policy comes from: the master network's."""
+    return Path(str(resources.files("mattis").joinpath("data", SHIPPED_NETWORK)))
 
 
 def positions(seed: int, players: int = 3, preset: str = "pagat") -> list[tuple[Game, int]]:
@@ -59,17 +63,36 @@ def positions(seed: int, players: int = 3, preset: str = "pagat") -> list[tuple[
     return found
 
 
-# ---------------------------------------------------------------------------- the shipped checkpoint
+# ---------------------------------------------------------------------------- the shipped policy
 
 
-def test_the_shipped_checkpoint_is_small_package_data_and_fits_the_encoding() -> None:
-    path = shipped_path()
-    assert path.is_file() and path.stat().st_size < 1_000_000
+def test_the_shipped_policy_is_the_master_networks_policy_path_and_fits_the_encoding() -> None:
+    """One fact in one place: the level's weights are those of master.npz (no file of its own)."""
+    assert not resources.files("mattis").joinpath("data", "learned.npz").is_file()
     policy = shipped_policy()
+    network = shipped_network()
     assert policy.weights[0].shape[0] == OBSERVATION_SIZE and policy.weights[-1].shape[1] == NUM_ACTIONS
-    assert policy.activation in ("tanh", "relu") and policy.parameters > 10_000
-    assert load_checkpoint(None) is policy  # read once per process
+    assert policy.activation == "relu" and len(policy.weights) == len(network.trunk_weights) + 1
+    assert policy.weights[-1] is network.policy_weight  # the network's arrays, not a copy
+    assert policy.parameters == network.parameters - network.value_weight.size - network.value_bias.size
+    assert load_checkpoint(None) is policy  # built once per process
     assert "learned" in LEVELS and make_agent("learned").name == "learned"
+
+
+@pytest.mark.parametrize("hidden", [(), (64,), (32, 16)])
+def test_the_policy_of_a_network_gives_its_policy_heads_logits(hidden: tuple[int, ...]) -> None:
+    """On views of real games (and on a batch of them), the policy's logits are the network's
+    policy head's, and its move is the network's legal move of highest logit."""
+    network = random_network(7 + len(hidden), hidden)
+    policy = policy_of_network(network)
+    views = [encode_view(PlayerView.from_dict(game.view(seat))) for game, seat in positions(11)[::4]]
+    batch = np.stack(views)
+    assert np.allclose(policy.logits(batch), network.forward(batch)[0], rtol=1e-6, atol=1e-6)
+    for (game, _), observation in zip(positions(11)[::4], views, strict=True):
+        legal = [action.index for action in game.legal_actions()]
+        logits = network.forward(observation)[0]
+        assert policy.best(observation, legal) == max(legal, key=lambda index: (logits[index], -index))
+    assert policy.meta["seed"] == network.meta["seed"]
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -125,8 +148,13 @@ def test_a_file_that_is_no_checkpoint_is_refused_saying_why(tmp_path: Path) -> N
         load_checkpoint(text)
     other = tmp_path / "other.npz"
     np.savez(other, w0=np.zeros((3, 3)))
-    with pytest.raises(CheckpointError, match="not a Mattis policy"):
+    with pytest.raises(CheckpointError, match="not a Mattis policy checkpoint nor network file"):
         load_checkpoint(other)
+    headless = tmp_path / "headless.npz"  # a network file without its policy head
+    arrays = dict(np.load(save_network(tmp_path / "whole.npz", random_network(1))))
+    np.savez(headless, **{key: value for key, value in arrays.items() if not key.startswith("policy_")})
+    with pytest.raises(CheckpointError, match="no policy_w, policy_b"):
+        load_checkpoint(headless)
     with pytest.raises(CheckpointError, match="does not follow"):
         save_checkpoint(tmp_path / "bad.npz", [np.zeros((10, NUM_ACTIONS))], [np.zeros(NUM_ACTIONS)], "tanh")
     with pytest.raises(CheckpointError, match="one per action"):
@@ -145,6 +173,20 @@ def test_a_saved_checkpoint_loads_back_with_its_numbers(tmp_path: Path) -> None:
     observation = rng.random(OBSERVATION_SIZE).astype(np.float32)
     hidden = np.maximum(observation @ weights[0] + biases[0], 0) @ weights[1] + biases[1]
     assert np.allclose(exact.logits(observation), hidden, rtol=1e-4, atol=1e-3)
+
+
+def test_a_network_file_loads_as_its_policy_path(tmp_path: Path) -> None:
+    """``learned:FILE.npz`` takes a master network file as well as a checkpoint (its policy
+    path, the value head unused), with the same logits as the network read directly."""
+    network = random_network(5, (32,))
+    path = save_network(tmp_path / "net.npz", network, dtype="float32")
+    policy = load_checkpoint(path)
+    observation = encode_view(PlayerView.from_dict(positions(3)[4][0].view(positions(3)[4][1])))
+    assert policy.activation == "relu"
+    assert np.allclose(policy.logits(observation), network.forward(observation)[0], rtol=1e-6, atol=1e-6)
+    game = Game.new("pagat", 3, seed=4)
+    played = play_game(game, [LearnedAgent(policy), RandomAgent(), RandomAgent()], seed=4)
+    assert played.game.is_over
 
 
 def test_a_tournament_seats_a_checkpoint_file_and_names_it(tmp_path: Path) -> None:
@@ -309,6 +351,20 @@ def test_mattis_train_says_what_its_steps_count(tmp_path: Path) -> None:
     assert (" after 32 steps of the learner (17 asked, rounded up to whole PPO rollouts of 16: "
             "2 games × 8 steps) and ") in result.stdout
     assert load_checkpoint(out).meta["steps"] == "32"
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")
+def test_train_refuses_to_start_from_a_master_network_saying_why(tmp_path: Path) -> None:
+    """PPO trains tanh layers: a network file plays as ``learned:FILE`` but cannot be ``--start``."""
+    from typer.testing import CliRunner
+
+    from mattis.cli.app import app
+
+    out = tmp_path / "from-master.npz"
+    result = CliRunner().invoke(app, ["train", "--out", str(out), "--steps", "16", "--envs", "2",
+                                      "--start", str(shipped_path())])
+    assert result.exit_code != 0 and not out.exists()
+    assert "--start:" in result.output and "relu policy (a master network file is one)" in result.output
 
 
 @pytest.mark.skipif(not HAS_TORCH, reason="the train extra (torch, sb3-contrib) is not installed")

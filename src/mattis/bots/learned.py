@@ -1,10 +1,18 @@
-"""The ``learned`` bot level: a small trained network played with numpy alone (no torch).
+"""The ``learned`` bot level: a trained network's first instinct, played with numpy alone
+(no torch, no search).
 
-A checkpoint is an ``.npz`` file holding the policy's layers (``w0``, ``b0``, ``w1`` …, the
-last layer giving one logit per action index), the activation between them and the
-observation and action sizes it was trained for (:func:`save_checkpoint` writes one,
-:func:`load_checkpoint` reads and checks it). ``mattis train`` (:mod:`mattis.envs.train`)
-makes them; the package ships one, :data:`SHIPPED_CHECKPOINT`.
+The level plays a :class:`Policy`: fully connected layers ending in one logit per action
+index. Two kinds of file hold one, and :func:`load_checkpoint` reads either:
+
+- a *checkpoint* (``format`` :data:`FORMAT`): the layers ``w0``, ``b0``, ``w1`` … and the
+  activation between them, as PPO training (``mattis train``, :mod:`mattis.envs.train`)
+  writes it (:func:`save_checkpoint`);
+- a ``master`` *network file* (:data:`mattis.bots.network.FORMAT`): its policy path alone,
+  the ReLU trunk and the policy head (:func:`policy_of_network`), the value head unused.
+
+The level's default is the policy path of the shipped ``master`` network
+(:func:`~mattis.bots.network.shipped_network`, trained on positions from the ``hard``
+search's games), so its weights live in one file, ``master.npz``.
 
 The agent reads only the seat's view: :func:`~mattis.envs.encoding.encode_view` of the
 :class:`~mattis.bots.PlayerView` it is handed, the same numbers the training environment
@@ -17,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -31,6 +38,8 @@ except ImportError as error:  # numpy is missing: say what to install
 
 from ..core.actions import NUM_ACTIONS, Action
 from .encoding import OBSERVATION_SIZE, encode_view
+from .network import FORMAT as NETWORK_FORMAT
+from .network import NetworkError, PolicyValueNet, network_of, shipped_network
 from .protocol import Decision, Limit
 from .view import PlayerView
 from .weights import layer_arrays, meta_of, numbered_layers, read_arrays, write_arrays
@@ -39,8 +48,6 @@ FORMAT: Final = "mattis-policy-1"
 """What the ``format`` entry of a checkpoint says; another value is refused."""
 ACTIVATIONS: Final = ("tanh", "relu")
 """The activations a checkpoint may name (applied after every layer but the last)."""
-SHIPPED_CHECKPOINT: Final = "learned.npz"
-"""The checkpoint in ``mattis/data`` that the ``learned`` level plays."""
 
 Matrix = npt.NDArray[np.float32]
 
@@ -107,24 +114,39 @@ def save_checkpoint(path: str | Path, weights: Sequence[Any], biases: Sequence[A
 
 
 def load_checkpoint(path: str | Path | None = None) -> Policy:
-    """The policy of the checkpoint at ``path`` (``None``: the shipped one); a file that is not
-    one raises :class:`CheckpointError` saying why."""
+    """The policy in the file at ``path``, a checkpoint or a ``master`` network file (its
+    policy path); ``None``: the shipped one. Any other file raises :class:`CheckpointError`
+    saying why."""
     if path is None:
         return shipped_policy()
     return _policy_of(read_arrays(path, "checkpoint", CheckpointError), str(path))
 
 
+def policy_of_network(network: PolicyValueNet) -> Policy:
+    """The policy path of a ``master`` network: its ReLU trunk, then the policy head, giving
+    the same logits as the network's policy head (the value head is left out)."""
+    meta = {**network.meta, "policy_of": NETWORK_FORMAT}
+    return Policy([*network.trunk_weights, network.policy_weight],
+                  [*network.trunk_biases, network.policy_bias], "relu", meta)
+
+
 @lru_cache(maxsize=1)
 def shipped_policy() -> Policy:
-    """The shipped checkpoint, read once per process."""
-    source = resources.files("mattis").joinpath("data", SHIPPED_CHECKPOINT)
-    with resources.as_file(source) as path:
-        return load_checkpoint(path)
+    """The ``learned`` level's default: the policy path of the shipped ``master`` network,
+    built once per process (it shares the network's arrays)."""
+    return policy_of_network(shipped_network())
 
 
 def _policy_of(arrays: dict[str, Any], where: str) -> Policy:
-    if str(arrays.get("format", "")) != FORMAT:
-        raise CheckpointError(f"{where} is not a Mattis policy checkpoint (format {FORMAT} expected)")
+    kind = str(arrays.get("format", ""))
+    if kind == NETWORK_FORMAT:
+        try:
+            return policy_of_network(network_of(arrays, where))
+        except NetworkError as error:
+            raise CheckpointError(str(error)) from None
+    if kind != FORMAT:
+        raise CheckpointError(f"{where} is not a Mattis policy checkpoint nor network file "
+                              f"(format {FORMAT} or {NETWORK_FORMAT} expected)")
     weights, biases = numbered_layers(arrays, where, "layer", CheckpointError)
     return Policy(weights, biases, str(arrays.get("activation", "")), meta_of(arrays))
 
@@ -147,5 +169,5 @@ class LearnedAgent:
         return Decision(chosen, f"the trained network rates {chosen} best", "network")
 
 
-__all__ = ["ACTIVATIONS", "FORMAT", "SHIPPED_CHECKPOINT", "CheckpointError", "LearnedAgent", "Policy",
-           "load_checkpoint", "save_checkpoint", "shipped_policy"]
+__all__ = ["ACTIVATIONS", "FORMAT", "CheckpointError", "LearnedAgent", "Policy", "load_checkpoint",
+           "policy_of_network", "save_checkpoint", "shipped_policy"]

@@ -176,13 +176,19 @@ def load_network(path: str | Path | None = None) -> PolicyValueNet:
     :class:`NetworkError` saying why."""
     if path is None:
         return shipped_network()
-    arrays = read_arrays(path, "network", NetworkError)
+    return network_of(read_arrays(path, "network", NetworkError), str(path))
+
+
+def network_of(arrays: dict[str, Any], where: str) -> PolicyValueNet:
+    """The network the arrays of a file (at ``where``, for messages) hold; a :class:`NetworkError`
+    if they are not one. Shared with :func:`mattis.bots.learned.load_checkpoint`, which reads a
+    file once and takes either format."""
     if str(arrays.get("format", "")) != FORMAT:
-        raise NetworkError(f"{path} is not a Mattis policy-value network (format {FORMAT} expected)")
+        raise NetworkError(f"{where} is not a Mattis policy-value network (format {FORMAT} expected)")
     missing = [key for key in ("policy_w", "policy_b", "value_w", "value_b") if key not in arrays]
     if missing:
-        raise NetworkError(f"{path}: no {', '.join(missing)}")
-    weights, biases = numbered_layers(arrays, str(path), "trunk layer", NetworkError)
+        raise NetworkError(f"{where}: no {', '.join(missing)}")
+    weights, biases = numbered_layers(arrays, where, "trunk layer", NetworkError)
     return PolicyValueNet(weights, biases, arrays["policy_w"], arrays["policy_b"],
                           arrays["value_w"], arrays["value_b"], meta_of(arrays))
 
@@ -226,4 +232,4 @@ def shipped_network() -> PolicyValueNet:
 
 
 __all__ = ["FORMAT", "SHIPPED_NETWORK", "Evaluation", "NetworkError", "NetworkEvaluator", "PolicyValueNet",
-           "compact_bytes", "load_network", "random_network", "save_network", "shipped_network"]
+           "compact_bytes", "load_network", "network_of", "random_network", "save_network", "shipped_network"]

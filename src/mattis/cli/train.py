@@ -104,7 +104,8 @@ def train_command(
     start: Annotated[Path | None, typer.Option(
         "--start", metavar="FILE",
         help="Begin from this checkpoint's policy (a curriculum: train on against other opponents); "
-             "its layers set the network's size.", show_default=False)] = None,
+             "its layers set the network's size. Only a checkpoint mattis train wrote, not a master "
+             "network file.", show_default=False)] = None,
     learning_rate: Annotated[float, typer.Option(
         "--learning-rate", min=1e-7, max=1.0,
         help="PPO's learning rate at the start; it falls linearly to a tenth of it by the end.")] = 3e-4,
@@ -190,6 +191,9 @@ def train_command(
             begin = load_checkpoint(start)
         except CheckpointError as error:
             fail(for_option("--start", error))
+        if begin.activation != "tanh":  # a master network's policy path is ReLU; PPO trains tanh layers
+            fail(f"--start: {start} is a {begin.activation} policy (a master network file is one); "
+                 f"training goes on only from a tanh checkpoint that mattis train wrote")
 
     interval = 10.0 if sys.stderr.isatty() else 60.0
 
