@@ -19,7 +19,8 @@ APP_MESSAGES: dict[str, Source] = {
     "app.level_help.normal": "plays like a careful person",
     "app.level_help.hard": "searches possible games, up to {seconds} s a move",
     "app.level_help.learned": (
-        "a neural network that learned from the search bot's games, playing on instinct without thinking ahead"
+        "a neural network that learned from the search bot's games, "
+        "playing on instinct without thinking ahead"
     ),
     "app.level_help.expert": (
         "searches longer and plays the possible games out with card sense, up to {seconds} s a move"
