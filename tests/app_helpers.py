@@ -66,6 +66,7 @@ def install(page: Page, url: str) -> None:
 FAST_BOTS = """() => {
   localStorage.setItem('mattis.app.bot_delay', '0');
   localStorage.setItem('mattis.app.hard_seconds', '0.05');
+  localStorage.setItem('mattis.app.master_seconds', '0.05');
   localStorage.setItem('mattis.app.hint_seconds', '0.05');
 }"""
 """Test hooks of the worker: bots without a pause, a short search (read when it starts)."""
