@@ -200,12 +200,12 @@ def test_offline_a_whole_game_against_two_master_bots_with_the_network_in_javasc
     master = {"kind": "bot", "level": "master"}
     created = create(page, {"rules": "pagat", "players": 3, "seats": [SEATS[0], master, master]})
     assert created["local"] and created["offline"]
-    assert not any(url.endswith("/static/app/network.bin") for url in fetched)  # not before a master move
+    network = [url for url in fetched if url.endswith("/static/app/network.bin")]  # the install cached it
     game = play(page, created["data"]["table"])
     last = game["last"]
     assert last["view"]["phase"] == "over" and last["result"]["headline"]
     assert game["played"] > 5
-    assert any(url.endswith("/static/app/network.bin") for url in fetched)
+    assert len([url for url in fetched if url.endswith("/static/app/network.bin")]) > len(network)
     record = page.evaluate(RECORD, {"tableId": created["data"]["table"], "game": 1})
     replayed = Game.from_record(json.loads(record["served"]))  # the engine agrees with the device's game
     assert replayed.is_over and list(replayed.losers) == last["view"]["losers"]
