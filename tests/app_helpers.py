@@ -8,6 +8,7 @@ behind them, with no clicking; one test plays the table page itself on the devic
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -65,6 +66,7 @@ def install(page: Page, url: str) -> None:
 FAST_BOTS = """() => {
   localStorage.setItem('mattis.app.bot_delay', '0');
   localStorage.setItem('mattis.app.hard_seconds', '0.05');
+  localStorage.setItem('mattis.app.master_seconds', '0.05');
   localStorage.setItem('mattis.app.hint_seconds', '0.05');
 }"""
 """Test hooks of the worker: bots without a pause, a short search (read when it starts)."""
@@ -132,3 +134,58 @@ ENGINE_READY = """async () => {
   const transport = await import('/static/transport.js');
   return await transport.engineReady();
 }"""
+
+BENCH_WORKER = """async () => {
+  // A worker of the app's own, kept on the page for the calls of ASK_WORKER.
+  const worker = new Worker('/static/app/worker.js', { type: 'module' });
+  const replies = new Map();
+  let asked = 0;
+  self.benchWorker = {
+    ask(message) {
+      asked += 1;
+      const id = asked;
+      return new Promise((resolve, reject) => {
+        replies.set(id, { resolve, reject });
+        worker.postMessage(JSON.stringify({ op: 'call', id, lang: 'en', ...message }));
+      });
+    },
+  };
+  return await new Promise((resolve, reject) => {
+    worker.onerror = (event) => reject(new Error(event.message));
+    worker.onmessage = (event) => {
+      const answer = JSON.parse(event.data);
+      if (answer.failed) reject(new Error(answer.failed));
+      if (answer.ready) resolve(answer);
+      const waiting = replies.get(answer.reply);
+      if (waiting) { replies.delete(answer.reply); waiting.resolve(answer); }
+    };
+  });
+}"""
+"""Start a worker of the offline app on the page (``self.benchWorker``) for :data:`ASK_WORKER`."""
+
+ASK_WORKER = """async (message) => await self.benchWorker.ask(message)"""
+"""One call to the worker :data:`BENCH_WORKER` started (``{op: 'call'}``, :mod:`mattis.offline.host`)."""
+
+
+def pagat_decisions(count: int, seed: int = 1) -> list[tuple[dict[str, Any], list[str]]]:
+    """``count`` real decisions of 3-player pagat games among ``normal`` bots, spread over
+    each game: the view of the player to move and its legal moves (text), only where there
+    is more than one."""
+    from mattis import Game
+    from mattis.bots import make_agent
+    from mattis.bots.view import PlayerView
+
+    rng = random.Random(seed)
+    agent = make_agent("normal")
+    found: list[tuple[dict[str, Any], list[str]]] = []
+    while len(found) < count:
+        game = Game.new("pagat", players=3, seed=rng.randrange(2**32))
+        choices = []
+        while not game.is_over and game.to_move is not None:
+            legal = game.legal_actions()
+            view = game.view(game.to_move)
+            if len(legal) > 1:
+                choices.append((view, [str(action) for action in legal]))
+            game.apply(agent.choose(PlayerView.from_dict(view), legal, rng).action)
+        found.extend(choices[::max(1, len(choices) // 10)][:10])  # about ten of each game
+    return found[:count]

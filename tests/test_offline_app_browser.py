@@ -182,6 +182,35 @@ def test_offline_after_one_visit_whole_games_against_every_level(
     assert "Mattis" in last["result"]["headline"] or "mattis" in last["result"]["headline"].lower()
 
 
+def test_offline_a_whole_game_against_two_master_bots_with_the_network_in_javascript(
+    context: BrowserContext, base_url: str
+) -> None:
+    """Issue 27, "On the device": the app offers ``master`` offline, its bots play a whole game
+    through the worker's JavaScript network (``network.bin`` fetched by the worker, so a silent
+    fallback would fail here), each thinking the test hook's 0.05 s, not the device's 2 s."""
+    if not pwa.has_network():
+        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    fetched: list[str] = []
+    context.on("request", lambda request: fetched.append(request.url))
+    page = installed(context, base_url)
+    context.set_offline(True)
+    page.reload()
+    options = page.evaluate("fetch('/api/options?lang=en').then(r => r.json())")
+    assert "master" in [level["level"] for level in options["levels"]]
+    master = {"kind": "bot", "level": "master"}
+    created = create(page, {"rules": "pagat", "players": 3, "seats": [SEATS[0], master, master]})
+    assert created["local"] and created["offline"]
+    network = [url for url in fetched if url.endswith("/static/app/network.bin")]  # the install cached it
+    game = play(page, created["data"]["table"])
+    last = game["last"]
+    assert last["view"]["phase"] == "over" and last["result"]["headline"]
+    assert game["played"] > 5
+    assert len([url for url in fetched if url.endswith("/static/app/network.bin")]) > len(network)
+    record = page.evaluate(RECORD, {"tableId": created["data"]["table"], "game": 1})
+    replayed = Game.from_record(json.loads(record["served"]))  # the engine agrees with the device's game
+    assert replayed.is_over and list(replayed.losers) == last["view"]["losers"]
+
+
 def test_closing_the_page_mid_game_then_reopening_continues_and_the_record_replays(
     context: BrowserContext, base_url: str
 ) -> None:

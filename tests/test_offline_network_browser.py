@@ -14,11 +14,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mattis.bots import Limit
 from mattis.bots.features import OBSERVATION_SIZE, sparse_view
 from mattis.bots.network import compact_bytes, load_network, random_network, save_network
+from mattis.offline.measure import search_positions
 from mattis.web import pwa
 
-from .app_helpers import chromium, install
+from .app_helpers import ASK_WORKER, BENCH_WORKER, chromium, install, pagat_decisions
 from .test_offline_network import positions
 from .web_helpers import free_port, server
 
@@ -96,3 +98,24 @@ def test_the_shipped_network_is_fetched_by_the_worker_and_evaluates_like_numpy(b
         expected = network.evaluate(dense, legal)
         np.testing.assert_allclose(priors, expected.priors, atol=1e-4, rtol=1e-4)
         np.testing.assert_allclose(risks, expected.risks, atol=1e-4, rtol=1e-4)
+
+
+def test_master_in_the_worker_chooses_as_native_master_does_within_an_iteration_budget(base_url: str) -> None:
+    """The same positions, seeds and iteration budget: the worker's search with the network in
+    JavaScript (float32) picks the move native Python with numpy picks
+    (``benchmarks/guided/device_speed.py`` counts this on 30 positions at the device's budget)."""
+    if not pwa.has_network():
+        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    positions = pagat_decisions(4, seed=2)
+    budget = Limit(iterations=200)
+    with chromium() as (_, browser):
+        page = browser.new_page()
+        install(page, f"{base_url}/?lang=en")
+        page.evaluate(BENCH_WORKER)
+        answer = page.evaluate(ASK_WORKER, {"name": "searchPositions", "level": "master",
+                                            "positions": positions, "seed": "same",
+                                            "iterations": budget.iterations})
+    assert answer["ok"], answer
+    native = search_positions(positions, "master", budget, seed="same")
+    assert [item["iterations"] for item in answer["data"]] == [item["iterations"] for item in native]
+    assert [item["action"] for item in answer["data"]] == [item["action"] for item in native]

@@ -9,8 +9,9 @@ to :meth:`DeviceHost.receive`:
   seed), ``review`` (``tableId``, ``game``, ``token``: a finished game's review for the token's
   seat, worked out here in line with the device's smaller budget, a choice at a time; as the
   server's ``POST /api/tables/{ID}/games/{N}/review`` answers), ``list``, ``myStats`` (the
-  device owner's statistics, "Min statistikk": :func:`device_stats`) and ``searchSpeed``
-  (``seconds``, for the benchmark). The answer is ``{"reply": N, "ok": …, "status": …,
+  device owner's statistics, "Min statistikk": :func:`device_stats`), and for the benchmarks
+  and tests ``searchSpeed`` (``seconds``), ``networkCheck`` and ``searchPositions``
+  (:mod:`mattis.offline.measure`). The answer is ``{"reply": N, "ok": …, "status": …,
   "data": …}``, the body and status the server would give.
 * ``{"op": "open", "conn": C, "tableId", "token", "lang"}``, ``{"op": "send", "conn": C,
   "text": TEXT}`` and ``{"op": "close", "conn": C}`` for a seat's socket: ``TEXT`` is what a
@@ -64,15 +65,18 @@ def is_local(table_id: str) -> bool:
 
 
 def device_config(bot_delay: float | None = None, hard_seconds: float | None = None,
-                  hint_seconds: float | None = None, network: bool = False) -> TableConfig:
+                  hint_seconds: float | None = None, network: bool = False,
+                  master_seconds: float | None = None) -> TableConfig:
     """The ``device`` profile, with what the test hooks change (the worker's address carries
-    them, from ``localStorage`` ``mattis.app.bot_delay``, ``.hard_seconds``, ``.hint_seconds``),
-    and ``master`` where the app has a network (``network``: the worker found its
-    ``network.json``; :func:`~mattis.offline.network.network_levels`)."""
+    them, from ``localStorage`` ``mattis.app.bot_delay``, ``.hard_seconds``,
+    ``.master_seconds``, ``.hint_seconds``), and ``master`` where the app has a network
+    (``network``: the worker found its ``network.json``;
+    :func:`~mattis.offline.network.network_levels`)."""
     profile = table_profile("device")
     return dataclasses.replace(
         profile, bot_delay=profile.bot_delay if bot_delay is None else bot_delay,
         hard_seconds=profile.hard_seconds if hard_seconds is None else hard_seconds,
+        master_seconds=profile.master_seconds if master_seconds is None else master_seconds,
         hint_seconds=profile.hint_seconds if hint_seconds is None else hint_seconds,
         host_levels=network_levels(network))
 

@@ -24,7 +24,8 @@ from ..table.master import TableMaster
 from ..table.memory import MemoryStore
 from ..table.records import finished_record
 from ..table.review import ReviewDesk, ReviewKey, review_answer
-from .network import DeviceNetworks
+from .measure import limit_from, search_positions
+from .network import MASTER_LEVEL, DeviceNetworks
 from .stats import device_stats
 
 REVIEW_PAUSE = 0.005
@@ -95,6 +96,8 @@ class DeviceRequests(ABC):
             return 200, search_speed(float(message.get("seconds") or 1.0))
         if name == "networkCheck":
             return 200, await self.networks.check(message)
+        if name == "searchPositions":
+            return 200, await self._search_positions(message)
         table = await self.table(str(message.get("tableId") or ""))
         if name == "record":  # as text: JavaScript's numbers cannot hold the 64-bit seed
             number = message.get("game")
@@ -111,6 +114,17 @@ class DeviceRequests(ABC):
             seat, token = await table.join(message.get("name"))
             return 200, {"seat": seat, "token": token}
         raise Refusal("bad_message", "unknown request (see mattis/offline/host.py)")
+
+    async def _search_positions(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """The benchmark's call: ``positions`` (``[view, legal]``) searched by ``level`` within
+        ``seconds`` and/or ``iterations``, seeded by ``seed`` (:func:`.measure.search_positions`);
+        ``master`` with the device's own network, as its bots play."""
+        level = str(message.get("level"))
+        evaluator = await self.networks.evaluator() if level == MASTER_LEVEL else None
+        positions = [(dict(view), [str(text) for text in legal])
+                     for view, legal in message.get("positions") or []]
+        return search_positions(positions, level, limit_from(message), seed=str(message.get("seed") or ""),
+                                evaluator=evaluator, early_stop=message.get("early_stop", True) is not False)
 
     async def _review(self, table: TableMaster[str], message: dict[str, Any]) -> tuple[int, Any]:
         number, token = message.get("game"), message.get("token")

@@ -172,7 +172,7 @@ function offline(answer) {
 function startWorker() {
   if (worker) return worker;
   const params = new URLSearchParams();
-  for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
+  for (const name of ["bot_delay", "hard_seconds", "master_seconds", "hint_seconds"]) {
     const value = localStorage.getItem(`mattis.app.${name}`);
     if (value !== null) params.set(name, value);
   }

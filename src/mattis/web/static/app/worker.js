@@ -124,7 +124,7 @@ async function start() {
   const info = await network;
   pyodide.registerJsModule("mattis_network", makeNetworkModule(info));
   const options = { network: info !== null };
-  for (const name of ["bot_delay", "hard_seconds", "hint_seconds"]) {
+  for (const name of ["bot_delay", "hard_seconds", "master_seconds", "hint_seconds"]) {
     if (settings[name] !== undefined && Number.isFinite(Number(settings[name]))) options[name] = Number(settings[name]);
   }
   tables = offline.DeviceHost(
