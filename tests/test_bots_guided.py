@@ -236,7 +236,8 @@ def test_risks_are_read_per_relative_seat() -> None:
         return evaluate
 
     for target, safe in ((seat, "0%"), ((seat + 1) % 4, "100%"), ((seat + 2) % 4, "100%")):
-        decision = GuidedAgent(Limit(iterations=60), evaluator=doomed(target)).choose(
+        decision = GuidedAgent(Limit(iterations=60), evaluator=doomed(target),
+                                   rollout_weight=0.0).choose(
             seat_view(game, seat), game.legal_actions(), random.Random(1))
         assert dict(decision.detail)["safe"] == safe, target
 
@@ -316,7 +317,7 @@ from mattis.bots import Limit, seat_view
 def flat(view, legal):
     return [1 / len(legal)] * len(legal), [0.25] * MAX_SEATS
 game = Game.new("pagat", 3, seed=2)
-decision = GuidedAgent(Limit(iterations=20), evaluator=flat).choose(
+decision = GuidedAgent(Limit(iterations=20), evaluator=flat, early_stop=False).choose(
     seat_view(game, game.to_move), game.legal_actions(), random.Random(0))
 print(decision.reason, decision.iterations, "numpy" in sys.modules and sys.modules["numpy"] is not None)
 """

@@ -18,3 +18,22 @@ def rollout_master() -> GuidedAgent:
     """PUCT over sampled worlds with even priors and only ``hard``'s rollout as the leaf
     value: the search machinery beside ``hard`` at the same budget."""
     return GuidedAgent(Limit(iterations=300), evaluator=uniform, rollout_weight=1.0)
+
+
+def _network_master(iterations: int, rollout_weight: float, exploration: float = 1.0) -> GuidedAgent:
+    return GuidedAgent(Limit(iterations=iterations), rollout_weight=rollout_weight, exploration=exploration)
+
+
+def priors_rollouts_1000() -> GuidedAgent:
+    """The trained network's priors, ``hard``'s rollouts as the only leaf value."""
+    return _network_master(1000, 1.0)
+
+
+def half_rollouts_1000() -> GuidedAgent:
+    """The trained network's priors, leaves scored half by its value and half by a rollout."""
+    return _network_master(1000, 0.5)
+
+
+def value_1000() -> GuidedAgent:
+    """The trained network's priors and values, no rollout: ``master:1000``."""
+    return _network_master(1000, 0.0)
