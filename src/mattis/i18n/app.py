@@ -26,7 +26,8 @@ APP_MESSAGES: dict[str, Source] = {
         "searches longer and plays the possible games out with card sense, up to {seconds} s a move"
     ),
     "app.level_help.master": (
-        "thinks with a neural network that learned from many games against itself, up to {seconds} s a move"
+        "the strongest: thinks ahead with a neural network that learned from thousands of the search bot's "
+        "games, up to {seconds} s a move"
     ),
     "app.ui.offline": "No server answers: you play against bots on this device.",
     "app.ui.on_device": "On this device",
