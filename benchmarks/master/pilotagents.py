@@ -37,3 +37,9 @@ def half_rollouts_1000() -> GuidedAgent:
 def value_1000() -> GuidedAgent:
     """The trained network's priors and values, no rollout: ``master:1000``."""
     return _network_master(1000, 0.0)
+
+
+def device_budget_master() -> GuidedAgent:
+    """``master`` as the offline app plays it on this machine's Chromium: 6,400 iterations a
+    move (the worker's median in 2 s, ``benchmarks/guided/device.md``), rollouts mixed in."""
+    return _network_master(6400, 0.5)
