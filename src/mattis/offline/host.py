@@ -64,7 +64,7 @@ def is_local(table_id: str) -> bool:
     return table_id.startswith(LOCAL_PREFIX)
 
 
-def device_config(bot_delay: float | None = None, hard_seconds: float | None = None,
+def device_config(*, bot_delay: float | None = None, hard_seconds: float | None = None,
                   hint_seconds: float | None = None, network: bool = False,
                   master_seconds: float | None = None) -> TableConfig:
     """The ``device`` profile, with what the test hooks change (the worker's address carries
