@@ -188,8 +188,7 @@ def test_offline_a_whole_game_against_two_master_bots_with_the_network_in_javasc
     """Issue 27, "On the device": the app offers ``master`` offline, its bots play a whole game
     through the worker's JavaScript network (``network.bin`` fetched by the worker, so a silent
     fallback would fail here), each thinking the test hook's 0.05 s, not the device's 2 s."""
-    if not pwa.has_network():
-        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    assert pwa.has_network(), "the app build must carry the shipped master network (mattis/data/master.npz)"
     fetched: list[str] = []
     context.on("request", lambda request: fetched.append(request.url))
     page = installed(context, base_url)
