@@ -50,6 +50,7 @@ from mattis.bots.entrants import make_entrant_agent, parse_entrant
 from mattis.bots.guided import MAX_SEATS, LeafEvaluator
 from mattis.bots.network import NetworkEvaluator, random_network, shipped_network
 from mattis.bots.view import CardTracker
+from mattis.extras import install_command
 from mattis.table.config import table_profile
 from mattis.table.rating import BOT_PRIORS
 from mattis.tools.tournament import SEARCHING, entrant_spec
@@ -273,7 +274,7 @@ def test_without_numpy_master_is_not_offered(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(mattis.bots, "installed", lambda name: False)
     assert "master" not in available_levels() and "learned" not in available_levels()
     message = missing_extra(["normal", "master"])
-    assert message is not None and "master" in message and "mattis[rl]" in message
+    assert message is not None and "master" in message and install_command("rl") in message
     assert missing_extra(["normal", "hard"]) is None
 
 

@@ -37,7 +37,7 @@ from mattis.bots.rule_based import RandomAgent
 from mattis.core.actions import NUM_ACTIONS
 from mattis.core.rules import PRESET_NAMES
 from mattis.envs.encoding import OBSERVATION_SIZE, SeatEncoder, encode_view
-from mattis.extras import installed
+from mattis.extras import install_command, installed
 from mattis.i18n import Lang
 from mattis.tools.tournament import run_tournament
 from tests.test_install import run_blocked
@@ -279,7 +279,7 @@ except Refusal as error:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         ",".join(BASE_LEVELS),
-        'MissingExtra mattis.bots.learned needs the rl extra: pip install "mattis[rl]"',
+        f'MissingExtra mattis.bots.learned needs the rl extra: {install_command("rl")}',
         "refused",
     ]
     assert LEARNED in available_levels()  # here numpy is installed

@@ -174,23 +174,23 @@ def test_base_commands_run_without_any_extra(args: tuple[str, ...], tmp_path: Pa
 
 
 @pytest.mark.parametrize(("args", "line"), [
-    (("serve",), 'error: mattis serve needs the web extra: pip install "mattis[web]"'),
+    (("serve",), f'error: mattis serve needs the web extra: {install_command("web")}'),
     (("serve", "--port", "0", "--db", "sqlite:///x.db"),
-     'error: mattis serve needs the web extra: pip install "mattis[web]"'),
+     f'error: mattis serve needs the web extra: {install_command("web")}'),
     (("lab", "--rules", "pagat", "--games", "1", "--players", "3", "--out", "lab"),
-     'error: --out: the lab\'s report needs matplotlib: pip install "mattis[lab]"'),
+     f"error: --out: the lab's report needs matplotlib: {install_command('lab')}"),
     (("tournament", "--backend", "ray", "--games", "3"),
-     'error: --backend: the ray backend needs Ray: pip install "mattis[ray]"'),
+     f'error: --backend: the ray backend needs Ray: {install_command("ray")}'),
     (("simulate", "--backend", "ray", "--games", "3"),
-     'error: --backend: the ray backend needs Ray: pip install "mattis[ray]"'),
+     f'error: --backend: the ray backend needs Ray: {install_command("ray")}'),
     (("tournament", "--bots", "openspiel-ismcts,normal,easy", "--games", "3"),
-     'error: --bots: openspiel-ismcts needs OpenSpiel: pip install "mattis[rl]"'),
+     f'error: --bots: openspiel-ismcts needs OpenSpiel: {install_command("rl")}'),
     (("tournament", "--bots", "learned,normal,easy", "--games", "3"),
-     'error: --bots: the learned bot needs the rl extra: pip install "mattis[rl]"'),
+     f'error: --bots: the learned bot needs the rl extra: {install_command("rl")}'),
     (("play", "--bots", "learned,easy"),
-     'error: --bots: the learned bot needs the rl extra: pip install "mattis[rl]"'),
+     f'error: --bots: the learned bot needs the rl extra: {install_command("rl")}'),
     (("train", "--out", "x.npz", "--steps", "10"),
-     'error: mattis train needs the train extra: pip install "mattis[train]"'),
+     f'error: mattis train needs the train extra: {install_command("train")}'),
 ], ids=lambda value: " ".join(value) if isinstance(value, tuple) else "")
 def test_a_command_that_needs_a_missing_extra_says_which_in_one_line(args: tuple[str, ...], line: str,
                                                                      tmp_path: Path) -> None:
@@ -212,20 +212,76 @@ except ImportError as error:
     assert done.returncode == 0, done.stderr
     kind, missing, message = done.stdout.strip().split("|")
     assert kind == "MissingExtra" and missing in OPTIONAL_LIBRARIES
-    assert message == f'{module} needs the rl extra: pip install "mattis[rl]"'
+    assert message == f'{module} needs the rl extra: {install_command("rl")}'
 
 
 def test_the_extras_are_those_of_pyproject_and_say_how_to_install_them() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert set(EXTRA_MODULES) == set(project["optional-dependencies"]) - {"test"}
     assert {module for modules in EXTRA_MODULES.values() for module in modules} <= OPTIONAL_LIBRARIES
-    assert install_command("web") == 'pip install "mattis[web]"'
-    assert needs_extra("mattis serve", "web") == 'mattis serve needs the web extra: pip install "mattis[web]"'
+    assert needs_extra("mattis serve", "web") == f'mattis serve needs the web extra: {install_command("web")}'
     with pytest.raises(ValueError, match="extra: expected one of web"):
         install_command("gpu")
     error = MissingExtra("mattis.envs.gymnasium", "rl", "numpy")
     assert isinstance(error, ImportError) and error.name == "numpy" and error.extra == "rl"
     assert installed("json") and not installed("no_such_module_anywhere")
+
+
+def test_the_install_line_names_the_folder_this_copy_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package is not on PyPI: a copy installed from a checkout is told to install the extra
+    from that same folder, the same way (editable or not), and a compiled copy keeps
+    ``MATTIS_COMPILE=1`` so pip does not rebuild it as pure Python."""
+    import mattis.extras as extras
+
+    monkeypatch.setattr(extras, "compiled_install", lambda: False)
+    monkeypatch.setattr(extras, "installed_from", lambda: None)
+    assert install_command("web") == 'pip install "mattis[web]"'
+    monkeypatch.setattr(extras, "installed_from", lambda: ("/home/kari/mattis", True))
+    assert install_command("rl") == 'pip install -e "/home/kari/mattis[rl]"'
+    monkeypatch.setattr(extras, "compiled_install", lambda: True)
+    monkeypatch.setattr(extras, "installed_from", lambda: ("/home/kari/Mine spill/mattis", False))
+    assert install_command("train") == 'MATTIS_COMPILE=1 pip install "/home/kari/Mine spill/mattis[train]"'
+    monkeypatch.setattr(extras, "installed_from", lambda: ("/home/kari/$HOME/mattis", False))
+    assert install_command("rl") == "MATTIS_COMPILE=1 pip install '/home/kari/$HOME/mattis[rl]'"
+
+
+@pytest.mark.parametrize(("record", "expected"), [
+    ('{"url": "file:///home/kari/Mine%20spill/mattis", "dir_info": {"editable": true}}',
+     ("/home/kari/Mine spill/mattis", True)),
+    ('{"url": "file:///srv/mattis", "dir_info": {}}', ("/srv/mattis", False)),
+    ('{"url": "https://example.org/mattis.tar.gz", "archive_info": {}}', None),
+    ('{"url": "file:///tmp/mattis-1.0-py3-none-any.whl", "archive_info": {}}', None),
+    ("not json", None),
+    (None, None),
+], ids=["editable", "folder", "archive", "wheel", "broken", "index"])
+def test_the_folder_is_read_from_pips_record_of_a_direct_install(
+        monkeypatch: pytest.MonkeyPatch, record: str | None, expected: tuple[str, bool] | None) -> None:
+    import importlib.metadata
+
+    import mattis.extras as extras
+
+    class Distribution:
+        def read_text(self, name: str) -> str | None:
+            assert name == "direct_url.json"
+            return record
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Distribution())
+    extras.installed_from.cache_clear()
+    try:
+        assert extras.installed_from() == expected
+    finally:
+        extras.installed_from.cache_clear()
+
+
+def test_this_test_install_is_told_its_own_checkout() -> None:
+    """CI installs the checkout itself (``pip install -e ".[test]"``, the compiled build without
+    ``-e``), so the line it would print points at this very folder."""
+    from mattis.extras import installed_from
+
+    source = installed_from()
+    assert source is not None
+    assert Path(source[0]).resolve() == ROOT
+    assert install_command("rl").endswith(f'{ROOT}[rl]"') or install_command("rl").endswith(f"{ROOT}[rl]'")
 
 
 # ---------------------------------------------------------------------------- layers

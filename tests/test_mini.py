@@ -13,6 +13,7 @@ from mattis.bots import make_agent, play_game
 from mattis.core.game import Game
 from mattis.core.mini import MINI_CARDS, deal_cards, deal_count, new_mini_game
 from mattis.core.rules import PRESETS
+from mattis.extras import install_command
 
 
 def test_mini_is_a_research_variant_not_a_family_preset() -> None:
@@ -160,4 +161,4 @@ def test_mattis_solve_names_its_extra_when_it_is_missing(monkeypatch: pytest.Mon
     monkeypatch.setattr(solve, "missing_modules", lambda extra: ("pyspiel",) if extra == "rl" else ())
     result = CliRunner().invoke(app, ["solve", "--lang", "en"])
     assert result.exit_code == 2
-    assert 'mattis solve needs the rl extra: pip install "mattis[rl]"' in result.output
+    assert f'mattis solve needs the rl extra: {install_command("rl")}' in result.output

@@ -7,6 +7,7 @@ The Ray tests share one small local Ray instance (2 CPUs) per test process and a
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 from mattis import Rules
 from mattis.bots import Limit
 from mattis.cli.app import app
+from mattis.extras import install_command
 from mattis.tools.backends import (
     BackendError,
     LocalBackend,
@@ -106,10 +108,10 @@ def test_backend_names_and_addresses_are_checked() -> None:
 
 def test_without_ray_installed_the_ray_backend_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
-    with pytest.raises(BackendError, match=r'pip install "mattis\[ray\]"'):
+    with pytest.raises(BackendError, match=re.escape(install_command("ray"))):
         RayBackend().connect()
     result = CliRunner().invoke(app, ["simulate", "--backend", "ray", "--games", "5"])
-    assert_one_error_line(result, 'needs Ray: pip install "mattis[ray]"')
+    assert_one_error_line(result, f'needs Ray: {install_command("ray")}')
 
 
 def test_an_address_where_nothing_listens_is_one_error_line_at_once() -> None:

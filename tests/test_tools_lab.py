@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 from mattis import Rules
 from mattis.cli.app import app
 from mattis.cli.lab import parse_variants
+from mattis.extras import install_command
 from mattis.i18n import Lang, format_number
 from mattis.tools.backends import LocalBackend
 from mattis.tools.lab import (
@@ -148,7 +149,7 @@ def test_without_matplotlib_the_lab_says_how_to_get_it(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(mattis.cli.lab, "matplotlib_available", lambda: False)
     assert_one_error_line(lab("--rules", "pagat", *TINY, "--out", str(tmp_path)),
-                          'needs matplotlib: pip install "mattis[lab]"')
+                          f'needs matplotlib: {install_command("lab")}')
 
 
 def test_lab_messages_exist_in_both_languages(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 from mattis import Rules
 from mattis.bots import Limit
 from mattis.cli.app import app
+from mattis.extras import install_command
 from mattis.i18n import message_keys, message_template
 from mattis.tools.tournament import (
     GameOutcome,
@@ -393,7 +394,7 @@ def test_without_openspiel_the_entrant_is_one_error_line(monkeypatch: pytest.Mon
     for module in (mattis.cli.tournament, mattis.tools.tournament):
         monkeypatch.setattr(module, "openspiel_available", lambda: False)
     assert_one_error_line(run("--bots", "hard,openspiel-ismcts,normal"),
-                          '--bots: openspiel-ismcts needs OpenSpiel: pip install "mattis[rl]"')
+                          f'--bots: openspiel-ismcts needs OpenSpiel: {install_command("rl")}')
     with pytest.raises(ValueError, match="needs OpenSpiel"):
         run_tournament(PAGAT, 3, ["openspiel-ismcts", "normal", "easy"], games=3, seed=1)
     assert_one_error_line(run("--openspiel-simulations", "0"), "--openspiel-simulations")

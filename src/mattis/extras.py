@@ -5,14 +5,24 @@ A plain ``pip install mattis`` plays, replays, simulates, benchmarks and runs to
 of our bots; the web server, the research environments, Ray and the lab's report each need
 an extra. Every place that needs one asks this module, so the install command is written
 once and a missing extra reads the same everywhere: ``mattis serve needs the web extra: pip
-install "mattis[web]"``. Standard library only, at the bottom of the layers.
+install "mattis[web]"``. The line fits how this copy was installed (from a package index, or
+from a checkout's folder, editable or not, compiled or not), so it works when pasted as it
+stands. Standard library only, at the bottom of the layers.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.machinery
+import importlib.metadata
 import importlib.util
+import json
+import re
+import shlex
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Final
+from urllib.parse import unquote, urlparse
 
 EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
     "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "segno", "prometheus_client"),
@@ -26,11 +36,56 @@ EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
 not as they are named on PyPI: ``open_spiel`` installs ``pyspiel``)."""
 
 
+PACKAGE_FOLDER: Final = Path(__file__).resolve().parent
+"""This copy's package folder (``…/mattis``), where a compiled build keeps its extensions."""
+PLAIN_PATH: Final = re.compile(r"[\w./:+~@ -]+")
+"""A folder that reads the same in double quotes in every shell (no ``$``, backquote,
+quote, backslash or ``!``)."""
+
+
+@functools.cache
+def installed_from() -> tuple[str, bool] | None:
+    """The local folder this copy was installed from, and whether editably, from pip's record
+    of a direct install (``direct_url.json``, PEP 610); ``None`` for a package index or a
+    wheel file, or when that record is missing or unreadable."""
+    try:
+        record = importlib.metadata.distribution("mattis").read_text("direct_url.json")
+        data = json.loads(record) if record else None
+    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("dir_info"), dict):
+        return None
+    url = urlparse(str(data.get("url", "")))
+    if url.scheme != "file":
+        return None
+    return unquote(url.path), bool(data["dir_info"].get("editable"))
+
+
+def compiled_install() -> bool:
+    """Whether this copy carries the compiled engine (``MATTIS_COMPILE=1`` built it), whichever
+    modules ``MATTIS_PURE`` makes it run: pip would rebuild it as pure Python without the
+    variable."""
+    return any((PACKAGE_FOLDER / "core" / f"game{suffix}").is_file()
+               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
 def install_command(extra: str) -> str:
-    """What to type to get ``extra``: ``pip install "mattis[web]"`` (quoted for every shell)."""
+    """What to type to get ``extra`` for this copy, quoted for every shell: ``pip install
+    "mattis[web]"`` from a package index; from a checkout, that folder in the same way it was
+    installed (``pip install -e "/home/kari/mattis[web]"``, the package is not on PyPI); on a
+    compiled build with ``MATTIS_COMPILE=1`` in front, so the engine stays compiled."""
     if extra not in EXTRA_MODULES:
         raise ValueError(f"extra: expected one of {', '.join(EXTRA_MODULES)}, got {extra!r}")
-    return f'pip install "mattis[{extra}]"'
+    source = installed_from()
+    if source is None:
+        target, editable = f"mattis[{extra}]", False
+    else:
+        folder, editable = source
+        target = f"{folder}[{extra}]"
+    plain = PLAIN_PATH.fullmatch(target.replace("[", "").replace("]", ""))
+    quoted = f'"{target}"' if plain else shlex.quote(target)
+    compile_first = "MATTIS_COMPILE=1 " if compiled_install() else ""
+    return f"{compile_first}pip install {'-e ' if editable else ''}{quoted}"
 
 
 def needs_extra(what: str, extra: str) -> str:

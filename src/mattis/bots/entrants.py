@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.actions import ALL_ACTIONS, NUM_ACTIONS, Action
-from ..extras import MissingExtra, installed, needs_extra
+from ..extras import MissingExtra, install_command, installed, needs_extra
 from .protocol import Agent, Decision, Limit
 from .view import PlayerView
 
@@ -223,7 +223,8 @@ def check_entrant(name: str, named: Collection[str] = ()) -> None:
     elif spec.target is not None:
         _agent_of(spec.target, load_target(spec.target))
     elif spec.kind in ("learned", "master") and not installed("numpy"):
-        raise EntrantError(needs_extra(f"the {spec.kind} bot", "rl"), "cli.entrant.extra", name=spec.kind)
+        raise EntrantError(needs_extra(f"the {spec.kind} bot", "rl"), "cli.entrant.extra", name=spec.kind,
+                           command=install_command("rl"))
 
 
 def make_entrant_agent(name: str, limit: Limit | None = None, *,
@@ -241,7 +242,8 @@ def make_entrant_agent(name: str, limit: Limit | None = None, *,
 
         return LearnedAgent(checkpoint_policy(spec.path or learned_checkpoint or ""))
     if spec.kind == LEARNED and not installed("numpy"):
-        raise EntrantError(needs_extra("the learned bot", "rl"), "cli.entrant.extra", name=LEARNED)
+        raise EntrantError(needs_extra("the learned bot", "rl"), "cli.entrant.extra", name=LEARNED,
+                           command=install_command("rl"))
     if spec.kind in ("expert", MASTER):  # a tournament-wide budget is hard's; these keep their own
         return make_agent(spec.kind, spec.limit)
     return make_agent(spec.kind, spec.limit or limit)
@@ -258,7 +260,8 @@ def checkpoint_policy(path: str) -> Any:
     try:
         from .learned import CheckpointError, load_checkpoint
     except MissingExtra as error:
-        raise EntrantError(str(error), "cli.entrant.extra", name=f"learned:{path}") from None
+        raise EntrantError(str(error), "cli.entrant.extra", name=f"learned:{path}",
+                           command=install_command("rl")) from None
     try:
         return load_checkpoint(path)
     except CheckpointError as error:

@@ -19,12 +19,14 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ..bots import DEFAULT_ACTION_CAP, LEARNED, Limit, missing_extra
 from ..bots.entrants import check_entrant
 from ..core import Rules
+from ..extras import install_command
 from ..i18n import Lang, format_number, format_percent, percent_text, t
 from ..tools.backends import Backend, BackendError, RayBackend, close_backend, make_backend
 from ..tools.tournament import (
@@ -71,7 +73,7 @@ DEFAULT_WORKERS = min(os.cpu_count() or 1, MAX_WORKERS)
 
 
 BOTS_HELP = (f"One entrant per seat, comma-separated: {', '.join(ENTRANTS)} (OpenSpiel's Python "
-             "ISMCTS, needs pip install \"mattis\\[rl]\"), learned:FILE.npz (a checkpoint of its own) or "
+             f"ISMCTS, needs {escape(install_command('rl'))}), learned:FILE.npz (a checkpoint of its own) or "
              "module:callable (your agent: an object with choose(), a policy(view, legal) -> action, or a "
              "factory without arguments making either). An entrant may repeat (normal#1, normal#2). "
              "A searching entrant may have a budget of its own, overriding --hard-iterations, "

@@ -40,7 +40,7 @@ CLI_MESSAGES: dict[str, Source] = {
         "(e.g. {name}:4000 or {name}:0.5s), got {budget}"
     ),
     "cli.entrant.table_only": "a table seats a level or learned:FILE.npz, not {name}",
-    "cli.entrant.extra": "{name} needs the rl extra: pip install \"mattis[rl]\"",
+    "cli.entrant.extra": "{name} needs the rl extra: {command}",
     # rules table
     "rules.title": "Rules: {preset}",
     "rules.title_house": "Rules: {preset} with house rules",
