@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -48,12 +49,19 @@ SAVED = {"en": r"The game is saved in (\S+)", "nb": r"Spillet er lagret i (\S+)"
 MAX_TURNS = 600
 
 
+def _ctrl_c_as_in_a_shell() -> None:
+    """Give the child the SIGINT a shell gives a program. An ignored SIGINT survives exec, and
+    Python then installs no KeyboardInterrupt; in the full suite the test worker can carry one,
+    so Ctrl-C went unheard there and the interrupt test hung."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """The program running in a pseudo-terminal, and what it has shown so far."""
 
     def __init__(self, *args: str, timeout: float = 20) -> None:
         self.child = pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], env=child_env(), encoding="utf-8",
-                                   timeout=timeout, dimensions=(50, 120))
+                                   timeout=timeout, dimensions=(50, 120), preexec_fn=_ctrl_c_as_in_a_shell)
         self.child.delaybeforesend = None  # pexpect waits 50 ms before each line by default
         self.screen = ""
 
