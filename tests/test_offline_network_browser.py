@@ -77,11 +77,11 @@ def test_the_worker_evaluates_the_network_in_javascript_like_numpy(base_url: str
 
 
 def test_the_shipped_network_is_fetched_by_the_worker_and_evaluates_like_numpy(base_url: str) -> None:
-    """Where the app was built with a network (``mattis app build`` exports
-    ``mattis/data/master.npz``): the worker fetches ``network.bin`` itself and agrees with numpy."""
+    """The app is built with the shipped network (``mattis app build`` exports
+    ``mattis/data/master.npz``, which the package always carries: a missing one is a broken
+    build): the worker fetches ``network.bin`` itself and agrees with numpy."""
     source = pwa.shipped_network_file()
-    if source is None or not pwa.has_network():
-        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    assert source is not None and pwa.has_network(), "the app was built without mattis/data/master.npz"
     network = load_network(source)
     cases: list[Any] = []
     for view, legal in positions(8, seed=4):
