@@ -10,7 +10,7 @@ beside every third entrant. For each preset it writes:
   games it shared with each other entrant (95 % Wilson intervals), and one OpenSkill
   (Plackett–Luce) rating per entrant, pooled over every game of the preset.
 
-    python benchmarks/baselines/table.py --deals 2                # every preset, 7 entrants
+    python benchmarks/baselines/table.py --deals 1                # every preset, 8 entrants
     python benchmarks/baselines/table.py --rules pagat --deals 5 --workers 2
     python benchmarks/baselines/table.py --report                  # print the tables as markdown
 
@@ -34,9 +34,10 @@ from mattis import Rules
 from mattis.tools.tournament import games_per_deal, run_tournament, wilson_interval
 
 HERE = Path(__file__).resolve().parent
-ENTRANTS = ("random", "easy", "normal", "hard:1000", "expert", "learned", "openspiel-ismcts")
-"""Every level (``hard`` at the 1,000 iterations the strength curves use, ``expert`` at its
-default) and OpenSpiel's ISMCTS as an outside yardstick."""
+ENTRANTS = ("random", "easy", "normal", "hard:1000", "expert", "learned", "master:1000", "openspiel-ismcts")
+"""Every level (``hard`` and ``master`` at the 1,000 iterations the strength curves use, so
+the table does not depend on the machine's speed; ``expert`` at its default) and OpenSpiel's
+ISMCTS as an outside yardstick."""
 PRESETS = ("pagat", "kortregler", "app")
 PLAYERS = 3
 

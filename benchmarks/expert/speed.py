@@ -18,23 +18,36 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Sequence
 
 import mattis.build
 from mattis import Rules
-from mattis.bots import DEFAULT_LIMIT, EXPERT_LIMIT, ExpertAgent, IsmctsAgent, Limit, RuleBasedAgent
+from mattis.bots import (
+    DEFAULT_LIMIT,
+    EXPERT_LIMIT,
+    ExpertAgent,
+    GuidedAgent,
+    IsmctsAgent,
+    Limit,
+    PlayerView,
+    RuleBasedAgent,
+)
 from mattis.bots.runner import seat_view
+from mattis.core.actions import Action
 from mattis.core.game import Game
 
 ITERATIONS = 400
+Case = tuple[PlayerView, list[Action]]
 
 
-def decisions() -> list[tuple[object, list[object]]]:
-    """(view, legal) for seat 0's non-forced decisions in one game of ``normal`` bots."""
+def decisions(most: int | None = 40) -> list[Case]:
+    """(view, legal) for seat 0's non-forced decisions (the first ``most``, or all) in one game
+    of ``normal`` bots: ``benchmarks/master/speed.py`` takes its decisions from here too."""
     game = Game.new(Rules.preset("pagat"), 3, seed=5)
     bot = RuleBasedAgent("normal")
     rng = random.Random(5)
-    found = []
-    while not game.is_over and len(found) < 40:
+    found: list[Case] = []
+    while not game.is_over and (most is None or len(found) < most):
         seat = game.to_move
         assert seat is not None
         legal = game.legal_actions()
@@ -45,22 +58,23 @@ def decisions() -> list[tuple[object, list[object]]]:
     return found
 
 
-def rate(agent: object, cases: list[tuple[object, list[object]]]) -> float:
-    """Median iterations per CPU second over the cases."""
+def rate(agent: IsmctsAgent | ExpertAgent | GuidedAgent, cases: Sequence[Case],
+         iterations: int = ITERATIONS) -> float:
+    """Median iterations per CPU second over the cases, each searched ``iterations`` times."""
     rates = []
     for view, legal in cases:
         started = time.process_time()
-        decision = agent.choose(view, legal, random.Random(1), Limit(iterations=ITERATIONS))  # type: ignore[attr-defined]
+        decision = agent.choose(view, legal, random.Random(1), Limit(iterations=iterations))
         rates.append(decision.iterations / (time.process_time() - started))
     return statistics.median(rates)
 
 
-def at_default(agent: object, cases: list[tuple[object, list[object]]]) -> dict[str, float]:
+def at_default(agent: IsmctsAgent | ExpertAgent, cases: Sequence[Case]) -> dict[str, float]:
     """Median iterations and CPU seconds a move at the agent's own default budget."""
     iterations, seconds, wall = [], [], []
     for view, legal in cases[::3]:
         started, clock = time.process_time(), time.perf_counter()
-        decision = agent.choose(view, legal, random.Random(2))  # type: ignore[attr-defined]
+        decision = agent.choose(view, legal, random.Random(2))
         seconds.append(time.process_time() - started)
         wall.append(time.perf_counter() - clock)
         iterations.append(decision.iterations)

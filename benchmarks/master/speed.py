@@ -21,47 +21,31 @@ import json
 import pstats
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import mattis.build
-from mattis import Rules
-from mattis.bots import GuidedAgent, IsmctsAgent, Limit, PlayerView, RuleBasedAgent
+from mattis.bots import GuidedAgent, IsmctsAgent, Limit
 from mattis.bots.guided import LeafEvaluator
 from mattis.bots.network import NetworkEvaluator, random_network, shipped_network
-from mattis.bots.runner import seat_view
-from mattis.core.actions import Action
-from mattis.core.game import Game
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for expert/speed.py
+from expert import speed as expert_speed
+from expert.speed import Case
 
 ITERATIONS = 300
-Case = tuple[PlayerView, list[Action]]
 
 
 def decisions() -> list[Case]:
-    """(view, legal) for every third non-forced decision of seat 0 in one game of ``normal`` bots."""
-    game = Game.new(Rules.preset("pagat"), 3, seed=5)
-    bot = RuleBasedAgent("normal")
-    rng = random.Random(5)
-    found = []
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        view = seat_view(game, seat)
-        if seat == 0 and len(legal) > 1:
-            found.append((view, legal))
-        game.apply(bot.choose(view, legal, rng).action)
-    return found[::3]
+    """Every third of ``benchmarks/expert/speed.py``'s decisions, over the whole game."""
+    return expert_speed.decisions(most=None)[::3]
 
 
 def rate(agent: GuidedAgent | IsmctsAgent, cases: Sequence[Case]) -> float:
-    """Median iterations per CPU second over the cases."""
-    rates = []
-    for view, legal in cases:
-        started = time.process_time()
-        decision = agent.choose(view, legal, random.Random(1), Limit(iterations=ITERATIONS))
-        rates.append(decision.iterations / (time.process_time() - started))
-    return statistics.median(rates)
+    """Median iterations per CPU second over the cases, 300 iterations a search."""
+    return expert_speed.rate(agent, cases, ITERATIONS)
 
 
 def at_default(agent: GuidedAgent, cases: Sequence[Case]) -> dict[str, float]:
