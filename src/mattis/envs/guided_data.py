@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, as_completed
@@ -37,9 +38,10 @@ except ImportError as error:  # numpy is missing: say what to install
 
 from ..bots.encoding import MAX_SEATS, OBSERVATION_SIZE, encode_view
 from ..bots.ismcts import IsmctsAgent
-from ..bots.protocol import Limit
-from ..bots.runner import DEFAULT_ACTION_CAP, derived_rng, seat_rng, seat_view
-from ..bots.view import CardTracker
+from ..bots.protocol import Decision, Limit
+from ..bots.runner import derived_rng, play_game
+from ..bots.view import PlayerView
+from ..core.actions import Action
 from ..core.game import Game
 from ..core.rules import Rules
 from ..pool import worker_pool
@@ -117,6 +119,32 @@ def game_seed(seed: int, game: int) -> int:
     return derived_rng(seed, f"master-data/game{game}").getrandbits(63)
 
 
+class _RecordingSearch:
+    """The search as an agent (for :func:`~mattis.bots.runner.play_game`) that keeps, for each
+    decision, the deciding seat's observation, its legal moves and the search's visits of
+    each: the training targets. It plays the move ``hard`` plays, the most visited (the
+    lowest index on a tie)."""
+
+    name = "search-recorder"
+
+    def __init__(self, search: IsmctsAgent) -> None:
+        self.search = search
+        self.observations: list[npt.NDArray[np.float32]] = []
+        self.legal_rows: list[list[int]] = []
+        self.visit_rows: list[tuple[int, ...]] = []
+        self.seats: list[int] = []
+
+    def choose(self, view: PlayerView, legal: Sequence[Action], rng: random.Random,
+               limit: Limit | None = None) -> Decision:
+        found = self.search.root_visits(view, legal, rng, limit)
+        self.observations.append(encode_view(view))
+        self.legal_rows.append([action.index for action in legal])
+        self.visit_rows.append(found.visits)
+        self.seats.append(view.public.seat)
+        best = max(range(len(legal)), key=lambda k: (found.visits[k], -legal[k].index))
+        return Decision(legal[best], "the most visited move", reason="search", iterations=found.iterations)
+
+
 def play_search_game(settings: DataSettings, game: int) -> GameData:
     """Play game number ``game`` of a run with the search at every seat and record it."""
     started = time.process_time()
@@ -124,34 +152,12 @@ def play_search_game(settings: DataSettings, game: int) -> GameData:
     players = settings.players[game % len(settings.players)]
     seed = game_seed(settings.seed, game)
     state = Game.new(rules, players, seed=seed)
-    agent = IsmctsAgent(Limit(iterations=settings.iterations), exploration=settings.exploration,
-                        rollout_noise=settings.rollout_noise, early_stop=False)
-    rngs = [seat_rng(seed, seat) for seat in range(players)]
-    trackers = [CardTracker(players, rules) for _ in range(players)]
-    observations: list[npt.NDArray[np.float32]] = []
-    legal_rows: list[list[int]] = []
-    visit_rows: list[tuple[int, ...]] = []
-    seats: list[int] = []
-    capped = False
-    while not state.is_over:
-        if state.num_actions >= DEFAULT_ACTION_CAP:
-            capped = True
-            break
-        seat = state.to_move
-        assert seat is not None
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_unchecked(legal[0])
-            continue
-        view = seat_view(state, seat, trackers[seat])
-        found = agent.root_visits(view, legal, rngs[seat])
-        observations.append(encode_view(view))
-        legal_rows.append([action.index for action in legal])
-        visit_rows.append(found.visits)
-        seats.append(seat)
-        # The move the hard level plays: the most visited, the lowest index on a tie.
-        best = max(range(len(legal)), key=lambda k: (found.visits[k], -legal[k].index))
-        state.apply(legal[best])
+    recorder = _RecordingSearch(IsmctsAgent(Limit(iterations=settings.iterations),
+                                            exploration=settings.exploration,
+                                            rollout_noise=settings.rollout_noise, early_stop=False))
+    capped = play_game(state, [recorder] * players, seed).capped
+    observations, legal_rows, visit_rows, seats = (recorder.observations, recorder.legal_rows,
+                                                   recorder.visit_rows, recorder.seats)
     width = max((len(row) for row in legal_rows), default=1)
     count = len(seats)
     legal_array = np.full((count, width), -1, dtype=np.int16)
