@@ -9,7 +9,9 @@ a test that asks for Chromium or Ray by fixture is marked here too, wherever it 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +50,26 @@ def private_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
     monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
     monkeypatch.setenv("MATTIS_PACE", "0")
     return folder
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test leaves this worker's Ctrl-C as it found it: handled, and not blocked.
+
+    A handler or mask changed by one test (or a library it drives) would pass on to every
+    program a later test starts, and a ``mattis play`` started with SIGINT ignored never hears
+    Ctrl-C. So a change is undone here and reported as a warning naming the test."""
+    handler = signal.getsignal(signal.SIGINT)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    changes = []
+    if signal.getsignal(signal.SIGINT) != handler:
+        changes.append(f"SIGINT handler {signal.getsignal(signal.SIGINT)!r}")
+        signal.signal(signal.SIGINT, handler)
+    if signal.pthread_sigmask(signal.SIG_BLOCK, []) != blocked:
+        changes.append(f"blocked signals {sorted(signal.pthread_sigmask(signal.SIG_SETMASK, blocked))}")
+    if changes:
+        warnings.warn(f"{request.node.nodeid} left {' and '.join(changes)}; restored", stacklevel=1)
 
 
 @pytest.fixture(scope="module")
