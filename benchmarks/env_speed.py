@@ -26,7 +26,8 @@ and 64 games, each on one core (process CPU time, rows taking turns), and 64 gam
 process (``MattisVectorEnv``) beside two worker processes (``AsyncMattisVectorEnv(workers=2)``), on
 wall-clock time (the point is the second core), with the machine's load average before and
 after. A batch's step counts one step per game; the random legal actions are drawn for the
-whole batch at once.
+whole batch at once. One more row gives the ceiling of any batch on one core: the 64 games'
+moves, the bots' replies and the learner's seat view, with no encoding at all.
 
     python benchmarks/env_speed.py --vector-only --runs 5 --seconds 2   # the batching figures
 
@@ -175,6 +176,35 @@ def batch_work(batch: MattisVectorEnv, clock: Callable[[], float]) -> Callable[[
     return work
 
 
+def games_only_work(num_envs: int) -> Callable[[float], int]:
+    """What a batch of ``num_envs`` games costs before any encoding: each game's random legal
+    move, the ``random`` bots' replies and the learner's seat view (the one source every
+    observation is read from), with no observation, mask or batch arrays. No batch can step
+    faster than this on one core, whatever its encoding costs."""
+    from mattis.envs.gymnasium import MattisEnv
+
+    games = [MattisEnv(rules=RULES, players=PLAYERS, opponents="random") for _ in range(num_envs)]
+    for seed, game in enumerate(games):
+        game._deal(seed)
+    rng = random.Random(1)
+
+    def work(seconds: float) -> int:
+        steps, deadline = 0, time.process_time() + seconds
+        while time.process_time() < deadline:
+            for game in games:
+                legal = game._legal_indices()
+                if not legal:  # ended: deal the next
+                    game._deal(None)
+                    continue
+                game._advance(rng.choice(legal))
+                state = game._require_game()
+                state.seat_view(game.seat, since=state.num_events)
+                steps += 1
+        return steps
+
+    return work
+
+
 def per_wall_second(work: Callable[[float], int], seconds: float) -> float:
     """Steps per wall-clock second of ``work(seconds)``: what two cores buy shows here only."""
     started = time.perf_counter()
@@ -191,6 +221,7 @@ def batching(runs: int, seconds: float) -> dict[str, object]:
         "MattisEnv, one game": gymnasium,
         "MattisVectorEnv(8)": batch_work(MattisVectorEnv(8, **options), time.process_time),
         "MattisVectorEnv(64)": batch_work(MattisVectorEnv(64, **options), time.process_time),
+        "64 games, moves and seat views only": games_only_work(64),
     }
     sync = MattisVectorEnv(64, **options)
     workers = AsyncMattisVectorEnv(64, workers=2, **options)
@@ -221,6 +252,7 @@ def batching(runs: int, seconds: float) -> dict[str, object]:
     ratios = {
         "64 games / one game, one core": medians["MattisVectorEnv(64)"] / single,
         "8 games / one game, one core": medians["MattisVectorEnv(8)"] / single,
+        "ceiling: moves and views only / one game": medians["64 games, moves and seat views only"] / single,
         "async / sync, 64 games": medians["AsyncMattisVectorEnv(64, workers=2)"]
         / medians["MattisVectorEnv(64), one process"],
         "cores the workers kept busy": workers.game_seconds / workers.wait_seconds,

@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
+from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
@@ -79,8 +80,21 @@ def choose_modules() -> None:
         sys.meta_path.insert(0, _SourcesFirst())
 
 
+ENGINE_MODULE = "mattis.core.game"
+"""The module whose file tells the builds apart: an extension module on a compiled build."""
+
+
 def build() -> Build:
     """``"compiled"`` when the rules engine runs from an extension module, else ``"pure"``."""
-    engine = sys.modules.get("mattis.core.game")
+    engine = sys.modules.get(ENGINE_MODULE)
     origin = getattr(engine, "__file__", None) or ""
     return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
+
+
+def compiled_install() -> bool:
+    """Whether this copy carries the compiled engine (``MATTIS_COMPILE=1`` built it), whichever
+    modules ``MATTIS_PURE`` makes it run: pip would rebuild it as pure Python without the
+    variable, so the install lines of :mod:`mattis.extras` keep it."""
+    *folders, name = ENGINE_MODULE.split(".")[1:]
+    folder = Path(__file__).resolve().parent.joinpath(*folders)
+    return any((folder / f"{name}{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES)

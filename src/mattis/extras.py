@@ -7,22 +7,23 @@ an extra. Every place that needs one asks this module, so the install command is
 once and a missing extra reads the same everywhere: ``mattis serve needs the web extra: pip
 install "mattis[web]"``. The line fits how this copy was installed (from a package index, or
 from a checkout's folder, editable or not, compiled or not), so it works when pasted as it
-stands. Standard library only, at the bottom of the layers.
+stands. Standard library only, at the bottom of the layers; whether this copy is a compiled
+build it asks :mod:`mattis.build`, the one other module at that level it may import.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.machinery
 import importlib.metadata
 import importlib.util
 import json
 import re
 import shlex
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Final
 from urllib.parse import unquote, urlparse
+
+from .build import compiled_install
 
 EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
     "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "segno", "prometheus_client"),
@@ -36,8 +37,6 @@ EXTRA_MODULES: Final[Mapping[str, tuple[str, ...]]] = {
 not as they are named on PyPI: ``open_spiel`` installs ``pyspiel``)."""
 
 
-PACKAGE_FOLDER: Final = Path(__file__).resolve().parent
-"""This copy's package folder (``…/mattis``), where a compiled build keeps its extensions."""
 PLAIN_PATH: Final = re.compile(r"[\w./:+~@ -]+")
 """A folder that reads the same in double quotes in every shell (no ``$``, backquote,
 quote, backslash or ``!``)."""
@@ -59,14 +58,6 @@ def installed_from() -> tuple[str, bool] | None:
     if url.scheme != "file":
         return None
     return unquote(url.path), bool(data["dir_info"].get("editable"))
-
-
-def compiled_install() -> bool:
-    """Whether this copy carries the compiled engine (``MATTIS_COMPILE=1`` built it), whichever
-    modules ``MATTIS_PURE`` makes it run: pip would rebuild it as pure Python without the
-    variable."""
-    return any((PACKAGE_FOLDER / "core" / f"game{suffix}").is_file()
-               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def install_command(extra: str) -> str:
