@@ -13,6 +13,7 @@ beside every third entrant. For each preset it writes:
     python benchmarks/baselines/table.py --deals 1                # every preset, 8 entrants
     python benchmarks/baselines/table.py --rules pagat --deals 5 --workers 2
     python benchmarks/baselines/table.py --report                  # print the tables as markdown
+    python benchmarks/baselines/table.py --report --lang nb        # in Norwegian (bokmål)
 
 Run it on the compiled build (``MATTIS_COMPILE=1 pip install ".[rl]"``): ``hard`` and
 ``expert`` then think four times faster, and they take most of the time.
@@ -111,27 +112,47 @@ def summarise(preset: str, entrants: tuple[str, ...], runs: list[dict[str, Any]]
     }
 
 
-def markdown(table: dict[str, Any]) -> str:
-    """The table of one preset as markdown: rows by pooled rating, best first."""
+LABELS = {
+    "en": {"title": "{preset}, {players} players: {games} games ({sets} sets of three, each {deals} in all 6 "
+                    "seatings); Mattis rates in per cent (95% interval)",
+           "deal": "one deal", "deals": "{count} deals", "entrant": "entrant", "all": "Mattis, all games",
+           "beside": "beside `{name}`"},
+    "nb": {"title": "{preset}, {players} spillere: {games} spill ({sets} sett på tre, hvert {deals} i alle 6 "
+                    "plasseringer); Mattis-andeler i prosent (95 %-intervall)",
+           "deal": "ett giv", "deals": "{count} giv", "entrant": "deltaker", "all": "Mattis, alle spill",
+           "beside": "ved siden av `{name}`"},
+}
+"""The report's words in the languages of ``docs/research.md`` and ``docs/research.nb.md``."""
+
+
+def markdown(table: dict[str, Any], lang: str = "en") -> str:
+    """The table of one preset as markdown: rows by pooled rating, best first; each cell is the
+    row's Mattis rate in the games it shared with the column's entrant."""
+    words = LABELS[lang]
+    norwegian = str.maketrans({",": " ", ".": ","}) if lang == "nb" else str.maketrans({})
+
+    def number(value: float, digits: int) -> str:
+        return f"{value:,.{digits}f}".translate(norwegian)
+
+    def percent(cell: dict[str, Any], digits: int) -> str:
+        low, high = cell["ci95"]
+        return (f"{number(100 * cell['rate'], digits)} ({number(100 * low, digits)}–"
+                f"{number(100 * high, digits)})")
+
     entrants = sorted(table["entrants"], key=lambda name: -table["openskill"][name]["ordinal"])
-    beside = " | ".join(f"beside `{name}`" for name in entrants)
-    lines = [f"### {table['preset']}, {table['players']} players: {table['games']:,} games "
-             f"({table['tournaments']} tournaments of {table['deals_per_tournament']} deals × 6 seatings)",
-             "", f"| entrant | OpenSkill μ ± σ | Mattis, all games | {beside} |",
+    count = table["deals_per_tournament"]
+    deals = words["deal"] if count == 1 else words["deals"].format(count=count)
+    beside = " | ".join(words["beside"].format(name=name) for name in entrants)
+    lines = ["### " + words["title"].format(preset=table["preset"], players=table["players"],
+                                            games=number(table["games"], 0), sets=table["tournaments"],
+                                            deals=deals),
+             "", f"| {words['entrant']} | OpenSkill μ ± σ | {words['all']} | {beside} |",
              "|---|---:|---:|" + "---:|" * len(entrants)]
     for name in entrants:
         rating = table["openskill"][name]
-        overall = table["overall"][name]
-        cells = []
-        for other in entrants:
-            if other == name:
-                cells.append("–")
-                continue
-            cell = table["against"][name][other]
-            cells.append(f"{cell['rate']:.0%} ({cell['ci95'][0]:.0%}–{cell['ci95'][1]:.0%})")
-        lines.append(f"| `{name}` | {rating['mu']:.1f} ± {rating['sigma']:.1f} | "
-                     f"{overall['rate']:.1%} ({overall['ci95'][0]:.1%}–{overall['ci95'][1]:.1%}) | "
-                     + " | ".join(cells) + " |")
+        cells = ["–" if other == name else percent(table["against"][name][other], 0) for other in entrants]
+        lines.append(f"| `{name}` | {number(rating['mu'], 1)} ± {number(rating['sigma'], 1)} | "
+                     f"{percent(table['overall'][name], 1)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -144,6 +165,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the results")
     parser.add_argument("--report", action="store_true", help="only print the tables from the files")
+    parser.add_argument("--lang", choices=sorted(LABELS), default="en", help="the report's language")
     arguments = parser.parse_args()
     entrants = tuple(arguments.entrants.split(","))
     triples = list(itertools.combinations(entrants, PLAYERS))
@@ -170,7 +192,7 @@ def main() -> int:
                 continue
         table = summarise(preset, entrants, runs)
         (arguments.out / f"{preset}.json").write_text(json.dumps(table, indent=1) + "\n")
-        print(markdown(table))
+        print(markdown(table, arguments.lang))
     return 0
 
 
