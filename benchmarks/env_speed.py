@@ -32,12 +32,12 @@ moves, the bots' replies and the learner's seat view, with no encoding at all.
     python benchmarks/env_speed.py --vector-only --runs 5 --seconds 2   # the batching figures
 
 Issue 30's targets are 64 games at least 2 times one game on one core, and the two workers at
-least 1.6 times one process. Measured 2026-12-05 on a quiet machine (load average 1;
-``benchmarks/2026-12-05/env-speed-vector-*.json``): 64 games 1.07 times one game in pure Python
-and 0.87 times compiled; two workers 1.47 times one process in pure Python and 1.35 times
-compiled. The batch encodes all games at once and needs fewer instructions per game-step than
-one environment (245,000 against 276,000 in pure Python, callgrind), but each game's moves, bots
-and seat view still cost what they cost, and 64 games share the processor's caches.
+least 1.6 times one process. Measured 2026-12-06 on an idle machine
+(``benchmarks/2026-12-06/env-speed-vector-*.json``): 64 games 1.08 times one game in pure Python
+and 0.95 times compiled; two workers 1.77 times one process in pure Python and 1.49 times
+compiled. The ceiling row, the games' moves and seat views with no encoding at all, ran at 1.72
+and 1.67 times one game: each game's moves, bots and seat view cost what they cost, so no
+encoding can bring a batch to 2 times.
 
 A *step* is one player action (chance moves are played but not counted; in Gymnasium one
 ``env.step``, the learner's action, with the bots' replies inside it). Needs the ``rl`` extra.

@@ -44,7 +44,7 @@ def checkpoint(opponent: str, seed: int, run_minutes: float) -> Path:
 def snapshot(opponent: str, seed: int, minutes: float, run_minutes: float) -> Path:
     """The policy after ``minutes`` of a run of ``run_minutes``: the same minute of a longer
     run is another policy (its learning rate falls more slowly), so the name says both."""
-    return HERE / f"{opponent}-seed{seed}-{minutes:g}min-of{run_minutes:g}.npz"
+    return HERE / f"{opponent}-seed{seed}-of{run_minutes:g}-{minutes:g}min.npz"  # as mattis train names it
 
 
 def train(opponent: str, seeds: list[int], minutes: list[float]) -> None:
@@ -65,8 +65,8 @@ def evaluate(games: int, seed: int) -> None:
     results_path = HERE / "results.json"
     results: list[dict[str, Any]] = json.loads(results_path.read_text()) if results_path.exists() else []
     done = {(row["opponent"], row["seed"], row["minutes"], row["run_minutes"]) for row in results}
-    for path in sorted(HERE.glob("*-seed*-*min-of*.npz")):
-        opponent, seed_text, minutes_text, run_text = path.stem.split("-")
+    for path in sorted(HERE.glob("*-seed*-of*-*min.npz")):
+        opponent, seed_text, run_text, minutes_text = path.stem.split("-")
         key = (opponent, int(seed_text.removeprefix("seed")), float(minutes_text.removesuffix("min")),
                float(run_text.removeprefix("of")))
         if key in done:
