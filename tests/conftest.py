@@ -54,11 +54,13 @@ def private_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path
 
 @pytest.fixture(autouse=True)
 def ctrl_c_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Each test leaves this worker's Ctrl-C as it found it: handled, and not blocked.
+    """Each test leaves this worker's Ctrl-C as it found it (handler and signal mask).
 
-    A handler or mask changed by one test (or a library it drives) would pass on to every
-    program a later test starts, and a ``mattis play`` started with SIGINT ignored never hears
-    Ctrl-C. So a change is undone here and reported as a warning naming the test."""
+    An ignored SIGINT passes on to every program a later test starts, and a ``mattis play``
+    started with SIGINT ignored never hears Ctrl-C. A change is undone here and reported as a
+    warning naming the test. (A suite started in the background by a non-interactive shell,
+    ``bash .ci/run &``, starts with SIGINT ignored everywhere: that, not a test, is why the
+    terminal tests give their child a shell's default SIGINT.)"""
     handler = signal.getsignal(signal.SIGINT)
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     yield

@@ -51,8 +51,9 @@ MAX_TURNS = 600
 
 def _ctrl_c_as_in_a_shell() -> None:
     """Give the child the SIGINT a shell gives a program. An ignored SIGINT survives exec, and
-    Python then installs no KeyboardInterrupt; in the full suite the test worker can carry one,
-    so Ctrl-C went unheard there and the interrupt test hung."""
+    Python then installs no KeyboardInterrupt; a suite started in the background by a
+    non-interactive shell (``bash .ci/run &``) runs with SIGINT ignored, so Ctrl-C went unheard
+    there and the interrupt test hung."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
