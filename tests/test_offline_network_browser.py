@@ -104,8 +104,7 @@ def test_master_in_the_worker_chooses_as_native_master_does_within_an_iteration_
     """The same positions, seeds and iteration budget: the worker's search with the network in
     JavaScript (float32) picks the move native Python with numpy picks
     (``benchmarks/guided/device_speed.py`` counts this on 30 positions at the device's budget)."""
-    if not pwa.has_network():
-        pytest.skip("this checkout ships no master network (mattis/data/master.npz)")
+    assert pwa.has_network(), "the app was built without mattis/data/master.npz"
     positions = pagat_decisions(4, seed=2)
     budget = Limit(iterations=200)
     with chromium() as (_, browser):
