@@ -43,8 +43,11 @@ def checkpoint(opponent: str, seed: int, run_minutes: float) -> Path:
 
 def snapshot(opponent: str, seed: int, minutes: float, run_minutes: float) -> Path:
     """The policy after ``minutes`` of a run of ``run_minutes``: the same minute of a longer
-    run is another policy (its learning rate falls more slowly), so the name says both."""
-    return HERE / f"{opponent}-seed{seed}-of{run_minutes:g}-{minutes:g}min.npz"  # as mattis train names it
+    run is another policy (its learning rate falls more slowly), so the name says both. The
+    name is the one ``mattis train --snapshot-minutes`` writes (``evaluate`` reads it back)."""
+    from mattis.envs.train import snapshot_path  # the train extra, which train() needs anyway
+
+    return snapshot_path(checkpoint(opponent, seed, run_minutes), minutes)
 
 
 def train(opponent: str, seeds: list[int], minutes: list[float]) -> None:
