@@ -155,8 +155,18 @@ ROWS: tuple[tuple[str, Callable[[float], int]], ...] = (
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly drawn legal action of every game of a batch, all at once."""
-    return np.asarray(np.argmax(np.where(masks > 0, rng.random(masks.shape), -1.0), axis=1))
+    """A uniformly drawn legal action of every game of a batch (0 where a game has none), all
+    at once. It reads only the legal moves, about a hundred of the batch's 23,000 mask cells,
+    so the player's own time (a fifth of an async step when it drew a number for every cell)
+    stays out of the environment's figures."""
+    games, width = masks.shape
+    legal = np.flatnonzero(masks.view(np.bool_))  # game by game, each game's moves in order
+    counts = np.bincount(legal // width, minlength=games)
+    has_moves = counts > 0
+    picks = (np.cumsum(counts) - counts + (rng.random(games) * counts).astype(np.intp))[has_moves]
+    actions = np.zeros(games, dtype=np.intp)
+    actions[has_moves] = legal[picks] % width
+    return actions
 
 
 def batch_work(batch: MattisVectorEnv, clock: Callable[[], float]) -> Callable[[float], int]:

@@ -243,6 +243,28 @@ def test_the_async_batch_answers_what_the_sync_batch_answers_for_a_seed() -> Non
         batch.close()
 
 
+def test_a_batch_process_polls_a_while_then_sleeps_until_its_message_comes() -> None:
+    """The async batch's processes poll for the next message (``SPIN_SECONDS``) before they
+    sleep on it: a message already there, one that comes while polling and one that comes
+    long after the polling gave up all arrive, in order."""
+    import multiprocessing
+    import threading
+
+    from mattis.envs.vector import _receive
+
+    mine, theirs = multiprocessing.Pipe()
+    theirs.send("waiting")
+    assert _receive(mine, 0.001) == "waiting"
+    later = threading.Timer(0.0005, theirs.send, args=("while polling",))
+    later.start()
+    assert _receive(mine, 0.05) == "while polling"
+    much_later = threading.Timer(0.05, theirs.send, args=("after polling",))
+    much_later.start()
+    assert _receive(mine, 0.0001) == "after polling"
+    later.join()
+    much_later.join()
+
+
 def test_random_opponents_play_the_moves_they_would_play_with_a_view(monkeypatch: pytest.MonkeyPatch) -> None:
     """The environment lets a ``random`` bot pick from the legal moves without building its
     seat view (it reads none): the games are the same as when it gets one."""

@@ -54,6 +54,12 @@ from .encoding import OBSERVATION_SIZE, SLICES, rules_vector, unpack_into
 from .gymnasium import MattisEnv
 
 RULES_SLOTS = SLICES["rules"]
+SPIN_SECONDS = 0.001
+"""How long a process of an async batch polls for its next message before it sleeps on it. A
+sleeping process wakes up about 50 microseconds later than a polling one (measured on our 2-core
+test machine), which it does twice a step; a millisecond of polling covers the usual wait between
+steps and costs nothing when the other core has nothing else to do (training runs on one
+thread)."""
 NO_OUTCOME, NOT_MATTIS, MATTIS = -1, 0, 1
 """``info["mattis"]`` per game: the learner's game did not end at this step, ended with the
 learner not Mattis, or with the learner Mattis."""
@@ -302,6 +308,8 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         self.workers = min(workers, num_envs) if isinstance(num_envs, int) else workers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
+        self.spin_seconds = SPIN_SECONDS
+        """How long each process polls for the next message before it sleeps (:data:`SPIN_SECONDS`)."""
         super().__init__(num_envs, **options)
 
     def _allocate(self, sizes: list[int]) -> list[Any]:
@@ -316,7 +324,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         for start, stop in self._bounds[1:]:
             mine, theirs = context.Pipe()
             share = {"start": start, "stop": stop, "options": self.options[start:stop],
-                     "same_step": same_step}
+                     "same_step": same_step, "spin_seconds": self.spin_seconds}
             process = context.Process(target=_work, daemon=True, args=(theirs, self._buffers, self.num_envs),
                                       kwargs=share)
             process.start()
@@ -330,7 +338,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
     def _await(self) -> float:
         """The workers' CPU seconds for the command they were sent, once all have answered."""
         try:
-            answers = [pipe.recv() for pipe in self._pipes]
+            answers = [_receive(pipe, self.spin_seconds) for pipe in self._pipes]
         except EOFError:  # a worker died (killed, or its start failed before it could answer)
             raise RuntimeError("a worker of the batch stopped") from None
         errors = [answer for answer in answers if isinstance(answer, str)]
@@ -368,7 +376,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
 
 
 def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int,
-          options: list[dict[str, Any]], same_step: bool) -> None:
+          options: list[dict[str, Any]], same_step: bool, spin_seconds: float) -> None:
     """A worker: games ``start`` to ``stop - 1`` of the batch, stepped on command into their
     rows of the shared arrays; answers the CPU seconds it took, or the error's text."""
     try:
@@ -378,7 +386,7 @@ def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int
         return
     pipe.send(0.0)
     while True:
-        command, seeds, reset_options = pipe.recv()
+        command, seeds, reset_options = _receive(pipe, spin_seconds)
         if command == "close":
             return
         started = time.process_time()
@@ -391,3 +399,11 @@ def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int
             pipe.send(repr(error))
         else:
             pipe.send(time.process_time() - started)
+
+
+def _receive(pipe: Any, spin_seconds: float) -> Any:
+    """The next message on ``pipe``: polled for up to ``spin_seconds``, then waited for."""
+    deadline = time.perf_counter() + spin_seconds
+    while not pipe.poll() and time.perf_counter() < deadline:
+        pass
+    return pipe.recv()
