@@ -35,7 +35,9 @@ Issue 30's targets are 64 games at least 2 times one game on one core, and the t
 least 1.6 times one process. Measured 2026-12-06 on an idle machine
 (``benchmarks/2026-12-06/env-speed-vector-*.json``): 64 games 1.08 times one game in pure Python
 and 0.95 times compiled; two workers 1.77 times one process in pure Python and 1.49 times
-compiled. The ceiling row, the games' moves and seat views with no encoding at all, ran at 1.72
+compiled. With polling instead of sleeping between steps (later that day, on a busy host,
+``env-speed-vector-compiled-polling.json``): 1.46 times compiled, the games keeping 1.57 cores
+busy. The ceiling row, the games' moves and seat views with no encoding at all, ran at 1.72
 and 1.67 times one game: each game's moves, bots and seat view cost what they cost, so no
 encoding can bring a batch to 2 times.
 
