@@ -308,8 +308,6 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         self.workers = min(workers, num_envs) if isinstance(num_envs, int) else workers
         self._pipes: list[Any] = []
         self._processes: list[Any] = []
-        self.spin_seconds = SPIN_SECONDS
-        """How long each process polls for the next message before it sleeps (:data:`SPIN_SECONDS`)."""
         super().__init__(num_envs, **options)
 
     def _allocate(self, sizes: list[int]) -> list[Any]:
@@ -324,7 +322,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
         for start, stop in self._bounds[1:]:
             mine, theirs = context.Pipe()
             share = {"start": start, "stop": stop, "options": self.options[start:stop],
-                     "same_step": same_step, "spin_seconds": self.spin_seconds}
+                     "same_step": same_step}
             process = context.Process(target=_work, daemon=True, args=(theirs, self._buffers, self.num_envs),
                                       kwargs=share)
             process.start()
@@ -338,7 +336,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
     def _await(self) -> float:
         """The workers' CPU seconds for the command they were sent, once all have answered."""
         try:
-            answers = [_receive(pipe, self.spin_seconds) for pipe in self._pipes]
+            answers = [_receive(pipe) for pipe in self._pipes]
         except EOFError:  # a worker died (killed, or its start failed before it could answer)
             raise RuntimeError("a worker of the batch stopped") from None
         errors = [answer for answer in answers if isinstance(answer, str)]
@@ -376,7 +374,7 @@ class AsyncMattisVectorEnv(MattisVectorEnv):
 
 
 def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int,
-          options: list[dict[str, Any]], same_step: bool, spin_seconds: float) -> None:
+          options: list[dict[str, Any]], same_step: bool) -> None:
     """A worker: games ``start`` to ``stop - 1`` of the batch, stepped on command into their
     rows of the shared arrays; answers the CPU seconds it took, or the error's text."""
     try:
@@ -386,7 +384,7 @@ def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int
         return
     pipe.send(0.0)
     while True:
-        command, seeds, reset_options = _receive(pipe, spin_seconds)
+        command, seeds, reset_options = _receive(pipe)
         if command == "close":
             return
         started = time.process_time()
@@ -401,7 +399,7 @@ def _work(pipe: Any, buffers: list[Any], num_envs: int, *, start: int, stop: int
             pipe.send(time.process_time() - started)
 
 
-def _receive(pipe: Any, spin_seconds: float) -> Any:
+def _receive(pipe: Any, spin_seconds: float = SPIN_SECONDS) -> Any:
     """The next message on ``pipe``: polled for up to ``spin_seconds``, then waited for."""
     deadline = time.perf_counter() + spin_seconds
     while not pipe.poll() and time.perf_counter() < deadline:
